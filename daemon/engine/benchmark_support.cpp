@@ -1,0 +1,153 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "benchmark_support.hpp"
+
+#include "errors.hpp"
+#include "prng.hpp"
+
+#include <algorithm>
+#include <bit>
+
+#include <fmt/format.h>
+
+namespace diskbench::engine {
+
+ParamSpec unsigned_param(std::string_view key, std::string_view description, std::uint64_t fallback,
+                         std::uint64_t minimum, std::uint64_t maximum)
+{
+    return ParamSpec { key, ParamType::Unsigned, description, Value(fallback), static_cast<double>(minimum),
+                       static_cast<double>(maximum) };
+}
+
+ParamSpec real_param(std::string_view key, std::string_view description, double fallback, double minimum,
+                     double maximum)
+{
+    return ParamSpec { key, ParamType::Real, description, Value(fallback), minimum, maximum };
+}
+
+ParamSpec bool_param(std::string_view key, std::string_view description, bool fallback)
+{
+    return ParamSpec { key, ParamType::Boolean, description, Value(fallback) };
+}
+
+ParamSpec text_param(std::string_view key, std::string_view description, std::string fallback,
+                     std::vector<std::string_view> choices)
+{
+    return ParamSpec { key, ParamType::Text, description, Value(std::move(fallback)), 0, 0, std::move(choices) };
+}
+
+std::vector<ParamSpec> with_common_params(std::vector<ParamSpec> params, Seeded seeded)
+{
+    if (seeded == Seeded::Yes)
+        params.push_back(unsigned_param("seed", "Seed of the offset generator (xoshiro256**); the same seed reads the "
+                                            "same offsets on every machine.",
+                                        default_seed, 0, UINT64_MAX));
+    params.push_back(text_param("backend", "I/O backend: auto (io_uring, else psync), io_uring or psync.", "auto",
+                                { "auto", "io_uring", "psync" }));
+    return params;
+}
+
+BackendPreference backend_preference(const ParameterSet& params)
+{
+    const std::string& name = params.text("backend");
+    if (name == "io_uring")
+        return BackendPreference::IoUring;
+    if (name == "psync")
+        return BackendPreference::Psync;
+    return BackendPreference::Automatic;
+}
+
+std::string format_bytes(std::uint64_t bytes)
+{
+    static constexpr const char* units[] = { "B", "KiB", "MiB", "GiB", "TiB" };
+    unsigned unit = 0;
+    double value = static_cast<double>(bytes);
+    while (value >= 1024 && unit < 4) {
+        value /= 1024;
+        ++unit;
+    }
+    if (value == static_cast<double>(static_cast<std::uint64_t>(value)))
+        return fmt::format("{} {}", static_cast<std::uint64_t>(value), units[unit]);
+    return fmt::format("{:.1f} {}", value, units[unit]);
+}
+
+std::uint32_t checked_block_size(const BenchmarkContext& ctx, std::string_view key)
+{
+    const std::uint64_t requested = ctx.params.unsigned_value(key);
+    const std::uint64_t logical = ctx.target.logical_block;
+    if (requested == 0)
+        return static_cast<std::uint32_t>(logical);
+    if (requested % logical != 0)
+        throw ParameterError(std::string(key), fmt::format("{} is not a multiple of the device's {}-byte logical block",
+                                                           requested, logical));
+    if (requested > ctx.target.size && !ctx.params.given(key)) {
+        // A default meant for real disks on a tiny device: use the largest
+        // power of two that fits (a multiple of the logical block, since
+        // that is a power of two no larger than the size).
+        const std::uint64_t fitted = std::bit_floor(ctx.target.size);
+        ctx.recorder.note(fmt::format("{} scaled down from {} to {} to fit the device", key, format_bytes(requested),
+                                      format_bytes(fitted)));
+        return static_cast<std::uint32_t>(fitted);
+    }
+    if (requested > ctx.target.size)
+        throw ParameterError(std::string(key), fmt::format("{} is larger than the device ({})", format_bytes(requested),
+                                                           format_bytes(ctx.target.size)));
+    if (requested > max_request_size)
+        throw ParameterError(std::string(key), fmt::format("{} is larger than the {} limit", format_bytes(requested),
+                                                           format_bytes(max_request_size)));
+    return static_cast<std::uint32_t>(requested);
+}
+
+std::uint64_t fitted_amount(const BenchmarkContext& ctx, std::string_view key, std::uint64_t room,
+                            std::uint64_t granule, std::string_view what)
+{
+    const std::uint64_t requested = ctx.params.unsigned_value(key);
+    if (requested <= room)
+        return requested;
+    if (ctx.params.given(key))
+        throw ParameterError(std::string(key), fmt::format("{} does not fit: only {} are available", format_bytes(requested),
+                                                           format_bytes(room)));
+    const std::uint64_t fitted = room - room % granule;
+    ctx.recorder.note(fmt::format("{} scaled down from {} to {} to fit the device", what, format_bytes(requested),
+                                  format_bytes(fitted)));
+    return fitted;
+}
+
+std::vector<std::uint32_t> powers_of_two(std::uint32_t smallest, std::uint32_t largest)
+{
+    std::vector<std::uint32_t> sizes;
+    for (std::uint64_t size = smallest; size <= largest; size *= 2)
+        sizes.push_back(static_cast<std::uint32_t>(size));
+    return sizes;
+}
+
+void add_latency_summary(ValueMap& summary, const LatencyHistogram& latency, const std::string& prefix)
+{
+    summary[prefix + "latency_mean_us"] = latency.mean() / 1000.0;
+    summary[prefix + "latency_min_us"] = to_us(latency.min());
+    summary[prefix + "latency_max_us"] = to_us(latency.max());
+    summary[prefix + "latency_p50_us"] = to_us(latency.percentile(0.50));
+    summary[prefix + "latency_p90_us"] = to_us(latency.percentile(0.90));
+    summary[prefix + "latency_p99_us"] = to_us(latency.percentile(0.99));
+    summary[prefix + "latency_p99_9_us"] = to_us(latency.percentile(0.999));
+}
+
+std::uint64_t worker_seed(std::uint64_t seed, unsigned index) noexcept
+{
+    SplitMix64 mixer(seed + index);
+    return index == 0 ? seed : mixer.next();
+}
+
+void TimeProgress::completed(unsigned worker, const IoCompletion& completion)
+{
+    if (worker != 0)
+        return;
+    if (start_ns_ == 0)
+        start_ns_ = completion.submitted_ns;
+    if (++count_ % 64 != 0 || duration_ns_ == 0)
+        return;
+    const double fraction
+        = std::min(1.0, static_cast<double>(completion.completed_ns - start_ns_) / static_cast<double>(duration_ns_));
+    recorder_.set_progress(done_before_ + share_ * fraction);
+}
+
+} // namespace diskbench::engine

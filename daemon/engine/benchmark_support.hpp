@@ -1,0 +1,95 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+// Pieces every raw-read benchmark shares: units, the common parameters,
+// block-size checks against the target, and the summary layout.
+
+#include "benchmark.hpp"
+#include "latency_histogram.hpp"
+#include "prng.hpp"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace diskbench::engine {
+
+inline constexpr std::uint64_t KiB = 1024;
+inline constexpr std::uint64_t MiB = 1024 * KiB;
+inline constexpr std::uint64_t GiB = 1024 * MiB;
+// Largest single request we issue: far above any useful block size, and
+// keeps buffers (queue depth x this) bounded.
+inline constexpr std::uint64_t max_request_size = 64 * MiB;
+
+ParamSpec unsigned_param(std::string_view key, std::string_view description, std::uint64_t fallback,
+                         std::uint64_t minimum, std::uint64_t maximum);
+ParamSpec real_param(std::string_view key, std::string_view description, double fallback, double minimum,
+                     double maximum);
+ParamSpec bool_param(std::string_view key, std::string_view description, bool fallback);
+ParamSpec text_param(std::string_view key, std::string_view description, std::string fallback,
+                     std::vector<std::string_view> choices = {});
+
+// Adds `backend`, which every benchmark takes, and `seed` to those that
+// draw random offsets.
+enum class Seeded { No, Yes };
+std::vector<ParamSpec> with_common_params(std::vector<ParamSpec> params, Seeded seeded = Seeded::Yes);
+BackendPreference backend_preference(const ParameterSet& params);
+
+std::string format_bytes(std::uint64_t bytes); // "4 KiB", "1 MiB", "512 B"
+
+// A block size given by key: 0 means "the device's logical block size";
+// anything else must be a multiple of it and fit the device. Returns the size.
+std::uint32_t checked_block_size(const BenchmarkContext& ctx, std::string_view key);
+
+// An amount of bytes given by key, which must fit in `room`. A default that
+// does not fit is scaled down to `room` (rounded down to `granule`) with a
+// note; a value the caller gave that does not fit is an error.
+std::uint64_t fitted_amount(const BenchmarkContext& ctx, std::string_view key, std::uint64_t room,
+                            std::uint64_t granule, std::string_view what);
+
+// Powers of two from `smallest` to `largest` inclusive.
+std::vector<std::uint32_t> powers_of_two(std::uint32_t smallest, std::uint32_t largest);
+
+// mean/min/max/p50/p90/p99/p99.9 in microseconds under "<prefix>latency_*_us".
+void add_latency_summary(ValueMap& summary, const LatencyHistogram& latency, const std::string& prefix = {});
+
+// A distinct, reproducible seed for worker `index` of a run with `seed`.
+std::uint64_t worker_seed(std::uint64_t seed, unsigned index) noexcept;
+
+// Forwards completions to a callable; for observers that need no state of their own.
+template <typename Function>
+class ObserverFunction final : public CompletionObserver {
+public:
+    explicit ObserverFunction(Function function) : function_(std::move(function)) {}
+    void completed(unsigned worker, const IoCompletion& completion) override { function_(worker, completion); }
+
+private:
+    Function function_;
+};
+
+// Reports progress of a time-bounded run from worker 0's completions,
+// using completion timestamps (no extra clock reads) and forwarding only
+// every 64th completion to stay off the hot path. The clock starts at the
+// first completion's submission.
+class TimeProgress final : public CompletionObserver {
+public:
+    TimeProgress(Recorder& recorder, double done_before, double share, std::uint64_t duration_ns) noexcept
+        : recorder_(recorder), done_before_(done_before), share_(share), duration_ns_(duration_ns) {}
+    void completed(unsigned worker, const IoCompletion& completion) override;
+
+private:
+    Recorder& recorder_;
+    double done_before_, share_;
+    std::uint64_t duration_ns_;
+    std::uint64_t start_ns_ = 0;
+    std::uint64_t count_ = 0;
+};
+
+// Microseconds from nanoseconds, for series and summaries.
+inline double to_us(std::uint64_t ns) noexcept { return static_cast<double>(ns) / 1000.0; }
+inline double mb_per_s(std::uint64_t bytes, std::uint64_t ns) noexcept
+{
+    return ns ? static_cast<double>(bytes) / 1e6 / (static_cast<double>(ns) / 1e9) : 0.0;
+}
+
+} // namespace diskbench::engine

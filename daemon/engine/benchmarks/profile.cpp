@@ -1,0 +1,111 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The four numbers KDiskMark/CrystalDiskMark users compare: sequential and
+// random reads at given queue depths and thread counts, each after a short
+// warm-up, over a fixed test area. MB/s are 10^6 bytes per second, as there.
+#include "../errors.hpp"
+#include "benchmarks.hpp"
+#include "timed_run.hpp"
+
+#include <algorithm>
+
+namespace diskbench::engine::benchmarks {
+
+namespace {
+
+void run(BenchmarkContext& ctx)
+{
+    std::string text = ctx.params.text("tests");
+    if (text.empty())
+        text = std::string(preset_tests(ctx.params.text("preset")));
+    const auto tests = parse_profile_tests(text);
+    if (!tests)
+        throw ParameterError(ctx.params.given("tests") ? "tests" : "preset",
+                             "expected a comma-separated list like \"SEQ1M Q8T1, RND4K Q32T16\"");
+    std::uint32_t largest = 0;
+    std::vector<ProfileTest> runnable;
+    for (const auto& test : *tests) {
+        if (test.block % ctx.target.logical_block != 0)
+            throw ParameterError("tests", test.label() + ": block size is not a multiple of the logical block");
+        if (test.block > ctx.target.size) {
+            // A preset test on a device smaller than its block: leave it
+            // out and say so; a test the caller named is an error.
+            if (ctx.params.given("tests"))
+                throw ParameterError("tests", test.label() + ": block size is larger than the device");
+            ctx.recorder.note(test.label() + " left out: the device is smaller than one block");
+            continue;
+        }
+        largest = std::max(largest, test.block);
+        runnable.push_back(test);
+    }
+    if (runnable.empty())
+        throw ParameterError("preset", "no test of the preset fits on this device");
+    const std::uint64_t region = timed_run_region(ctx, largest);
+    if (ctx.plan_only)
+        return;
+
+    const std::size_t mb_s = ctx.recorder.add_series({ "throughput", "test", "MB/s", SeriesStyle::Bar });
+    const std::size_t iops = ctx.recorder.add_series({ "iops", "test", "IOPS", SeriesStyle::Bar });
+    const std::size_t p50 = ctx.recorder.add_series({ "latency_p50", "test", "us", SeriesStyle::Bar });
+    const std::size_t p99 = ctx.recorder.add_series({ "latency_p99", "test", "us", SeriesStyle::Bar });
+
+    std::string labels;
+    const double share = 1.0 / static_cast<double>(runnable.size());
+    for (std::size_t i = 0; i < runnable.size(); ++i) {
+        const ProfileTest& test = runnable[i];
+        labels += (labels.empty() ? "" : ",") + test.label();
+        TimedRunPlan plan;
+        plan.test = test;
+        plan.region = region;
+        plan.warmup_ns = seconds_to_ns(ctx.params.real("warmup_s"));
+        plan.duration_ns = seconds_to_ns(ctx.params.real("duration_s"));
+        plan.max_bytes = ctx.params.unsigned_value("max_bytes");
+        plan.seed = ctx.params.unsigned_value("seed") + i;
+        plan.progress_before = share * static_cast<double>(i);
+        plan.progress_share = share;
+        const IoRunStats stats = timed_run(ctx, plan);
+        if (stats.cancelled)
+            break;
+
+        const auto x = static_cast<double>(i);
+        ctx.recorder.add_point(mb_s, { x, stats.megabytes_per_second() });
+        ctx.recorder.add_point(iops, { x, stats.iops() });
+        ctx.recorder.add_point(p50, { x, to_us(stats.latency.percentile(0.50)) });
+        ctx.recorder.add_point(p99, { x, to_us(stats.latency.percentile(0.99)) });
+        const std::string key = test.summary_key() + ".";
+        ctx.result.summary[key + "throughput_mb_s"] = stats.megabytes_per_second();
+        ctx.result.summary[key + "iops"] = stats.iops();
+        ctx.result.summary[key + "bytes"] = stats.bytes;
+        ctx.result.summary[key + "seconds"] = stats.seconds();
+        ctx.result.summary[key + "cpu_percent"] = stats.cpu_percent();
+        add_latency_summary(ctx.result.summary, stats.latency, key);
+    }
+    // The bar order: x of each point is the index into this list.
+    ctx.result.summary["tests"] = labels;
+    ctx.result.summary["region_size"] = region;
+}
+
+} // namespace
+
+BenchmarkInfo profile()
+{
+    std::vector<ParamSpec> params {
+        text_param("preset", "Which tests to run when `tests` is empty: default (SEQ1M Q8T1, SEQ1M Q1T1, RND4K Q32T1, "
+                             "RND4K Q1T1) or nvme (SEQ1M Q8T1, SEQ128K Q32T1, RND4K Q32T16, RND4K Q1T1).",
+                   "default", { "default", "nvme" }),
+        text_param("tests", "Comma-separated tests like \"SEQ1M Q8T1, RND4K Q32T16\" (K = KiB, M = MiB; Q = reads "
+                            "in flight per thread, T = threads). Overrides the preset.",
+                   ""),
+    };
+    for (auto& spec : timed_run_params(5.0, 1.0))
+        params.push_back(std::move(spec));
+    return {
+        "profile",
+        "Profiles",
+        "CrystalDiskMark-style read tests: each a warm-up, then a timed run over the test area; MB/s, IOPS and "
+        "latency percentiles per test.",
+        with_common_params(std::move(params)),
+        run,
+    };
+}
+
+} // namespace diskbench::engine::benchmarks

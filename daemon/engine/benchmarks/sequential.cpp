@@ -1,0 +1,103 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// "Cont" in HDDTest: a long sequential read in large blocks, plotted as
+// position against MB/s. Throughput is measured per interval (bytes
+// completed between two points over the time between them), so it stays
+// right with more than one read in flight.
+#include "../benchmark_support.hpp"
+#include "../errors.hpp"
+#include "../request_sources.hpp"
+#include "benchmarks.hpp"
+
+#include <fmt/format.h>
+
+namespace diskbench::engine::benchmarks {
+
+namespace {
+
+// At most this many points, however long the read: beyond it an interval
+// covers several blocks.
+constexpr std::uint64_t max_points = 2048;
+
+void run(BenchmarkContext& ctx)
+{
+    const std::uint32_t block = checked_block_size(ctx, "block_size");
+    const std::uint64_t start = ctx.params.unsigned_value("offset");
+    if (start % ctx.target.logical_block != 0 || start >= ctx.target.size)
+        throw ParameterError("offset", fmt::format("must be a multiple of {} below the device size {}",
+                                                   ctx.target.logical_block, ctx.target.size));
+    const std::uint64_t size = fitted_amount(ctx, "size", ctx.target.size - start, ctx.target.logical_block,
+                                             "amount read");
+    if (size % ctx.target.logical_block != 0)
+        throw ParameterError("size", fmt::format("{} is not a multiple of the {}-byte logical block", size,
+                                                 ctx.target.logical_block));
+    if (size < block)
+        throw ParameterError("size", fmt::format("{} is less than one block ({})", size, block));
+    const auto queue_depth = static_cast<unsigned>(ctx.params.unsigned_value("queue_depth"));
+    if (ctx.plan_only)
+        return;
+
+    const std::size_t series = ctx.recorder.add_series({ "throughput", "B", "MB/s", SeriesStyle::Line });
+    const std::uint64_t blocks_per_point = std::max<std::uint64_t>(1, (size / block + max_points - 1) / max_points);
+    const std::uint64_t point_bytes = blocks_per_point * block;
+
+    std::uint64_t done_bytes = 0;
+    std::uint64_t interval_bytes = 0;
+    std::uint64_t interval_start_ns = 0;
+    std::uint64_t interval_position = start;
+    double slowest = 0;
+    double fastest = 0;
+    bool any_point = false;
+    ObserverFunction observer([&](unsigned, const IoCompletion& c) {
+        if (interval_start_ns == 0)
+            interval_start_ns = c.submitted_ns;
+        interval_bytes += c.request.length;
+        done_bytes += c.request.length;
+        if (interval_bytes >= point_bytes || done_bytes == size) {
+            const double rate = mb_per_s(interval_bytes, c.completed_ns - interval_start_ns);
+            ctx.recorder.add_point(series, { static_cast<double>(interval_position), rate });
+            slowest = any_point ? std::min(slowest, rate) : rate;
+            fastest = std::max(fastest, rate);
+            any_point = true;
+            interval_position += interval_bytes;
+            interval_bytes = 0;
+            interval_start_ns = c.completed_ns;
+        }
+        ctx.recorder.set_progress(static_cast<double>(done_bytes) / static_cast<double>(size));
+    });
+
+    IoRunSpec spec;
+    spec.queue_depth = queue_depth;
+    spec.max_request_bytes = block;
+    spec.make_source = [&](unsigned) { return std::make_unique<SequentialSource>(start, start + size, block, false); };
+    spec.observer = &observer;
+    spec.cancel = &ctx.cancel;
+    const IoRunStats stats = ctx.io.run(ctx.target, spec);
+
+    ctx.result.summary["bytes"] = stats.bytes;
+    ctx.result.summary["throughput_mb_s"] = stats.megabytes_per_second();
+    ctx.result.summary["throughput_min_mb_s"] = slowest;
+    ctx.result.summary["throughput_max_mb_s"] = fastest;
+    add_latency_summary(ctx.result.summary, stats.latency);
+}
+
+} // namespace
+
+BenchmarkInfo sequential()
+{
+    return {
+        "sequential",
+        "Sequential read",
+        "Reads `size` bytes from `offset` in block_size reads and plots position against MB/s "
+        "(at most 2048 points).",
+        with_common_params({
+            unsigned_param("size", "Bytes to read (scaled down to the device when not given).", 4 * GiB, 1, 1ULL << 60),
+            unsigned_param("block_size", "Bytes per read; 0 means the logical block size.", 4 * MiB, 0,
+                           max_request_size),
+            unsigned_param("offset", "Where to start, in bytes.", 0, 0, 1ULL << 60),
+            unsigned_param("queue_depth", "Reads in flight.", 1, 1, 1024),
+        }, Seeded::No),
+        run,
+    };
+}
+
+} // namespace diskbench::engine::benchmarks

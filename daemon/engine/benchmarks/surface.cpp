@@ -1,0 +1,115 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Whole-surface read map (the blockspeed study): every block of the device
+// read once in order, each read timed on its own. The device is cut into a
+// fixed number of buckets and only each bucket's min/mean/max speed is kept,
+// so memory does not grow with the device: a 20 TB disk costs what a 1 GB
+// stick does. The min/max envelope shows the zones and the slow spots that
+// a mean alone would hide.
+#include "../benchmark_support.hpp"
+#include "../errors.hpp"
+#include "../request_sources.hpp"
+#include "benchmarks.hpp"
+
+#include <fmt/format.h>
+
+namespace diskbench::engine::benchmarks {
+
+namespace {
+
+struct Bucket {
+    std::uint64_t bytes = 0;
+    std::uint64_t busy_ns = 0; // sum of read latencies
+    std::uint32_t reads = 0;
+    double slowest = 0;
+    double fastest = 0;
+};
+
+void run(BenchmarkContext& ctx)
+{
+    const std::uint32_t block = checked_block_size(ctx, "block_size");
+    const std::uint64_t wanted_buckets = ctx.params.unsigned_value("buckets");
+    const auto queue_depth = static_cast<unsigned>(ctx.params.unsigned_value("queue_depth"));
+    if (ctx.plan_only)
+        return;
+
+    const std::uint64_t size = ctx.target.size;
+    // Whole blocks per bucket, so a read never straddles two buckets.
+    const std::uint64_t blocks_total = (size + block - 1) / block;
+    const std::uint64_t blocks_per_bucket = std::max<std::uint64_t>(1, (blocks_total + wanted_buckets - 1) / wanted_buckets);
+    const std::uint64_t bucket_bytes = blocks_per_bucket * block;
+    const std::uint64_t bucket_count = (size + bucket_bytes - 1) / bucket_bytes;
+    if (bucket_count < wanted_buckets)
+        ctx.recorder.note(fmt::format("{} buckets instead of {}: the device holds only {} blocks of {}", bucket_count,
+                                      wanted_buckets, blocks_total, format_bytes(block)));
+
+    const std::size_t mean_series = ctx.recorder.add_series({ "mean", "B", "MB/s", SeriesStyle::Line });
+    const std::size_t min_series = ctx.recorder.add_series({ "min", "B", "MB/s", SeriesStyle::Line });
+    const std::size_t max_series = ctx.recorder.add_series({ "max", "B", "MB/s", SeriesStyle::Line });
+
+    // One slot per bucket, bounded by the `buckets` parameter (at most
+    // 100000 x 40 bytes); with reads in flight a bucket can still be
+    // filling while the next one starts.
+    std::vector<Bucket> buckets(bucket_count);
+    std::uint64_t done_bytes = 0;
+    double slowest = 0;
+    double fastest = 0;
+    bool any_bucket = false;
+    ObserverFunction observer([&](unsigned, const IoCompletion& c) {
+        const std::uint64_t index = c.request.offset / bucket_bytes;
+        Bucket& bucket = buckets[index];
+        const double rate = mb_per_s(c.request.length, c.latency_ns());
+        bucket.slowest = bucket.reads == 0 ? rate : std::min(bucket.slowest, rate);
+        bucket.fastest = std::max(bucket.fastest, rate);
+        bucket.bytes += c.request.length;
+        bucket.busy_ns += c.latency_ns();
+        ++bucket.reads;
+        const std::uint64_t bucket_begin = index * bucket_bytes;
+        if (bucket.bytes == std::min(bucket_bytes, size - bucket_begin)) {
+            const auto x = static_cast<double>(bucket_begin);
+            ctx.recorder.add_point(mean_series, { x, mb_per_s(bucket.bytes, bucket.busy_ns) });
+            ctx.recorder.add_point(min_series, { x, bucket.slowest });
+            ctx.recorder.add_point(max_series, { x, bucket.fastest });
+            slowest = any_bucket ? std::min(slowest, bucket.slowest) : bucket.slowest;
+            any_bucket = true;
+            fastest = std::max(fastest, bucket.fastest);
+        }
+        done_bytes += c.request.length;
+        ctx.recorder.set_progress(static_cast<double>(done_bytes) / static_cast<double>(size));
+    });
+
+    IoRunSpec spec;
+    spec.queue_depth = queue_depth;
+    spec.max_request_bytes = block;
+    spec.make_source = [&](unsigned) { return std::make_unique<SequentialSource>(0, size, block, false); };
+    spec.observer = &observer;
+    spec.cancel = &ctx.cancel;
+    const IoRunStats stats = ctx.io.run(ctx.target, spec);
+
+    ctx.result.summary["bytes"] = stats.bytes;
+    ctx.result.summary["buckets"] = bucket_count;
+    ctx.result.summary["bucket_bytes"] = bucket_bytes;
+    ctx.result.summary["throughput_mb_s"] = stats.megabytes_per_second();
+    ctx.result.summary["read_min_mb_s"] = slowest;
+    ctx.result.summary["read_max_mb_s"] = fastest;
+    add_latency_summary(ctx.result.summary, stats.latency);
+}
+
+} // namespace
+
+BenchmarkInfo surface()
+{
+    return {
+        "surface",
+        "Whole-surface read map",
+        "Reads the whole device in block_size reads, timing each, and plots per-bucket mean, min and max MB/s "
+        "against position.",
+        with_common_params({
+            unsigned_param("block_size", "Bytes per read; 0 means the logical block size.", MiB, 0, max_request_size),
+            unsigned_param("buckets", "Points along the device (memory stays bounded by this).", 1000, 1, 100'000),
+            unsigned_param("queue_depth", "Reads in flight.", 1, 1, 1024),
+        }, Seeded::No),
+        run,
+    };
+}
+
+} // namespace diskbench::engine::benchmarks

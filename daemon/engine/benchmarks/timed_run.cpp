@@ -1,0 +1,99 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "timed_run.hpp"
+
+#include "../errors.hpp"
+#include "../request_sources.hpp"
+
+#include <fmt/format.h>
+
+namespace diskbench::engine::benchmarks {
+
+namespace {
+
+// The per-worker sources of one run. Random workers each draw from their own
+// seeded stream; sequential workers each read their own slice of the region
+// and wrap round it, like fio's time_based.
+class Sources {
+public:
+    Sources(const TimedRunPlan& plan, std::uint32_t logical_block)
+        : plan_(plan), logical_block_(logical_block)
+    {
+        for (unsigned i = 0; i < plan.test.threads; ++i)
+            generators_.emplace_back(worker_seed(plan.seed, i));
+    }
+
+    std::unique_ptr<RequestSource> make(unsigned worker, std::uint64_t limit)
+    {
+        const ProfileTest& test = plan_.test;
+        if (test.random)
+            return std::make_unique<RandomSource>(generators_[worker], 0, plan_.region, test.block, test.block, limit);
+        std::uint64_t slice = plan_.region / test.threads;
+        slice -= slice % test.block;
+        if (slice < test.block) // more threads than blocks: they share the region
+            slice = plan_.region - plan_.region % logical_block_;
+        const std::uint64_t begin = slice == plan_.region ? 0 : worker * slice;
+        return std::make_unique<SequentialSource>(begin, begin + slice, test.block, true, limit);
+    }
+
+private:
+    const TimedRunPlan& plan_;
+    std::uint32_t logical_block_;
+    std::vector<Xoshiro256StarStar> generators_;
+};
+
+} // namespace
+
+std::vector<ParamSpec> timed_run_params(double duration_s, double warmup_s)
+{
+    return {
+        unsigned_param("region_size", "Bytes from the start of the device the reads stay in (the test area).", GiB, 1,
+                       1ULL << 60),
+        real_param("duration_s", "Measured seconds per test.", duration_s, 0.05, 3600),
+        real_param("warmup_s", "Unmeasured seconds before each test.", warmup_s, 0, 600),
+        unsigned_param("max_bytes", "Also stop a test after this many bytes (0: time only).", 0, 0, 1ULL << 60),
+    };
+}
+
+std::uint64_t timed_run_region(const BenchmarkContext& ctx, std::uint32_t largest_block)
+{
+    const std::uint64_t region = fitted_amount(ctx, "region_size", ctx.target.size, largest_block, "test area");
+    if (region < largest_block)
+        throw ParameterError("region_size", fmt::format("{} is smaller than the largest block ({})", format_bytes(region),
+                                                        format_bytes(largest_block)));
+    return region;
+}
+
+IoRunStats timed_run(BenchmarkContext& ctx, const TimedRunPlan& plan)
+{
+    Sources sources(plan, ctx.target.logical_block);
+    const double total_ns = static_cast<double>(plan.warmup_ns + plan.duration_ns);
+
+    IoRunSpec spec;
+    spec.workers = plan.test.threads;
+    spec.queue_depth = plan.test.queue_depth;
+    spec.max_request_bytes = plan.test.block;
+    spec.cancel = &ctx.cancel;
+
+    if (plan.warmup_ns > 0) {
+        TimeProgress progress(ctx.recorder, plan.progress_before,
+                              plan.progress_share * static_cast<double>(plan.warmup_ns) / total_ns, plan.warmup_ns);
+        spec.make_source = [&](unsigned worker) { return sources.make(worker, 0); };
+        spec.time_limit_ns = plan.warmup_ns;
+        spec.observer = &progress;
+        const IoRunStats warmup = ctx.io.run(ctx.target, spec);
+        if (warmup.cancelled)
+            return warmup;
+    }
+
+    const double measured_share = plan.progress_share * static_cast<double>(plan.duration_ns) / total_ns;
+    TimeProgress progress(ctx.recorder, plan.progress_before + plan.progress_share - measured_share, measured_share,
+                          plan.duration_ns);
+    const std::uint64_t limit_per_worker
+        = plan.max_bytes ? std::max<std::uint64_t>(1, plan.max_bytes / plan.test.block / plan.test.threads) : 0;
+    spec.make_source = [&](unsigned worker) { return sources.make(worker, limit_per_worker); };
+    spec.time_limit_ns = plan.duration_ns;
+    spec.observer = &progress;
+    return ctx.io.run(ctx.target, spec);
+}
+
+} // namespace diskbench::engine::benchmarks

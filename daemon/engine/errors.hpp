@@ -1,0 +1,46 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include <stdexcept>
+#include <string>
+
+namespace diskbench::engine {
+
+// Base of every error the engine reports. The daemon maps each subclass to one
+// D-Bus error name, so the classes follow what a caller can do about it.
+class Error : public std::runtime_error {
+public:
+    using std::runtime_error::runtime_error;
+};
+
+// A parameter the caller gave is unknown, of the wrong type or out of range.
+// key() names it so the D-Bus InvalidArgument error can say which one.
+class ParameterError : public Error {
+public:
+    ParameterError(std::string key, const std::string& message)
+        : Error(key + ": " + message), key_(std::move(key)) {}
+    [[nodiscard]] const std::string& key() const noexcept { return key_; }
+
+private:
+    std::string key_;
+};
+
+// The target cannot be benchmarked (cannot be opened with O_DIRECT, is not a
+// block device or regular file, is empty, ...).
+class TargetError : public Error {
+public:
+    using Error::Error;
+};
+
+// An I/O failed while the benchmark was running.
+class IoError : public Error {
+public:
+    IoError(const std::string& message, int error_number)
+        : Error(message), errno_(error_number) {}
+    [[nodiscard]] int error_number() const noexcept { return errno_; }
+
+private:
+    int errno_;
+};
+
+} // namespace diskbench::engine

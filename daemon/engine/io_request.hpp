@@ -1,0 +1,35 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include <cstdint>
+
+namespace diskbench::engine {
+
+struct IoRequest {
+    std::uint64_t offset = 0;
+    std::uint32_t length = 0;
+};
+
+struct IoCompletion {
+    IoRequest request;
+    std::uint64_t submitted_ns = 0; // monotonic_ns() when handed to the kernel
+    std::uint64_t completed_ns = 0; // monotonic_ns() when its completion was reaped
+    [[nodiscard]] std::uint64_t latency_ns() const noexcept { return completed_ns - submitted_ns; }
+};
+
+// The ordered requests of one worker. Returning false ends that worker.
+class RequestSource {
+public:
+    virtual ~RequestSource() = default;
+    virtual bool next(IoRequest& request) = 0;
+};
+
+// Told of every completed I/O. Called on the worker's thread; for one worker
+// the calls never overlap, but different workers may call at the same time.
+class CompletionObserver {
+public:
+    virtual ~CompletionObserver() = default;
+    virtual void completed(unsigned worker, const IoCompletion& completion) = 0;
+};
+
+} // namespace diskbench::engine

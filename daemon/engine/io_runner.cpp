@@ -1,0 +1,110 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "io_runner.hpp"
+
+#include "errors.hpp"
+#include "io_worker.hpp"
+
+#include <algorithm>
+#include <thread>
+#include <vector>
+
+#include <fmt/format.h>
+
+namespace diskbench::engine {
+
+std::string_view backend_name(BackendKind kind) noexcept
+{
+    return kind == BackendKind::IoUring ? "io_uring" : "psync";
+}
+
+double IoRunStats::megabytes_per_second() const noexcept
+{
+    const double s = seconds();
+    return s > 0 ? static_cast<double>(bytes) / 1e6 / s : 0.0;
+}
+
+double IoRunStats::iops() const noexcept
+{
+    const double s = seconds();
+    return s > 0 ? static_cast<double>(operations) / s : 0.0;
+}
+
+double IoRunStats::cpu_percent() const noexcept
+{
+    const double s = seconds();
+    return s > 0 ? static_cast<double>(cpu.user_ns + cpu.system_ns) / 1e9 / s * 100.0 : 0.0;
+}
+
+IoRunner::IoRunner(BackendPreference preference)
+    : backend_(BackendKind::Psync)
+{
+    if (preference == BackendPreference::Psync)
+        return;
+    const std::string why_not = detail::probe_io_uring();
+    if (why_not.empty()) {
+        backend_ = BackendKind::IoUring;
+        return;
+    }
+    if (preference == BackendPreference::IoUring)
+        throw Error(why_not);
+    fallback_reason_ = why_not;
+}
+
+IoRunStats IoRunner::run(const Target& target, const IoRunSpec& spec) const
+{
+    if (spec.workers == 0 || spec.queue_depth == 0 || spec.max_request_bytes == 0 || !spec.make_source)
+        throw Error("internal: I/O run without workers, queue depth, request size or source");
+
+    // Sources are made before the clock starts, so their setup is not timed.
+    std::vector<std::unique_ptr<RequestSource>> sources;
+    sources.reserve(spec.workers);
+    for (unsigned i = 0; i < spec.workers; ++i)
+        sources.push_back(spec.make_source(i));
+
+    detail::RunShared shared(target, spec);
+    std::vector<detail::WorkerOutcome> outcomes(spec.workers);
+    {
+        std::vector<std::jthread> threads;
+        threads.reserve(spec.workers);
+        try {
+            for (unsigned i = 0; i < spec.workers; ++i) {
+                threads.emplace_back([&, i] {
+                    if (backend_ == BackendKind::IoUring)
+                        detail::run_uring_worker(shared, i, *sources[i], outcomes[i]);
+                    else
+                        detail::run_psync_worker(shared, i, *sources[i], outcomes[i]);
+                });
+            }
+        } catch (...) {
+            // Could not start every thread: release the ones that did start
+            // (they see `abort` and do nothing) before joining them.
+            shared.abort = true;
+            shared.ready.count_down(static_cast<std::ptrdiff_t>(spec.workers - threads.size()));
+            shared.go.count_down();
+            throw;
+        }
+        shared.ready.wait();
+        shared.started_ns = monotonic_ns();
+        if (spec.time_limit_ns)
+            shared.deadline_ns = shared.started_ns + spec.time_limit_ns;
+        shared.go.count_down();
+    }
+
+    IoRunStats stats;
+    stats.started_ns = shared.started_ns;
+    stats.finished_ns = shared.started_ns;
+    for (auto& outcome : outcomes) {
+        if (outcome.error)
+            std::rethrow_exception(outcome.error);
+        stats.operations += outcome.operations;
+        stats.bytes += outcome.bytes;
+        stats.finished_ns = std::max(stats.finished_ns, outcome.last_completion_ns);
+        stats.latency.merge(outcome.latency);
+        stats.cpu.user_ns += outcome.cpu.user_ns;
+        stats.cpu.system_ns += outcome.cpu.system_ns;
+    }
+    stats.cancelled = spec.cancel && spec.cancel->cancelled();
+    return stats;
+}
+
+} // namespace diskbench::engine

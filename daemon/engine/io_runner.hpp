@@ -1,0 +1,72 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "cancel_token.hpp"
+#include "clock.hpp"
+#include "io_request.hpp"
+#include "latency_histogram.hpp"
+#include "target.hpp"
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+
+namespace diskbench::engine {
+
+enum class BackendKind { IoUring, Psync };
+enum class BackendPreference { Automatic, IoUring, Psync };
+
+std::string_view backend_name(BackendKind kind) noexcept;
+
+struct IoRunSpec {
+    unsigned workers = 1;     // threads, each with its own queue
+    unsigned queue_depth = 1; // I/Os in flight per worker
+    std::uint32_t max_request_bytes = 4096; // largest request a source will make
+    // Called once per worker, before the clock starts.
+    std::function<std::unique_ptr<RequestSource>(unsigned worker)> make_source;
+    // Stop submitting after this long (0: run until every source is exhausted).
+    std::uint64_t time_limit_ns = 0;
+    CompletionObserver* observer = nullptr;
+    const CancelToken* cancel = nullptr;
+};
+
+struct IoRunStats {
+    std::uint64_t operations = 0;
+    std::uint64_t bytes = 0;
+    std::uint64_t started_ns = 0;  // when all workers were released together
+    std::uint64_t finished_ns = 0; // when the last completion was reaped
+    LatencyHistogram latency;
+    ThreadCpuTime cpu;             // summed over the I/O threads
+    bool cancelled = false;
+
+    [[nodiscard]] double seconds() const noexcept
+    {
+        return finished_ns > started_ns ? static_cast<double>(finished_ns - started_ns) / 1e9 : 0.0;
+    }
+    [[nodiscard]] double megabytes_per_second() const noexcept; // 10^6 bytes
+    [[nodiscard]] double iops() const noexcept;
+    [[nodiscard]] double cpu_percent() const noexcept;         // of one CPU
+};
+
+// Runs a batch of I/O against a target with a chosen backend. With the
+// automatic preference it uses io_uring when a ring can be set up here and
+// falls back to a psync thread pool (queue depth = threads per worker)
+// otherwise; fallback_reason() says why.
+class IoRunner {
+public:
+    explicit IoRunner(BackendPreference preference);
+
+    [[nodiscard]] BackendKind backend() const noexcept { return backend_; }
+    [[nodiscard]] const std::string& fallback_reason() const noexcept { return fallback_reason_; }
+
+    // Blocks until done, cancelled or failed. An I/O error on any worker stops
+    // them all and is rethrown here as IoError.
+    IoRunStats run(const Target& target, const IoRunSpec& spec) const;
+
+private:
+    BackendKind backend_;
+    std::string fallback_reason_;
+};
+
+} // namespace diskbench::engine

@@ -1,0 +1,59 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+// Internal to the I/O runner: what one worker thread shares with the others
+// and what it hands back. Not part of the engine's public interface.
+
+#include "io_runner.hpp"
+
+#include <atomic>
+#include <exception>
+#include <latch>
+
+namespace diskbench::engine::detail {
+
+struct RunShared {
+    RunShared(const Target& t, const IoRunSpec& s)
+        : target(t), spec(s), ready(static_cast<std::ptrdiff_t>(s.workers)) {}
+
+    const Target& target;
+    const IoRunSpec& spec;
+    std::latch ready;          // every worker has set up its queue and buffers
+    std::latch go { 1 };       // the clock has started
+    std::uint64_t started_ns = 0;
+    std::uint64_t deadline_ns = 0; // 0: none
+    std::atomic<bool> abort { false }; // another worker failed
+
+    // Polled between submissions: cancellation, another worker's failure, time limit.
+    [[nodiscard]] bool should_stop(std::uint64_t now_ns) const noexcept
+    {
+        return (spec.cancel && spec.cancel->cancelled()) || abort.load(std::memory_order_relaxed)
+            || (deadline_ns != 0 && now_ns >= deadline_ns);
+    }
+    // Setup is done (or failed); wait for the common start.
+    void wait_for_start()
+    {
+        ready.count_down();
+        go.wait();
+    }
+};
+
+struct WorkerOutcome {
+    std::uint64_t operations = 0;
+    std::uint64_t bytes = 0;
+    std::uint64_t last_completion_ns = 0;
+    LatencyHistogram latency;
+    ThreadCpuTime cpu;
+    std::exception_ptr error;
+};
+
+// Each runs one worker to the end on the calling thread. They always call
+// shared.wait_for_start() exactly once, also when setup fails, so the run
+// never deadlocks; failures land in outcome.error.
+void run_uring_worker(RunShared& shared, unsigned index, RequestSource& source, WorkerOutcome& outcome);
+void run_psync_worker(RunShared& shared, unsigned index, RequestSource& source, WorkerOutcome& outcome);
+
+// Why io_uring cannot be used here, or empty when it can.
+std::string probe_io_uring();
+
+} // namespace diskbench::engine::detail

@@ -1,0 +1,50 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "recorder.hpp"
+
+#include <algorithm>
+
+namespace diskbench::engine {
+
+std::size_t Recorder::add_series(SeriesInfo info)
+{
+    std::lock_guard lock(mutex_);
+    result_.series.push_back(Series { std::move(info), {} });
+    const std::size_t index = result_.series.size() - 1;
+    if (sink_)
+        sink_->series_added(index, result_.series.back().info);
+    return index;
+}
+
+void Recorder::add_point(std::size_t series_index, SeriesPoint point)
+{
+    std::lock_guard lock(mutex_);
+    result_.series.at(series_index).points.push_back(point);
+    if (sink_)
+        sink_->point_added(series_index, point);
+}
+
+void Recorder::set_progress(double progress)
+{
+    std::lock_guard lock(mutex_);
+    progress_ = std::clamp(std::max(progress, progress_), 0.0, 1.0);
+    if (sink_ && (progress_ - forwarded_progress_ >= 0.001 || (progress_ >= 1.0 && forwarded_progress_ < 1.0))) {
+        forwarded_progress_ = progress_;
+        sink_->progress_changed(progress_);
+    }
+}
+
+void Recorder::warn(std::string message)
+{
+    std::lock_guard lock(mutex_);
+    if (std::find(result_.warnings.begin(), result_.warnings.end(), message) == result_.warnings.end())
+        result_.warnings.push_back(std::move(message));
+}
+
+void Recorder::note(std::string message)
+{
+    std::lock_guard lock(mutex_);
+    if (std::find(result_.notes.begin(), result_.notes.end(), message) == result_.notes.end())
+        result_.notes.push_back(std::move(message));
+}
+
+} // namespace diskbench::engine

@@ -1,0 +1,52 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "io_request.hpp"
+#include "prng.hpp"
+
+#include <cstdint>
+
+namespace diskbench::engine {
+
+// Consecutive requests of `block` bytes over [begin, end). With `wrap` it
+// starts again at `begin` (time-bounded runs, like fio's time_based);
+// otherwise the last request is shortened to what is left, which is a
+// multiple of the logical block because begin and end are. `limit` caps the
+// number of requests (0: none).
+class SequentialSource final : public RequestSource {
+public:
+    SequentialSource(std::uint64_t begin, std::uint64_t end, std::uint32_t block, bool wrap,
+                     std::uint64_t limit = 0) noexcept
+        : begin_(begin), end_(end), block_(block), wrap_(wrap), limit_(limit), next_(begin) {}
+    bool next(IoRequest& request) override;
+
+private:
+    std::uint64_t begin_, end_;
+    std::uint32_t block_;
+    bool wrap_;
+    std::uint64_t limit_;
+    std::uint64_t next_;
+    std::uint64_t issued_ = 0;
+};
+
+// Requests of `block` bytes at seeded random offsets in [begin, end), each a
+// multiple of `alignment` from `begin`. `limit` caps the count (0: none).
+// The generator is borrowed so that consecutive phases of one benchmark
+// continue one reproducible stream.
+class RandomSource final : public RequestSource {
+public:
+    RandomSource(Xoshiro256StarStar& rng, std::uint64_t begin, std::uint64_t end, std::uint32_t block,
+                 std::uint32_t alignment, std::uint64_t limit = 0) noexcept;
+    bool next(IoRequest& request) override;
+
+private:
+    Xoshiro256StarStar& rng_;
+    std::uint64_t begin_;
+    std::uint64_t slots_; // number of possible aligned start positions
+    std::uint32_t block_;
+    std::uint32_t alignment_;
+    std::uint64_t limit_;
+    std::uint64_t issued_ = 0;
+};
+
+} // namespace diskbench::engine

@@ -1,0 +1,58 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "value.hpp"
+
+#include <chrono>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace diskbench::engine {
+
+struct SeriesPoint {
+    double x = 0;
+    double y = 0;
+};
+
+// How a client should draw a series; the engine only names it.
+enum class SeriesStyle { Line, Bar, Scatter };
+
+// Units are short, fixed identifiers ("B", "MB/s", "IOPS", "ns", "s",
+// "depth", "threads") so clients can format them.
+struct SeriesInfo {
+    std::string name;   // stable identifier, e.g. "throughput" or "iops-t4"
+    std::string x_unit;
+    std::string y_unit;
+    SeriesStyle style = SeriesStyle::Line;
+};
+
+struct Series {
+    SeriesInfo info;
+    std::vector<SeriesPoint> points;
+};
+
+// Everything one benchmark run produced. The daemon turns this into job
+// properties and the client into result files, so it carries what makes two
+// results comparable: parameters (with defaults filled in), the target's facts
+// and which I/O backend ran.
+struct Result {
+    std::string kind;
+    ValueMap parameters;
+    std::vector<Series> series;
+    ValueMap summary;
+    std::vector<std::string> warnings; // things that may distort the figures
+    std::vector<std::string> notes;    // e.g. sizes scaled down to fit the device
+    std::string backend;               // "io_uring" or "psync"
+    std::string target_name;
+    std::uint64_t target_size = 0;
+    std::uint32_t logical_block = 0;
+    std::uint32_t physical_block = 0;
+    std::chrono::system_clock::time_point started;
+    std::chrono::system_clock::time_point finished;
+    bool cancelled = false;
+};
+
+std::string_view style_name(SeriesStyle style) noexcept;
+
+} // namespace diskbench::engine

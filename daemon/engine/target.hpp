@@ -1,0 +1,35 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "unique_fd.hpp"
+
+#include <cstdint>
+#include <string>
+
+namespace diskbench::engine {
+
+// What a benchmark reads from: an fd opened with O_DIRECT plus the facts the
+// I/O needs. `size` is rounded down to whole logical blocks, so every aligned
+// request inside it is a full, valid direct read.
+struct Target {
+    UniqueFd fd;
+    std::string name;            // for messages and results only
+    std::uint64_t size = 0;      // usable bytes
+    std::uint32_t logical_block = 512;  // smallest direct-I/O unit (offset and length)
+    std::uint32_t physical_block = 512; // device's physical sector, >= logical
+    std::uint32_t memory_alignment = 4096; // buffer address alignment for direct I/O
+    bool is_block_device = false;
+};
+
+// The one way the engine gets a Target from a path: opens it read-only with
+// O_DIRECT and probes it. Refuses, with a TargetError saying why, anything
+// that is not a block device or regular file, is empty, or does not accept
+// O_DIRECT.
+Target open_target_for_read(const std::string& path);
+
+// Adopts an fd that someone else opened (the daemon gets one from udisks'
+// OpenForBenchmark). The fd must already have O_DIRECT set; it is probed the
+// same way and refused the same way.
+Target target_from_fd(UniqueFd fd, std::string name);
+
+} // namespace diskbench::engine

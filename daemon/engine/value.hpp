@@ -1,0 +1,17 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <variant>
+
+namespace diskbench::engine {
+
+// A parameter or summary value. The alternatives are the D-Bus basic types
+// the daemon maps them to (b, x, t, d, s), so nothing is lost on the bus.
+using Value = std::variant<bool, std::int64_t, std::uint64_t, double, std::string>;
+
+using ValueMap = std::map<std::string, Value, std::less<>>;
+
+} // namespace diskbench::engine

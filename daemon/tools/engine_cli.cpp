@@ -1,0 +1,92 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// diskbench-engine: run one engine benchmark on a file or block device from
+// the command line and print the result as JSON. For developers and the perf
+// benchmark; it does what diskbenchd does, minus D-Bus and polkit, so it must
+// be run by someone who may read the target anyway.
+#include "benchmark.hpp"
+#include "errors.hpp"
+#include "result_json.hpp"
+#include "target.hpp"
+
+#include <csignal>
+#include <cstdio>
+#include <cstdlib>
+#include <iostream>
+#include <string>
+#include <thread>
+
+namespace {
+
+using namespace diskbench;
+
+engine::CancelToken* active_cancel = nullptr;
+
+void on_interrupt(int)
+{
+    if (active_cancel)
+        active_cancel->cancel();
+}
+
+// key=value, the value typed the way busctl users write it: true/false,
+// integers, numbers with a point, otherwise text.
+bool parse_assignment(const std::string& text, engine::ValueMap& params)
+{
+    const auto equals = text.find('=');
+    if (equals == std::string::npos || equals == 0)
+        return false;
+    const std::string key = text.substr(0, equals);
+    const std::string value = text.substr(equals + 1);
+    char* end = nullptr;
+    if (value == "true" || value == "false") {
+        params[key] = value == "true";
+    } else if (!value.empty() && value.find_first_not_of("0123456789") == std::string::npos) {
+        params[key] = static_cast<std::uint64_t>(std::strtoull(value.c_str(), &end, 10));
+    } else if (!value.empty() && (std::strtod(value.c_str(), &end), *end == '\0')) {
+        params[key] = std::strtod(value.c_str(), nullptr);
+    } else {
+        params[key] = value;
+    }
+    return true;
+}
+
+int usage()
+{
+    std::cerr << "usage: diskbench-engine --list\n"
+                 "       diskbench-engine KIND PATH [KEY=VALUE ...]\n";
+    return 2;
+}
+
+} // namespace
+
+int main(int argc, char** argv)
+{
+    if (argc == 2 && std::string(argv[1]) == "--list") {
+        std::cout << tools::benchmarks_to_json(engine::all_benchmarks());
+        return 0;
+    }
+    if (argc < 3)
+        return usage();
+    const engine::BenchmarkInfo* info = engine::find_benchmark(argv[1]);
+    if (!info) {
+        std::cerr << "diskbench-engine: unknown benchmark \"" << argv[1] << "\" (try --list)\n";
+        return 2;
+    }
+    engine::ValueMap params;
+    for (int i = 3; i < argc; ++i)
+        if (!parse_assignment(argv[i], params))
+            return usage();
+
+    engine::CancelToken cancel;
+    active_cancel = &cancel;
+    std::signal(SIGINT, on_interrupt);
+    std::signal(SIGTERM, on_interrupt);
+    try {
+        const engine::Target target = engine::open_target_for_read(argv[2]);
+        const engine::Result result = engine::run_benchmark(*info, target, params, nullptr, cancel);
+        std::cout << tools::result_to_json(result);
+        return result.cancelled ? 130 : 0;
+    } catch (const engine::Error& error) {
+        std::cerr << "diskbench-engine: " << error.what() << "\n";
+        return 1;
+    }
+}

@@ -1,0 +1,292 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Every raw read benchmark on real targets: a file, and loop devices with
+// 512-byte and 4 KiB logical sectors (direct I/O to the backing file), with
+// both I/O backends. Sizes are cut down so the whole file runs in seconds;
+// the logic is the same as with the defaults.
+#include "benchmark.hpp"
+#include "errors.hpp"
+#include "recording_sink.hpp"
+#include "scratch.hpp"
+#include "target.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <bit>
+#include <optional>
+
+using namespace diskbench::engine;
+using namespace diskbench::testing;
+
+namespace {
+
+constexpr std::uint64_t MiB = 1024 * 1024;
+
+Result run(const std::string& kind, const std::string& path, ValueMap params, RecordingSink& sink,
+           const std::string& backend = "auto")
+{
+    const BenchmarkInfo* info = find_benchmark(kind);
+    REQUIRE(info != nullptr);
+    params["backend"] = backend;
+    const Target target = open_target_for_read(path);
+    CancelToken cancel;
+    return run_benchmark(*info, target, params, &sink, cancel);
+}
+
+const Series& series_named(const Result& result, const std::string& name)
+{
+    for (const auto& series : result.series)
+        if (series.info.name == name)
+            return series;
+    FAIL("no series " << name);
+    throw std::logic_error("unreachable");
+}
+
+double summary_number(const Result& result, const std::string& key)
+{
+    const auto it = result.summary.find(key);
+    REQUIRE(it != result.summary.end());
+    return std::visit([](const auto& v) -> double {
+        if constexpr (std::is_arithmetic_v<std::decay_t<decltype(v)>>)
+            return static_cast<double>(v);
+        else
+            return -1;
+    }, it->second);
+}
+
+// What holds for every completed run: the sink saw exactly the Result's
+// series and points, progress rose to 1, and the target's bytes are unchanged.
+void check_common(const Result& result, const RecordingSink& sink, const std::string& expected_backend)
+{
+    CHECK_FALSE(result.cancelled);
+    CHECK(result.backend == expected_backend);
+    CHECK(sink.series_order_ok);
+    REQUIRE(sink.series.size() == result.series.size());
+    for (std::size_t i = 0; i < result.series.size(); ++i) {
+        CHECK(sink.series[i].name == result.series[i].info.name);
+        REQUIRE(sink.points[i].size() == result.series[i].points.size());
+        CHECK(!result.series[i].points.empty());
+        for (std::size_t j = 0; j < sink.points[i].size(); ++j) {
+            CHECK(sink.points[i][j].x == result.series[i].points[j].x);
+            CHECK(sink.points[i][j].y == result.series[i].points[j].y);
+        }
+    }
+    CHECK(sink.progress_monotonic);
+    CHECK(sink.last_progress == 1.0);
+    CHECK(result.finished >= result.started);
+}
+
+struct Device {
+    std::string label;
+    std::string path;
+    std::uint32_t logical_block;
+};
+
+} // namespace
+
+// Made once for all runs of the test case below (Catch2 re-enters it for
+// every generator value and section); removed at exit.
+struct SharedFiles {
+    ScratchDir dir;
+    std::filesystem::path backing = make_data_file(dir, "backing", 64 * MiB, 11);
+    std::filesystem::path plain = make_data_file(dir, "plain", 64 * MiB, 12);
+    std::uint64_t backing_sum = checksum(backing);
+    std::uint64_t plain_sum = checksum(plain);
+};
+
+const SharedFiles& shared_files()
+{
+    static const SharedFiles files;
+    return files;
+}
+
+TEST_CASE("raw read benchmarks on files and loop devices", "[benchmarks][loop]")
+{
+    const auto& [dir, backing, plain, backing_sum, plain_sum] = shared_files();
+
+    std::optional<LoopDevice> loop;
+    std::vector<Device> devices;
+    const auto target_kind = GENERATE(as<std::string> {}, "file", "loop-512", "loop-4096");
+    const auto backend = GENERATE(as<std::string> {}, "io_uring", "psync");
+    if (target_kind == "file") {
+        devices.push_back({ target_kind, plain.string(), open_target_for_read(plain).logical_block });
+    } else {
+        const std::uint32_t sector = target_kind == "loop-512" ? 512 : 4096;
+        loop.emplace(backing, sector);
+        REQUIRE(loop->direct_io());
+        devices.push_back({ target_kind, loop->path(), sector });
+    }
+    const Device& device = devices.front();
+    INFO(device.label << " with " << backend);
+
+    SECTION("seek: one point per read, latencies sane")
+    {
+        RecordingSink sink;
+        const Result result = run("seek", device.path, { { "count", std::uint64_t { 300 } } }, sink, backend);
+        check_common(result, sink, backend);
+        const Series& latency = series_named(result, "latency");
+        CHECK(latency.points.size() == 300);
+        CHECK(summary_number(result, "reads") == 300);
+        CHECK(summary_number(result, "block_size") == device.logical_block);
+        const double min = summary_number(result, "latency_min_us");
+        const double max = summary_number(result, "latency_max_us");
+        const double p50 = summary_number(result, "latency_p50_us");
+        CHECK(min > 0);
+        CHECK(min <= p50);
+        CHECK(p50 <= summary_number(result, "latency_p99_us"));
+        CHECK(summary_number(result, "latency_p99_us") <= max);
+        for (const auto& point : latency.points) {
+            CHECK(point.x >= 0);
+            CHECK(point.x < 64.0 * MiB);
+            CHECK(point.y >= min * 0.99);
+            CHECK(point.y <= max * 1.01);
+        }
+    }
+
+    SECTION("random: a bar per block size, MB/s consistent with IOPS")
+    {
+        RecordingSink sink;
+        const Result result = run("random", device.path,
+                                  { { "count_per_size", std::uint64_t { 40 } },
+                                    { "max_block", std::uint64_t { 256 * 1024 } },
+                                    { "aligned", false } },
+                                  sink, backend);
+        check_common(result, sink, backend);
+        const Series& throughput = series_named(result, "throughput");
+        const Series& iops = series_named(result, "iops");
+        const auto sizes = static_cast<std::size_t>(std::countr_zero(256u * 1024u / device.logical_block)) + 1;
+        REQUIRE(throughput.points.size() == sizes);
+        REQUIRE(iops.points.size() == sizes);
+        for (std::size_t i = 0; i < sizes; ++i) {
+            CHECK(throughput.points[i].x == static_cast<double>(device.logical_block << i));
+            CHECK(throughput.points[i].y > 0);
+            CHECK(throughput.points[i].y == Approx(iops.points[i].y * throughput.points[i].x / 1e6).epsilon(1e-9));
+        }
+        CHECK(summary_number(result, "reads") == 40.0 * static_cast<double>(sizes));
+    }
+
+    SECTION("sequential: position against MB/s over the asked span")
+    {
+        RecordingSink sink;
+        const Result result = run("sequential", device.path,
+                                  { { "size", std::uint64_t { 32 * MiB } }, { "block_size", std::uint64_t { MiB } },
+                                    { "offset", std::uint64_t { 8 * MiB } } },
+                                  sink, backend);
+        check_common(result, sink, backend);
+        const Series& throughput = series_named(result, "throughput");
+        REQUIRE(throughput.points.size() == 32);
+        for (std::size_t i = 0; i < 32; ++i) {
+            CHECK(throughput.points[i].x == static_cast<double>(8 * MiB + i * MiB));
+            CHECK(throughput.points[i].y > 0);
+        }
+        CHECK(summary_number(result, "bytes") == 32.0 * MiB);
+        CHECK(summary_number(result, "throughput_min_mb_s") <= summary_number(result, "throughput_mb_s") * 1.0001);
+    }
+
+    SECTION("surface: the whole device in bounded buckets with min <= mean <= max")
+    {
+        RecordingSink sink;
+        const Result result = run("surface", device.path,
+                                  { { "buckets", std::uint64_t { 16 } }, { "queue_depth", std::uint64_t { 2 } } },
+                                  sink, backend);
+        check_common(result, sink, backend);
+        const Series& mean = series_named(result, "mean");
+        const Series& min = series_named(result, "min");
+        const Series& max = series_named(result, "max");
+        REQUIRE(mean.points.size() == 16);
+        REQUIRE(min.points.size() == 16);
+        REQUIRE(max.points.size() == 16);
+        CHECK(summary_number(result, "bytes") == 64.0 * MiB);
+        for (std::size_t i = 0; i < 16; ++i) {
+            INFO("bucket " << i);
+            CHECK(min.points[i].x == mean.points[i].x);
+            CHECK(min.points[i].y <= mean.points[i].y * 1.000001);
+            CHECK(mean.points[i].y <= max.points[i].y * 1.000001);
+        }
+    }
+
+    SECTION("block: a bar per block size, each reading the same amount")
+    {
+        RecordingSink sink;
+        const Result result = run("block", device.path,
+                                  { { "amount_per_size", std::uint64_t { 2 * MiB } },
+                                    { "max_block", std::uint64_t { 128 * 1024 } } },
+                                  sink, backend);
+        check_common(result, sink, backend);
+        const auto sizes = static_cast<std::size_t>(std::countr_zero(128u * 1024u / device.logical_block)) + 1;
+        REQUIRE(series_named(result, "throughput").points.size() == sizes);
+        CHECK(summary_number(result, "bytes") == 2.0 * MiB * static_cast<double>(sizes));
+    }
+
+    SECTION("profile: each test a bar in every series and a summary block")
+    {
+        RecordingSink sink;
+        const Result result = run("profile", device.path,
+                                  { { "tests", std::string("SEQ1M Q8T1, RND4K Q4T2") },
+                                    { "duration_s", 0.3 },
+                                    { "warmup_s", 0.1 },
+                                    { "region_size", std::uint64_t { 32 * MiB } } },
+                                  sink, backend);
+        check_common(result, sink, backend);
+        for (const char* name : { "throughput", "iops", "latency_p50", "latency_p99" })
+            CHECK(series_named(result, name).points.size() == 2);
+        CHECK(std::get<std::string>(result.summary.at("tests")) == "SEQ1M Q8T1,RND4K Q4T2");
+        for (const char* key : { "seq1m_q8t1", "rnd4k_q4t2" }) {
+            INFO(key);
+            const std::string prefix = std::string(key) + ".";
+            const double seconds = summary_number(result, prefix + "seconds");
+            CHECK(seconds >= 0.25);
+            CHECK(seconds < 5);
+            CHECK(summary_number(result, prefix + "throughput_mb_s") > 0);
+            CHECK(summary_number(result, prefix + "latency_p50_us")
+                  <= summary_number(result, prefix + "latency_p99_us"));
+        }
+        CHECK(summary_number(result, "rnd4k_q4t2.throughput_mb_s")
+              == Approx(summary_number(result, "rnd4k_q4t2.iops") * 4096 / 1e6));
+    }
+
+    SECTION("qd-sweep: IOPS and p99 per queue depth for each thread count")
+    {
+        RecordingSink sink;
+        const Result result = run("qd-sweep", device.path,
+                                  { { "max_queue_depth", std::uint64_t { 4 } },
+                                    { "max_threads", std::uint64_t { 2 } },
+                                    { "duration_s", 0.1 },
+                                    { "warmup_s", 0.0 },
+                                    { "region_size", std::uint64_t { 32 * MiB } } },
+                                  sink, backend);
+        check_common(result, sink, backend);
+        for (const char* name : { "iops-t1", "p99-t1", "iops-t2", "p99-t2" }) {
+            const Series& series = series_named(result, name);
+            REQUIRE(series.points.size() == 3);
+            CHECK(series.points[0].x == 1);
+            CHECK(series.points[2].x == 4);
+            for (const auto& point : series.points)
+                CHECK(point.y > 0);
+        }
+        CHECK(summary_number(result, "best_iops") > 0);
+    }
+
+    loop.reset();
+    // Read-only benchmarks: not one byte of either target changed.
+    CHECK(checksum(backing) == backing_sum);
+    CHECK(checksum(plain) == plain_sum);
+}
+
+TEST_CASE("the same seed reads the same offsets", "[benchmarks]")
+{
+    ScratchDir dir;
+    const auto path = make_data_file(dir, "data", 16 * MiB);
+    RecordingSink first;
+    RecordingSink second;
+    RecordingSink other;
+    run("seek", path, { { "count", std::uint64_t { 50 } }, { "seed", std::uint64_t { 9 } } }, first);
+    run("seek", path, { { "count", std::uint64_t { 50 } }, { "seed", std::uint64_t { 9 } } }, second);
+    run("seek", path, { { "count", std::uint64_t { 50 } }, { "seed", std::uint64_t { 10 } } }, other);
+    REQUIRE(first.points[0].size() == 50);
+    bool differs = false;
+    for (std::size_t i = 0; i < 50; ++i) {
+        CHECK(first.points[0][i].x == second.points[0][i].x); // seek distance: same offsets
+        differs |= first.points[0][i].x != other.points[0][i].x;
+    }
+    CHECK(differs);
+}
