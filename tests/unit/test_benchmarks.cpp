@@ -11,6 +11,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <bit>
 #include <optional>
 
@@ -289,4 +290,37 @@ TEST_CASE("the same seed reads the same offsets", "[benchmarks]")
         differs |= first.points[0][i].x != other.points[0][i].x;
     }
     CHECK(differs);
+}
+
+TEST_CASE("surface gives the bucket count asked for even when blocks do not divide evenly", "[benchmarks]")
+{
+    ScratchDir dir;
+    const auto path = make_data_file(dir, "data", 16 * MiB);
+    RecordingSink sink;
+    // 16 MiB in 16 KiB reads = 1024 blocks into 1000 buckets.
+    const Result result = run("surface", path,
+                              { { "block_size", std::uint64_t { 16 * 1024 } }, { "buckets", std::uint64_t { 1000 } } },
+                              sink);
+    const Series& mean = series_named(result, "mean");
+    REQUIRE(mean.points.size() == 1000);
+    CHECK(summary_number(result, "buckets") == 1000);
+    CHECK(summary_number(result, "bytes") == 16.0 * MiB);
+    std::vector<double> positions;
+    for (const auto& point : mean.points)
+        positions.push_back(point.x);
+    std::sort(positions.begin(), positions.end());
+    CHECK(positions.front() == 0);
+    CHECK(std::adjacent_find(positions.begin(), positions.end()) == positions.end()); // all distinct
+    for (std::size_t i = 1; i < positions.size(); ++i) {
+        const double step = positions[i] - positions[i - 1];
+        CHECK((step == 16 * 1024 || step == 32 * 1024)); // one or two blocks per bucket
+    }
+
+    RecordingSink few;
+    const Result tiny = run("surface", path,
+                            { { "block_size", std::uint64_t { 4 * MiB } }, { "buckets", std::uint64_t { 1000 } } }, few);
+    CHECK(series_named(tiny, "mean").points.size() == 4);
+    CHECK(std::find_if(tiny.notes.begin(), tiny.notes.end(),
+                       [](const std::string& n) { return n.find("4 buckets instead of 1000") != std::string::npos; })
+          != tiny.notes.end());
 }

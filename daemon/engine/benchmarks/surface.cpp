@@ -16,6 +16,29 @@ namespace diskbench::engine::benchmarks {
 
 namespace {
 
+// Splits `blocks` blocks into `count` buckets as evenly as whole blocks
+// allow (sizes differ by at most one block), so a 1024-block device asked
+// for 1000 buckets gets 1000, not 512 buckets of two.
+class BucketLayout {
+public:
+    BucketLayout(std::uint64_t blocks, std::uint64_t wanted) : blocks_(blocks), count_(std::min(blocks, wanted)) {}
+    [[nodiscard]] std::uint64_t count() const noexcept { return count_; }
+    [[nodiscard]] std::uint64_t bucket_of(std::uint64_t block) const noexcept
+    {
+        return static_cast<std::uint64_t>(static_cast<uint128>(block) * count_ / blocks_);
+    }
+    // The first block of bucket i (i == count() gives the end).
+    [[nodiscard]] std::uint64_t first_block(std::uint64_t i) const noexcept
+    {
+        return static_cast<std::uint64_t>((static_cast<uint128>(i) * blocks_ + count_ - 1) / count_);
+    }
+
+private:
+    __extension__ typedef unsigned __int128 uint128; // block x count may pass 2^64 on huge devices
+    std::uint64_t blocks_;
+    std::uint64_t count_;
+};
+
 struct Bucket {
     std::uint64_t bytes = 0;
     std::uint64_t busy_ns = 0; // sum of read latencies
@@ -33,13 +56,10 @@ void run(BenchmarkContext& ctx)
         return;
 
     const std::uint64_t size = ctx.target.size;
-    // Whole blocks per bucket, so a read never straddles two buckets.
     const std::uint64_t blocks_total = (size + block - 1) / block;
-    const std::uint64_t blocks_per_bucket = std::max<std::uint64_t>(1, (blocks_total + wanted_buckets - 1) / wanted_buckets);
-    const std::uint64_t bucket_bytes = blocks_per_bucket * block;
-    const std::uint64_t bucket_count = (size + bucket_bytes - 1) / bucket_bytes;
-    if (bucket_count < wanted_buckets)
-        ctx.recorder.note(fmt::format("{} buckets instead of {}: the device holds only {} blocks of {}", bucket_count,
+    const BucketLayout layout(blocks_total, wanted_buckets);
+    if (layout.count() < wanted_buckets)
+        ctx.recorder.note(fmt::format("{} buckets instead of {}: the device holds only {} blocks of {}", layout.count(),
                                       wanted_buckets, blocks_total, format_bytes(block)));
 
     const std::size_t mean_series = ctx.recorder.add_series({ "mean", "B", "MB/s", SeriesStyle::Line });
@@ -49,13 +69,13 @@ void run(BenchmarkContext& ctx)
     // One slot per bucket, bounded by the `buckets` parameter (at most
     // 100000 x 40 bytes); with reads in flight a bucket can still be
     // filling while the next one starts.
-    std::vector<Bucket> buckets(bucket_count);
+    std::vector<Bucket> buckets(layout.count());
     std::uint64_t done_bytes = 0;
     double slowest = 0;
     double fastest = 0;
     bool any_bucket = false;
     ObserverFunction observer([&](unsigned, const IoCompletion& c) {
-        const std::uint64_t index = c.request.offset / bucket_bytes;
+        const std::uint64_t index = layout.bucket_of(c.request.offset / block);
         Bucket& bucket = buckets[index];
         const double rate = mb_per_s(c.request.length, c.latency_ns());
         bucket.slowest = bucket.reads == 0 ? rate : std::min(bucket.slowest, rate);
@@ -63,9 +83,8 @@ void run(BenchmarkContext& ctx)
         bucket.bytes += c.request.length;
         bucket.busy_ns += c.latency_ns();
         ++bucket.reads;
-        const std::uint64_t bucket_begin = index * bucket_bytes;
-        if (bucket.bytes == std::min(bucket_bytes, size - bucket_begin)) {
-            const auto x = static_cast<double>(bucket_begin);
+        if (bucket.reads == layout.first_block(index + 1) - layout.first_block(index)) {
+            const auto x = static_cast<double>(layout.first_block(index) * block);
             ctx.recorder.add_point(mean_series, { x, mb_per_s(bucket.bytes, bucket.busy_ns) });
             ctx.recorder.add_point(min_series, { x, bucket.slowest });
             ctx.recorder.add_point(max_series, { x, bucket.fastest });
@@ -86,8 +105,7 @@ void run(BenchmarkContext& ctx)
     const IoRunStats stats = ctx.io.run(ctx.target, spec);
 
     ctx.result.summary["bytes"] = stats.bytes;
-    ctx.result.summary["buckets"] = bucket_count;
-    ctx.result.summary["bucket_bytes"] = bucket_bytes;
+    ctx.result.summary["buckets"] = layout.count();
     ctx.result.summary["throughput_mb_s"] = stats.megabytes_per_second();
     ctx.result.summary["read_min_mb_s"] = slowest;
     ctx.result.summary["read_max_mb_s"] = fastest;
