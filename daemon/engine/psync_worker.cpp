@@ -2,7 +2,7 @@
 // The fallback backend for where io_uring cannot be set up (old kernels,
 // seccomp filters, io_uring_disabled=2): a worker's queue depth becomes that
 // many threads each doing blocking pread(), so QD still means I/Os in flight.
-#include "aligned_buffer.hpp"
+#include "io_buffers.hpp"
 #include "errors.hpp"
 #include "io_worker.hpp"
 
@@ -34,7 +34,7 @@ struct WorkerState {
     bool exhausted = false;
 };
 
-void psync_thread(RunShared& shared, unsigned index, WorkerState& state, AlignedBuffer& buffer,
+void psync_thread(RunShared& shared, unsigned index, WorkerState& state, std::byte* buffer,
                   PsyncThreadOutcome& mine)
 {
     const ThreadCpuTime cpu_start = thread_cpu_time();
@@ -53,7 +53,7 @@ void psync_thread(RunShared& shared, unsigned index, WorkerState& state, Aligned
         const std::uint64_t submitted_ns = monotonic_ns();
         ssize_t res;
         do
-            res = ::pread(fd, buffer.data(), request.length, static_cast<off_t>(request.offset));
+            res = ::pread(fd, buffer, request.length, static_cast<off_t>(request.offset));
         while (res < 0 && errno == EINTR);
         const int error_number = res < 0 ? errno : EIO;
         const std::uint64_t completed_ns = monotonic_ns();
@@ -88,11 +88,9 @@ void psync_thread(RunShared& shared, unsigned index, WorkerState& state, Aligned
 void run_psync_worker(RunShared& shared, unsigned index, RequestSource& source, WorkerOutcome& outcome)
 {
     const unsigned depth = shared.spec.queue_depth;
-    std::vector<AlignedBuffer> buffers;
+    std::unique_ptr<IoBuffers> buffers;
     try {
-        buffers.reserve(depth);
-        for (unsigned i = 0; i < depth; ++i)
-            buffers.emplace_back(shared.spec.max_request_bytes, shared.target.memory_alignment);
+        buffers = std::make_unique<IoBuffers>(depth, shared.spec.max_request_bytes, shared.target.memory_alignment);
     } catch (...) {
         outcome.error = std::current_exception();
         shared.abort = true;
@@ -106,7 +104,7 @@ void run_psync_worker(RunShared& shared, unsigned index, RequestSource& source, 
         std::vector<std::jthread> threads;
         threads.reserve(depth);
         for (unsigned i = 0; i < depth; ++i)
-            threads.emplace_back([&, i] { psync_thread(shared, index, state, buffers[i], per_thread[i]); });
+            threads.emplace_back([&, i] { psync_thread(shared, index, state, buffers->slot(i), per_thread[i]); });
     }
     for (const auto& thread_outcome : per_thread) {
         outcome.latency.merge(thread_outcome.latency);

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The io_uring backend: one ring per worker thread, queue_depth reads kept in
 // flight, completions reaped in batches.
-#include "aligned_buffer.hpp"
+#include "io_buffers.hpp"
 #include "errors.hpp"
 #include "io_worker.hpp"
 
@@ -54,12 +54,10 @@ void run_uring_worker(RunShared& shared, unsigned index, RequestSource& source, 
 {
     const unsigned depth = shared.spec.queue_depth;
     std::unique_ptr<Ring> ring;
-    std::vector<AlignedBuffer> buffers;
+    std::unique_ptr<IoBuffers> buffers;
     try {
         ring = std::make_unique<Ring>(depth);
-        buffers.reserve(depth);
-        for (unsigned i = 0; i < depth; ++i)
-            buffers.emplace_back(shared.spec.max_request_bytes, shared.target.memory_alignment);
+        buffers = std::make_unique<IoBuffers>(depth, shared.spec.max_request_bytes, shared.target.memory_alignment);
     } catch (...) {
         outcome.error = std::current_exception();
         shared.abort = true;
@@ -87,7 +85,7 @@ void run_uring_worker(RunShared& shared, unsigned index, RequestSource& source, 
                 const unsigned slot = free_slots.back();
                 free_slots.pop_back();
                 io_uring_sqe* sqe = ::io_uring_get_sqe(ring->get());
-                ::io_uring_prep_read(sqe, fd, buffers[slot].data(), request.length, request.offset);
+                ::io_uring_prep_read(sqe, fd, buffers->slot(slot), request.length, request.offset);
                 ::io_uring_sqe_set_data64(sqe, slot);
                 slots[slot].request = request;
                 just_queued.push_back(slot);

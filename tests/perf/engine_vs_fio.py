@@ -23,6 +23,7 @@ A benchmark, not a test: it prints figures and judges nothing. Run as root
 import argparse
 import json
 import os
+import signal
 import statistics
 import subprocess
 import sys
@@ -192,6 +193,8 @@ def surface_memory(engine, workdir, sizes_gib):
 
 
 def main():
+    # Ctrl-C or kill: unwind normally so every loop device is detached.
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(1))
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--build", default="build", help="meson build directory")
     parser.add_argument("--rounds", type=int, default=10)
