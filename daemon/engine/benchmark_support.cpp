@@ -112,6 +112,18 @@ std::uint64_t fitted_amount(const BenchmarkContext& ctx, std::string_view key, s
     return fitted;
 }
 
+void check_in_flight(std::string_view key, std::uint64_t workers, std::uint64_t depth, std::uint64_t block)
+{
+    const std::uint64_t reads = workers * depth;
+    if (reads > max_reads_in_flight)
+        throw ParameterError(std::string(key), fmt::format("{} threads x {} reads in flight is more than {} reads in flight",
+                                                           workers, depth, max_reads_in_flight));
+    if (reads * block > max_buffer_bytes)
+        throw ParameterError(std::string(key), fmt::format("{} reads of {} in flight need {} of buffers; the limit is {}",
+                                                           reads, format_bytes(block), format_bytes(reads * block),
+                                                           format_bytes(max_buffer_bytes)));
+}
+
 std::vector<std::uint32_t> powers_of_two(std::uint32_t smallest, std::uint32_t largest)
 {
     std::vector<std::uint32_t> sizes;
@@ -143,7 +155,8 @@ void TimeProgress::completed(unsigned worker, const IoCompletion& completion)
         return;
     if (start_ns_ == 0)
         start_ns_ = completion.submitted_ns;
-    if (++count_ % 64 != 0 || duration_ns_ == 0)
+    // psync may report a read that completed before the first one it reported.
+    if (++count_ % 64 != 0 || duration_ns_ == 0 || completion.completed_ns <= start_ns_)
         return;
     const double fraction
         = std::min(1.0, static_cast<double>(completion.completed_ns - start_ns_) / static_cast<double>(duration_ns_));

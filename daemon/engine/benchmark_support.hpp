@@ -47,6 +47,14 @@ std::uint32_t checked_block_size(const BenchmarkContext& ctx, std::string_view k
 std::uint64_t fitted_amount(const BenchmarkContext& ctx, std::string_view key, std::uint64_t room,
                             std::uint64_t granule, std::string_view what);
 
+// Refuses, naming `key`, a run whose reads in flight would take too many
+// threads (psync runs one per read in flight) or too much buffer memory:
+// at most 1024 reads in flight and 1 GiB of buffers. Without this one
+// request could make the root daemon exhaust memory or threads.
+inline constexpr std::uint64_t max_reads_in_flight = 1024;
+inline constexpr std::uint64_t max_buffer_bytes = GiB;
+void check_in_flight(std::string_view key, std::uint64_t workers, std::uint64_t depth, std::uint64_t block);
+
 // Powers of two from `smallest` to `largest` inclusive.
 std::vector<std::uint32_t> powers_of_two(std::uint32_t smallest, std::uint32_t largest);
 

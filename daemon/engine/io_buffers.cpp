@@ -4,6 +4,8 @@
 #include <sys/mman.h>
 
 #include <algorithm>
+#include <cstdint>
+#include <new>
 
 namespace diskbench::engine {
 
@@ -18,10 +20,29 @@ std::size_t round_up(std::size_t value, std::size_t multiple)
 
 IoBuffers::IoBuffers(std::size_t slots, std::size_t slot_size, std::size_t alignment)
     : stride_(round_up(slot_size, alignment))
-    , region_(round_up(stride_ * slots, huge_page), std::max(alignment, huge_page))
 {
+    const std::size_t align = std::max(alignment, huge_page);
+    size_ = round_up(stride_ * slots, huge_page);
+    // Map one alignment more than needed, then give back the unaligned head and the tail.
+    const std::size_t mapped = size_ + align;
+    void* raw = ::mmap(nullptr, mapped, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (raw == MAP_FAILED)
+        throw std::bad_alloc();
+    const auto start = reinterpret_cast<std::uintptr_t>(raw);
+    const std::uintptr_t aligned = round_up(start, align);
+    if (aligned > start)
+        ::munmap(raw, aligned - start);
+    const std::size_t tail = (start + mapped) - (aligned + size_);
+    if (tail > 0)
+        ::munmap(reinterpret_cast<void*>(aligned + size_), tail);
+    base_ = reinterpret_cast<std::byte*>(aligned);
     // Advice only: failure (THP compiled out) leaves ordinary pages.
-    ::madvise(region_.data(), region_.size(), MADV_HUGEPAGE);
+    ::madvise(base_, size_, MADV_HUGEPAGE);
+}
+
+IoBuffers::~IoBuffers()
+{
+    ::munmap(base_, size_);
 }
 
 } // namespace diskbench::engine

@@ -10,6 +10,8 @@
 
 #include <cerrno>
 #include <cstring>
+#include <algorithm>
+#include <latch>
 #include <mutex>
 #include <thread>
 #include <vector>
@@ -20,13 +22,8 @@ namespace diskbench::engine::detail {
 
 namespace {
 
-struct PsyncThreadOutcome {
-    LatencyHistogram latency;
-    ThreadCpuTime cpu;
-};
-
 // State the threads of one worker share; `mutex` guards the source, the
-// observer calls and the counters.
+// observer calls, the histogram and the counters.
 struct WorkerState {
     std::mutex mutex;
     RequestSource& source;
@@ -34,53 +31,64 @@ struct WorkerState {
     bool exhausted = false;
 };
 
-void psync_thread(RunShared& shared, unsigned index, WorkerState& state, std::byte* buffer,
-                  PsyncThreadOutcome& mine)
+void fail(RunShared& shared, WorkerState& state, std::exception_ptr error)
+{
+    if (!state.outcome.error)
+        state.outcome.error = std::move(error);
+    shared.abort = true;
+}
+
+void psync_thread(RunShared& shared, unsigned index, WorkerState& state, std::byte* buffer)
 {
     const ThreadCpuTime cpu_start = thread_cpu_time();
     const int fd = shared.target.fd.get();
-    while (true) {
-        IoRequest request;
-        {
-            std::lock_guard lock(state.mutex);
-            if (state.exhausted || state.outcome.error || shared.should_stop(monotonic_ns()))
-                break;
-            if (!state.source.next(request)) {
-                state.exhausted = true;
-                break;
+    try {
+        while (true) {
+            IoRequest request;
+            {
+                std::lock_guard lock(state.mutex);
+                if (state.exhausted || state.outcome.error || shared.should_stop(monotonic_ns()))
+                    break;
+                if (!state.source.next(request)) {
+                    state.exhausted = true;
+                    break;
+                }
             }
-        }
-        const std::uint64_t submitted_ns = monotonic_ns();
-        ssize_t res;
-        do
-            res = ::pread(fd, buffer, request.length, static_cast<off_t>(request.offset));
-        while (res < 0 && errno == EINTR);
-        const int error_number = res < 0 ? errno : EIO;
-        const std::uint64_t completed_ns = monotonic_ns();
+            const std::uint64_t submitted_ns = monotonic_ns();
+            ssize_t res;
+            do
+                res = ::pread(fd, buffer, request.length, static_cast<off_t>(request.offset));
+            while (res < 0 && errno == EINTR);
+            const int error_number = res < 0 ? errno : EIO;
+            const std::uint64_t completed_ns = monotonic_ns();
 
-        std::lock_guard lock(state.mutex);
-        if (res != static_cast<ssize_t>(request.length)) {
-            if (!state.outcome.error) {
-                state.outcome.error = std::make_exception_ptr(IoError(
-                    res < 0 ? fmt::format("{}: read of {} bytes at offset {} failed: {}", shared.target.name,
-                                          request.length, request.offset, std::strerror(error_number))
-                            : fmt::format("{}: short read at offset {}: {} of {} bytes", shared.target.name,
-                                          request.offset, res, request.length),
-                    error_number));
-                shared.abort = true;
+            std::lock_guard lock(state.mutex);
+            if (res != static_cast<ssize_t>(request.length)) {
+                fail(shared, state,
+                     std::make_exception_ptr(IoError(
+                         res < 0 ? fmt::format("{}: read of {} bytes at offset {} failed: {}", shared.target.name,
+                                               request.length, request.offset, std::strerror(error_number))
+                                 : fmt::format("{}: short read at offset {}: {} of {} bytes", shared.target.name,
+                                               request.offset, res, request.length),
+                         error_number)));
+                break;
             }
-            break;
+            const IoCompletion completion { request, submitted_ns, completed_ns };
+            state.outcome.latency.record(completion.latency_ns());
+            ++state.outcome.operations;
+            state.outcome.bytes += request.length;
+            state.outcome.last_completion_ns = std::max(state.outcome.last_completion_ns, completed_ns);
+            if (shared.spec.observer)
+                shared.spec.observer->completed(index, completion);
         }
-        const IoCompletion completion { request, submitted_ns, completed_ns };
-        mine.latency.record(completion.latency_ns());
-        ++state.outcome.operations;
-        state.outcome.bytes += request.length;
-        state.outcome.last_completion_ns = std::max(state.outcome.last_completion_ns, completed_ns);
-        if (shared.spec.observer)
-            shared.spec.observer->completed(index, completion);
+    } catch (...) {
+        std::lock_guard lock(state.mutex);
+        fail(shared, state, std::current_exception());
     }
     const ThreadCpuTime cpu_end = thread_cpu_time();
-    mine.cpu = { cpu_end.user_ns - cpu_start.user_ns, cpu_end.system_ns - cpu_start.system_ns };
+    std::lock_guard lock(state.mutex);
+    state.outcome.cpu.user_ns += cpu_end.user_ns - cpu_start.user_ns;
+    state.outcome.cpu.system_ns += cpu_end.system_ns - cpu_start.system_ns;
 }
 
 } // namespace
@@ -88,29 +96,29 @@ void psync_thread(RunShared& shared, unsigned index, WorkerState& state, std::by
 void run_psync_worker(RunShared& shared, unsigned index, RequestSource& source, WorkerOutcome& outcome)
 {
     const unsigned depth = shared.spec.queue_depth;
+    WorkerState state { {}, source, outcome };
     std::unique_ptr<IoBuffers> buffers;
+    // The threads are made before the clock starts and wait for it here, so
+    // creating up to 1024 of them is not timed.
+    std::latch go(1);
+    std::vector<std::thread> threads;
     try {
         buffers = std::make_unique<IoBuffers>(depth, shared.spec.max_request_bytes, shared.target.memory_alignment);
-    } catch (...) {
-        outcome.error = std::current_exception();
-        shared.abort = true;
-        shared.wait_for_start();
-        return;
-    }
-    WorkerState state { {}, source, outcome };
-    std::vector<PsyncThreadOutcome> per_thread(depth);
-    shared.wait_for_start();
-    {
-        std::vector<std::jthread> threads;
         threads.reserve(depth);
         for (unsigned i = 0; i < depth; ++i)
-            threads.emplace_back([&, i] { psync_thread(shared, index, state, buffers->slot(i), per_thread[i]); });
+            threads.emplace_back([&, i] {
+                go.wait();
+                psync_thread(shared, index, state, buffers->slot(i));
+            });
+    } catch (...) {
+        // Out of memory or threads: the threads that did start see `abort`
+        // and end at once.
+        fail(shared, state, std::current_exception());
     }
-    for (const auto& thread_outcome : per_thread) {
-        outcome.latency.merge(thread_outcome.latency);
-        outcome.cpu.user_ns += thread_outcome.cpu.user_ns;
-        outcome.cpu.system_ns += thread_outcome.cpu.system_ns;
-    }
+    shared.wait_for_start();
+    go.count_down();
+    for (auto& thread : threads)
+        thread.join();
 }
 
 } // namespace diskbench::engine::detail

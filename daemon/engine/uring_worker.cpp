@@ -55,22 +55,23 @@ void run_uring_worker(RunShared& shared, unsigned index, RequestSource& source, 
     const unsigned depth = shared.spec.queue_depth;
     std::unique_ptr<Ring> ring;
     std::unique_ptr<IoBuffers> buffers;
+    std::vector<Slot> slots;
+    std::vector<unsigned> free_slots;
+    std::vector<unsigned> just_queued;
     try {
         ring = std::make_unique<Ring>(depth);
         buffers = std::make_unique<IoBuffers>(depth, shared.spec.max_request_bytes, shared.target.memory_alignment);
+        slots.resize(depth);
+        free_slots.reserve(depth);
+        just_queued.reserve(depth);
+        for (unsigned i = depth; i > 0; --i)
+            free_slots.push_back(i - 1);
     } catch (...) {
         outcome.error = std::current_exception();
         shared.abort = true;
         shared.wait_for_start();
         return;
     }
-    std::vector<Slot> slots(depth);
-    std::vector<unsigned> free_slots;
-    std::vector<unsigned> just_queued;
-    free_slots.reserve(depth);
-    just_queued.reserve(depth);
-    for (unsigned i = depth; i > 0; --i)
-        free_slots.push_back(i - 1);
 
     shared.wait_for_start();
     const ThreadCpuTime cpu_start = thread_cpu_time();
@@ -78,81 +79,85 @@ void run_uring_worker(RunShared& shared, unsigned index, RequestSource& source, 
     unsigned in_flight = 0;
     bool exhausted = false;
     const int fd = shared.target.fd.get();
-    while (true) {
-        if (!exhausted && !outcome.error && !shared.should_stop(monotonic_ns())) {
-            IoRequest request;
-            while (!free_slots.empty() && (exhausted = !source.next(request)) == false) {
-                const unsigned slot = free_slots.back();
-                free_slots.pop_back();
-                io_uring_sqe* sqe = ::io_uring_get_sqe(ring->get());
-                ::io_uring_prep_read(sqe, fd, buffers->slot(slot), request.length, request.offset);
-                ::io_uring_sqe_set_data64(sqe, slot);
-                slots[slot].request = request;
-                just_queued.push_back(slot);
-            }
-        }
-        in_flight += static_cast<unsigned>(just_queued.size());
-        if (in_flight == 0)
-            break;
-
-        const std::uint64_t submitted_ns = monotonic_ns();
-        for (unsigned slot : just_queued)
-            slots[slot].submitted_ns = submitted_ns;
-        just_queued.clear();
-        int rc;
-        do
-            rc = ::io_uring_submit_and_wait(ring->get(), 1);
-        while (rc == -EINTR);
-        if (rc < 0) {
-            // The ring itself broke (never seen in practice): nothing more
-            // will be reaped, so stop without waiting for what is in flight.
-            outcome.error = std::make_exception_ptr(
-                IoError(fmt::format("io_uring submit failed: {}", std::strerror(-rc)), -rc));
-            shared.abort = true;
-            break;
-        }
-
-        const std::uint64_t completed_ns = monotonic_ns();
-        io_uring_cqe* cqe = nullptr;
-        unsigned head = 0;
-        unsigned reaped = 0;
-        io_uring_for_each_cqe(ring->get(), head, cqe)
-        {
-            ++reaped;
-            const auto slot = static_cast<unsigned>(::io_uring_cqe_get_data64(cqe));
-            const Slot& done = slots[slot];
-            const int res = cqe->res;
-            free_slots.push_back(slot);
-            if (res != static_cast<int>(done.request.length)) {
-                if (!outcome.error) {
-                    const int error_number = res < 0 ? -res : EIO;
-                    outcome.error = std::make_exception_ptr(IoError(
-                        res < 0 ? fmt::format("{}: read of {} bytes at offset {} failed: {}", shared.target.name,
-                                              done.request.length, done.request.offset, std::strerror(-res))
-                                : fmt::format("{}: short read at offset {}: {} of {} bytes", shared.target.name,
-                                              done.request.offset, res, done.request.length),
-                        error_number));
-                    shared.abort = true;
+    try {
+        while (true) {
+            if (!exhausted && !outcome.error && !shared.should_stop(monotonic_ns())) {
+                IoRequest request;
+                while (!free_slots.empty() && (exhausted = !source.next(request)) == false) {
+                    const unsigned slot = free_slots.back();
+                    free_slots.pop_back();
+                    io_uring_sqe* sqe = ::io_uring_get_sqe(ring->get());
+                    ::io_uring_prep_read(sqe, fd, buffers->slot(slot), request.length, request.offset);
+                    ::io_uring_sqe_set_data64(sqe, slot);
+                    slots[slot].request = request;
+                    just_queued.push_back(slot);
                 }
-                continue;
             }
-            const IoCompletion completion { done.request, done.submitted_ns, completed_ns };
-            outcome.latency.record(completion.latency_ns());
-            ++outcome.operations;
-            outcome.bytes += done.request.length;
-            outcome.last_completion_ns = completed_ns;
-            if (shared.spec.observer)
-                shared.spec.observer->completed(index, completion);
+            in_flight += static_cast<unsigned>(just_queued.size());
+            if (in_flight == 0)
+                break;
+
+            const std::uint64_t submitted_ns = monotonic_ns();
+            for (unsigned slot : just_queued)
+                slots[slot].submitted_ns = submitted_ns;
+            just_queued.clear();
+            int rc;
+            do
+                rc = ::io_uring_submit_and_wait(ring->get(), 1);
+            while (rc == -EINTR);
+            if (rc < 0)
+                throw IoError(fmt::format("io_uring submit failed: {}", std::strerror(-rc)), -rc);
+
+            const std::uint64_t completed_ns = monotonic_ns();
+            io_uring_cqe* cqe = nullptr;
+            unsigned head = 0;
+            unsigned reaped = 0;
+            io_uring_for_each_cqe(ring->get(), head, cqe)
+            {
+                ++reaped;
+                const auto slot = static_cast<unsigned>(::io_uring_cqe_get_data64(cqe));
+                const Slot& done = slots[slot];
+                const int res = cqe->res;
+                free_slots.push_back(slot);
+                if (res != static_cast<int>(done.request.length)) {
+                    if (!outcome.error) {
+                        const int error_number = res < 0 ? -res : EIO;
+                        outcome.error = std::make_exception_ptr(IoError(
+                            res < 0 ? fmt::format("{}: read of {} bytes at offset {} failed: {}", shared.target.name,
+                                                  done.request.length, done.request.offset, std::strerror(-res))
+                                    : fmt::format("{}: short read at offset {}: {} of {} bytes", shared.target.name,
+                                                  done.request.offset, res, done.request.length),
+                            error_number));
+                        shared.abort = true;
+                    }
+                    continue;
+                }
+                const IoCompletion completion { done.request, done.submitted_ns, completed_ns };
+                outcome.latency.record(completion.latency_ns());
+                ++outcome.operations;
+                outcome.bytes += done.request.length;
+                outcome.last_completion_ns = completed_ns;
+                if (shared.spec.observer)
+                    shared.spec.observer->completed(index, completion);
+            }
+            ::io_uring_cq_advance(ring->get(), reaped);
+            in_flight -= reaped;
         }
-        ::io_uring_cq_advance(ring->get(), reaped);
-        in_flight -= reaped;
+    } catch (...) {
+        if (!outcome.error)
+            outcome.error = std::current_exception();
+        shared.abort = true;
     }
 
     const ThreadCpuTime cpu_end = thread_cpu_time();
     outcome.cpu = { cpu_end.user_ns - cpu_start.user_ns, cpu_end.system_ns - cpu_start.system_ns };
-    // The ring goes before the buffers: if a failed submit left reads in
-    // flight, closing the ring is what tells the kernel to drop them.
     ring.reset();
+    if (in_flight > 0) {
+        // Only after a failure with reads still queued. Closing the ring does
+        // not wait for them, and the kernel may still write into the
+        // buffers: leak them rather than hand the memory back to malloc.
+        [[maybe_unused]] IoBuffers* leaked = buffers.release();
+    }
 }
 
 } // namespace diskbench::engine::detail

@@ -10,6 +10,8 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <chrono>
+#include <thread>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
@@ -127,6 +129,32 @@ LoopDevice::~LoopDevice()
     if (fd_ >= 0) {
         ::ioctl(fd_, LOOP_CLR_FD, 0);
         ::close(fd_);
+    }
+}
+
+std::uint64_t LoopDevice::completed_reads() const
+{
+    std::ifstream stat("/sys/block/" + path_.substr(5) + "/stat");
+    std::uint64_t reads = 0;
+    stat >> reads;
+    return reads;
+}
+
+void LoopDevice::wait_until_idle() const
+{
+    using namespace std::chrono;
+    const auto give_up = steady_clock::now() + seconds(10);
+    std::uint64_t last = completed_reads();
+    auto quiet_since = steady_clock::now();
+    while (steady_clock::now() < give_up) {
+        std::this_thread::sleep_for(milliseconds(50));
+        const std::uint64_t now = completed_reads();
+        if (now != last) {
+            last = now;
+            quiet_since = steady_clock::now();
+        } else if (steady_clock::now() - quiet_since >= milliseconds(500)) {
+            return;
+        }
     }
 }
 

@@ -48,6 +48,12 @@ public:
     [[nodiscard]] const std::string& path() const noexcept { return path_; }
     // Whether the kernel really does direct I/O to the backing file.
     [[nodiscard]] bool direct_io() const;
+    // Waits (up to 10 s) until no one else reads the new device: where
+    // udevd runs, it and udisksd probe every new loop device, and a test
+    // that counts the device's requests must not count theirs.
+    void wait_until_idle() const;
+    // Read requests the device has completed (/sys/block/NAME/stat).
+    [[nodiscard]] std::uint64_t completed_reads() const;
 
 private:
     std::string path_;

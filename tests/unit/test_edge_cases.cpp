@@ -119,6 +119,19 @@ TEST_CASE("parameters that do not fit the target are rejected before any I/O", "
     CHECK(rejected_key("qd-sweep", target, { { "max_queue_depth", std::uint64_t { 3 } } }) == "max_queue_depth");
     CHECK(rejected_key("profile", target, { { "tests", std::string("fast please") } }) == "tests");
     CHECK(rejected_key("seek", target, { { "backend", std::string("aio") } }) == "backend");
+    // More in flight than the daemon may take on for one caller.
+    CHECK(rejected_key("profile", target, { { "tests", std::string("RND1M Q1024T64") } }) == "tests");
+    CHECK(rejected_key("profile", target, { { "tests", std::string("SEQ1M Q64T32") } }) == "tests");
+    CHECK(rejected_key("qd-sweep", target, { { "max_queue_depth", std::uint64_t { 1024 } }, { "max_threads", std::uint64_t { 64 } } })
+          == "max_queue_depth");
+    CHECK(rejected_key("sequential", target, { { "queue_depth", std::uint64_t { 1024 } }, { "block_size", std::uint64_t { 2 * MiB } } })
+          == "queue_depth");
+    CHECK(rejected_key("random", target, { { "queue_depth", std::uint64_t { 1024 } }, { "max_block", std::uint64_t { 2 * MiB } } })
+          == "queue_depth");
+    // Amounts that would put reads at unaligned offsets.
+    CHECK(rejected_key("block", target, { { "amount_per_size", std::uint64_t { MiB + 1 } } }) == "amount_per_size");
+    CHECK(rejected_key("profile", target, { { "region_size", std::uint64_t { 12000 } }, { "tests", std::string("SEQ4K Q1T4") } })
+          == "region_size");
     // The defaults fit (scaled down).
     for (const auto& info : all_benchmarks())
         CHECK(rejected_key(std::string(info.kind), target, {}) == "(accepted)");

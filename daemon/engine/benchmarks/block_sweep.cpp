@@ -8,6 +8,8 @@
 #include "benchmarks.hpp"
 #include "sweep_support.hpp"
 
+#include <fmt/format.h>
+
 namespace diskbench::engine::benchmarks {
 
 namespace {
@@ -20,6 +22,10 @@ void run(BenchmarkContext& ctx)
                                                "amount read per block size");
     if (amount < sizes.back())
         throw ParameterError("amount_per_size", "must be at least the largest block size");
+    if (amount % ctx.target.logical_block != 0)
+        throw ParameterError("amount_per_size", fmt::format("{} is not a multiple of the {}-byte logical block", amount,
+                                                            ctx.target.logical_block));
+    check_in_flight("queue_depth", 1, queue_depth, sizes.back());
     if (ctx.plan_only)
         return;
 

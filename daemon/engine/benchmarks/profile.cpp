@@ -34,6 +34,7 @@ void run(BenchmarkContext& ctx)
             ctx.recorder.note(test.label() + " left out: the device is smaller than one block");
             continue;
         }
+        check_in_flight("tests", test.threads, test.queue_depth, test.block);
         largest = std::max(largest, test.block);
         runnable.push_back(test);
     }

@@ -21,6 +21,7 @@ void run(BenchmarkContext& ctx)
     const auto max_depth = static_cast<std::uint32_t>(ctx.params.unsigned_value("max_queue_depth"));
     const auto max_threads = static_cast<std::uint32_t>(ctx.params.unsigned_value("max_threads"));
     const std::uint64_t region = timed_run_region(ctx, block);
+    check_in_flight("max_queue_depth", max_threads, max_depth, block);
     if (ctx.plan_only)
         return;
 

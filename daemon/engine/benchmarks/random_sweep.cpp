@@ -17,6 +17,7 @@ void run(BenchmarkContext& ctx)
     const bool aligned = ctx.params.boolean("aligned");
     const auto queue_depth = static_cast<unsigned>(ctx.params.unsigned_value("queue_depth"));
     const std::vector<std::uint32_t> sizes = sweep_block_sizes(ctx);
+    check_in_flight("queue_depth", 1, queue_depth, sizes.back());
     if (ctx.plan_only)
         return;
 

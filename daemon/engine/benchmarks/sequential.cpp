@@ -33,16 +33,23 @@ void run(BenchmarkContext& ctx)
     if (size < block)
         throw ParameterError("size", fmt::format("{} is less than one block ({})", size, block));
     const auto queue_depth = static_cast<unsigned>(ctx.params.unsigned_value("queue_depth"));
+    check_in_flight("queue_depth", 1, queue_depth, block);
     if (ctx.plan_only)
         return;
 
     const std::size_t series = ctx.recorder.add_series({ "throughput", "B", "MB/s", SeriesStyle::Line });
-    const std::uint64_t blocks_per_point = std::max<std::uint64_t>(1, (size / block + max_points - 1) / max_points);
+    // A point needs at least as many reads as are in flight: with QD > 1
+    // reads complete in batches (io_uring reaps several at one timestamp)
+    // or out of order (psync), and an interval shorter than that measures
+    // the batching, not the device.
+    const std::uint64_t blocks_per_point
+        = std::max<std::uint64_t>(queue_depth, (size / block + max_points - 1) / max_points);
     const std::uint64_t point_bytes = blocks_per_point * block;
 
     std::uint64_t done_bytes = 0;
     std::uint64_t interval_bytes = 0;
     std::uint64_t interval_start_ns = 0;
+    std::uint64_t latest_ns = 0;
     std::uint64_t interval_position = start;
     double slowest = 0;
     double fastest = 0;
@@ -50,17 +57,18 @@ void run(BenchmarkContext& ctx)
     ObserverFunction observer([&](unsigned, const IoCompletion& c) {
         if (interval_start_ns == 0)
             interval_start_ns = c.submitted_ns;
+        latest_ns = std::max(latest_ns, c.completed_ns);
         interval_bytes += c.request.length;
         done_bytes += c.request.length;
-        if (interval_bytes >= point_bytes || done_bytes == size) {
-            const double rate = mb_per_s(interval_bytes, c.completed_ns - interval_start_ns);
+        if ((interval_bytes >= point_bytes || done_bytes == size) && latest_ns > interval_start_ns) {
+            const double rate = mb_per_s(interval_bytes, latest_ns - interval_start_ns);
             ctx.recorder.add_point(series, { static_cast<double>(interval_position), rate });
             slowest = any_point ? std::min(slowest, rate) : rate;
             fastest = std::max(fastest, rate);
             any_point = true;
             interval_position += interval_bytes;
             interval_bytes = 0;
-            interval_start_ns = c.completed_ns;
+            interval_start_ns = latest_ns;
         }
         ctx.recorder.set_progress(static_cast<double>(done_bytes) / static_cast<double>(size));
     });

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Whole-surface read map (the blockspeed study): every block of the device
-// read once in order, each read timed on its own. The device is cut into a
+// read once in order, one read at a time (queue depth 1, as in the study:
+// with more in flight a read's latency includes waiting behind the others and
+// length/latency no longer is the speed at that spot). The device is cut into a
 // fixed number of buckets and only each bucket's min/mean/max speed is kept,
 // so memory does not grow with the device: a 20 TB disk costs what a 1 GB
 // stick does. The min/max envelope shows the zones and the slow spots that
@@ -42,7 +44,7 @@ private:
 struct Bucket {
     std::uint64_t bytes = 0;
     std::uint64_t busy_ns = 0; // sum of read latencies
-    std::uint32_t reads = 0;
+    std::uint64_t reads = 0;
     double slowest = 0;
     double fastest = 0;
 };
@@ -51,7 +53,6 @@ void run(BenchmarkContext& ctx)
 {
     const std::uint32_t block = checked_block_size(ctx, "block_size");
     const std::uint64_t wanted_buckets = ctx.params.unsigned_value("buckets");
-    const auto queue_depth = static_cast<unsigned>(ctx.params.unsigned_value("queue_depth"));
     if (ctx.plan_only)
         return;
 
@@ -67,8 +68,7 @@ void run(BenchmarkContext& ctx)
     const std::size_t max_series = ctx.recorder.add_series({ "max", "B", "MB/s", SeriesStyle::Line });
 
     // One slot per bucket, bounded by the `buckets` parameter (at most
-    // 100000 x 40 bytes); with reads in flight a bucket can still be
-    // filling while the next one starts.
+    // 100000 x 40 bytes).
     std::vector<Bucket> buckets(layout.count());
     std::uint64_t done_bytes = 0;
     double slowest = 0;
@@ -97,7 +97,7 @@ void run(BenchmarkContext& ctx)
     });
 
     IoRunSpec spec;
-    spec.queue_depth = queue_depth;
+    spec.queue_depth = 1; // each read timed alone: see the top of this file
     spec.max_request_bytes = block;
     spec.make_source = [&](unsigned) { return std::make_unique<SequentialSource>(0, size, block, false); };
     spec.observer = &observer;
@@ -124,7 +124,6 @@ BenchmarkInfo surface()
         with_common_params({
             unsigned_param("block_size", "Bytes per read; 0 means the logical block size.", MiB, 0, max_request_size),
             unsigned_param("buckets", "Points along the device (memory stays bounded by this).", 1000, 1, 100'000),
-            unsigned_param("queue_depth", "Reads in flight.", 1, 1, 1024),
         }, Seeded::No),
         run,
     };

@@ -15,8 +15,8 @@ namespace {
 // and wrap round it, like fio's time_based.
 class Sources {
 public:
-    Sources(const TimedRunPlan& plan, std::uint32_t logical_block)
-        : plan_(plan), logical_block_(logical_block)
+    explicit Sources(const TimedRunPlan& plan)
+        : plan_(plan)
     {
         for (unsigned i = 0; i < plan.test.threads; ++i)
             generators_.emplace_back(worker_seed(plan.seed, i));
@@ -29,15 +29,14 @@ public:
             return std::make_unique<RandomSource>(generators_[worker], 0, plan_.region, test.block, test.block, limit);
         std::uint64_t slice = plan_.region / test.threads;
         slice -= slice % test.block;
-        if (slice < test.block) // more threads than blocks: they share the region
-            slice = plan_.region - plan_.region % logical_block_;
-        const std::uint64_t begin = slice == plan_.region ? 0 : worker * slice;
+        if (slice < test.block) // more threads than blocks: all share the whole region
+            return std::make_unique<SequentialSource>(0, plan_.region, test.block, true, limit);
+        const std::uint64_t begin = worker * slice;
         return std::make_unique<SequentialSource>(begin, begin + slice, test.block, true, limit);
     }
 
 private:
     const TimedRunPlan& plan_;
-    std::uint32_t logical_block_;
     std::vector<Xoshiro256StarStar> generators_;
 };
 
@@ -57,6 +56,9 @@ std::vector<ParamSpec> timed_run_params(double duration_s, double warmup_s)
 std::uint64_t timed_run_region(const BenchmarkContext& ctx, std::uint32_t largest_block)
 {
     const std::uint64_t region = fitted_amount(ctx, "region_size", ctx.target.size, largest_block, "test area");
+    if (region % ctx.target.logical_block != 0)
+        throw ParameterError("region_size", fmt::format("{} is not a multiple of the {}-byte logical block", region,
+                                                        ctx.target.logical_block));
     if (region < largest_block)
         throw ParameterError("region_size", fmt::format("{} is smaller than the largest block ({})", format_bytes(region),
                                                         format_bytes(largest_block)));
@@ -65,7 +67,7 @@ std::uint64_t timed_run_region(const BenchmarkContext& ctx, std::uint32_t larges
 
 IoRunStats timed_run(BenchmarkContext& ctx, const TimedRunPlan& plan)
 {
-    Sources sources(plan, ctx.target.logical_block);
+    Sources sources(plan);
     const double total_ns = static_cast<double>(plan.warmup_ns + plan.duration_ns);
 
     IoRunSpec spec;

@@ -1,0 +1,139 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// diskbenchd: serves org.diskbench.DiskBench1 on the system bus. Started by
+// D-Bus activation (via systemd), it enumerates block devices through
+// udisks2, runs benchmarks for callers polkit allows, and exits when idle.
+#include "service/log.hpp"
+#include "service/main_loop.hpp"
+#include "service/manager.hpp"
+#include "service/polkit_authority.hpp"
+#include "system/queue_facts.hpp"
+#include "system/udisks_client.hpp"
+#include "system/udisks_inventory.hpp"
+
+#include <sdbus-c++/sdbus-c++.h>
+
+#include <chrono>
+#include <cstdlib>
+#include <cstring>
+#include <iostream>
+#include <string>
+
+namespace {
+
+using namespace diskbench;
+
+constexpr const char* bus_name = "org.diskbench.DiskBench1";
+
+struct Options {
+    std::chrono::seconds idle_timeout { 60 }; // 0: never exit when idle
+    std::chrono::seconds job_retention { 300 };
+    bool verbose = false;
+};
+
+void usage(std::ostream& out)
+{
+    out << "Usage: diskbenchd [OPTION...]\n"
+           "Serves org.diskbench.DiskBench1 on the system bus (normally started by D-Bus activation).\n\n"
+           "  --idle-timeout SECONDS   exit after this long with no jobs and no requests (default 60, 0 = never)\n"
+           "  --job-retention SECONDS  keep ended jobs readable this long (default 300)\n"
+           "  --verbose                log every request and authorization\n"
+           "  --version                print the version and exit\n"
+           "  --help                   print this help and exit\n";
+}
+
+bool parse_seconds(const char* text, std::chrono::seconds& out)
+{
+    char* end = nullptr;
+    const long value = std::strtol(text, &end, 10);
+    if (!text[0] || *end || value < 0 || value > 86400 * 365)
+        return false;
+    out = std::chrono::seconds(value);
+    return true;
+}
+
+bool parse_options(int argc, char** argv, Options& options, int& exit_code)
+{
+    for (int i = 1; i < argc; ++i) {
+        const std::string arg = argv[i];
+        if (arg == "--help") {
+            usage(std::cout);
+            exit_code = 0;
+            return false;
+        }
+        if (arg == "--version") {
+            std::cout << "diskbenchd " << DISKBENCH_VERSION << "\n";
+            exit_code = 0;
+            return false;
+        }
+        if (arg == "--verbose") {
+            options.verbose = true;
+        } else if ((arg == "--idle-timeout" || arg == "--job-retention") && i + 1 < argc) {
+            if (!parse_seconds(argv[++i], arg == "--idle-timeout" ? options.idle_timeout : options.job_retention)) {
+                std::cerr << "diskbenchd: " << arg << " takes a number of seconds\n";
+                exit_code = 2;
+                return false;
+            }
+        } else {
+            usage(std::cerr);
+            exit_code = 2;
+            return false;
+        }
+    }
+    return true;
+}
+
+// Exits (by ending the loop) once nothing has happened for the idle time.
+void watch_idle(service::MainLoop& loop, const service::Manager& manager, std::chrono::seconds idle_timeout)
+{
+    loop.add_timer(std::chrono::seconds(1), [&loop, &manager, idle_timeout] {
+        if (manager.idle() && std::chrono::steady_clock::now() - manager.last_activity() >= idle_timeout) {
+            service::log_info("idle for {} s; exiting", idle_timeout.count());
+            loop.quit();
+            return;
+        }
+        watch_idle(loop, manager, idle_timeout);
+    });
+}
+
+} // namespace
+
+int main(int argc, char** argv)
+{
+    Options options;
+    int exit_code = 0;
+    if (!parse_options(argc, argv, options, exit_code))
+        return exit_code;
+    service::set_verbose(options.verbose);
+
+    try {
+        auto connection = sdbus::createSystemBusConnection();
+        service::MainLoop loop(*connection); // before any thread, so they inherit the blocked signals
+        service::PolkitAuthority polkit(*connection);
+        service::Manager manager(*connection, loop, polkit, { options.job_retention });
+
+        system::UDisksClient udisks(*connection, [&] {
+            manager.set_devices(system::devices_from_udisks(udisks.objects(), system::read_queue_facts));
+        });
+        // Devices are in place before the name is taken, so the call that
+        // activated us already sees them.
+        udisks.load();
+        manager.set_devices(system::devices_from_udisks(udisks.objects(), system::read_queue_facts));
+
+        connection->requestName(bus_name);
+        service::log_info("version {} serving {}", DISKBENCH_VERSION, bus_name);
+        if (options.idle_timeout.count() > 0)
+            watch_idle(loop, manager, options.idle_timeout);
+        loop.run();
+
+        // Give the name back first: a call arriving now starts a new daemon
+        // instead of reaching one that is going away.
+        connection->releaseName(bus_name);
+        manager.shutdown();
+        return 0;
+    } catch (const sdbus::Error& error) {
+        service::log_warning("{}: {}", error.getName(), error.getMessage());
+    } catch (const std::exception& error) {
+        service::log_warning("{}", error.what());
+    }
+    return 1;
+}

@@ -1,0 +1,36 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "device_info.hpp"
+
+#include <sys/utsname.h>
+
+namespace diskbench::service {
+
+VariantMap device_info(const system::DeviceFacts& facts)
+{
+    VariantMap info {
+        { "node", sdbus::Variant(facts.node) },
+        { "model", sdbus::Variant(facts.model) },
+        { "vendor", sdbus::Variant(facts.vendor) },
+        { "serial", sdbus::Variant(facts.serial) },
+        { "wwn", sdbus::Variant(facts.wwn) },
+        { "revision", sdbus::Variant(facts.revision) },
+        { "size", sdbus::Variant(facts.size) },
+        { "logical_block_size", sdbus::Variant(facts.queue.logical_block_size) },
+        { "physical_block_size", sdbus::Variant(facts.queue.physical_block_size) },
+        { "rotational", sdbus::Variant(facts.queue.rotational) },
+        { "rotation_rate", sdbus::Variant(facts.rotation_rate) },
+        { "removable", sdbus::Variant(facts.removable) },
+        { "connection_bus", sdbus::Variant(facts.connection_bus) },
+        { "scheduler", sdbus::Variant(facts.queue.scheduler) },
+        { "max_sectors_kib", sdbus::Variant(facts.queue.max_sectors_kib) },
+        { "write_cache", sdbus::Variant(facts.queue.write_cache) },
+    };
+    utsname system {};
+    if (::uname(&system) == 0) {
+        info.emplace("kernel", sdbus::Variant(std::string(system.release)));
+        info.emplace("machine", sdbus::Variant(std::string(system.machine)));
+    }
+    return info;
+}
+
+} // namespace diskbench::service

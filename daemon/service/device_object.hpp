@@ -1,0 +1,64 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "../system/device_facts.hpp"
+#include "diskbench-adaptor.h"
+
+#include <sdbus-c++/sdbus-c++.h>
+
+#include <string>
+
+namespace diskbench::service {
+
+// /org/diskbench/DiskBench1/devices/NAME: publishes one block device's facts.
+// Announces itself on the ObjectManager when made and withdraws when
+// destroyed.
+class DeviceObject final
+    : public sdbus::AdaptorInterfaces<org::diskbench::DiskBench1::Device_adaptor, sdbus::ManagedObject_adaptor,
+                                      sdbus::Properties_adaptor> {
+public:
+    static constexpr const char* interface_name = "org.diskbench.DiskBench1.Device";
+
+    DeviceObject(sdbus::IConnection& connection, std::string object_path, system::DeviceFacts facts);
+    ~DeviceObject();
+
+    [[nodiscard]] const system::DeviceFacts& facts() const noexcept { return facts_; }
+    // Takes new facts and signals the properties that changed.
+    void update(const system::DeviceFacts& facts);
+    void set_job(const std::string& job_path);
+    [[nodiscard]] const std::string& job() const noexcept { return job_; }
+
+    // Object path element for a kernel device name: [A-Za-z0-9] kept, the
+    // rest escaped as _XX (hex), as udisks does.
+    static std::string path_element(const std::string& name);
+
+private:
+    std::string Node() override { return facts_.node; }
+    std::string Name() override { return facts_.name; }
+    std::string DeviceKind() override { return facts_.kind; }
+    std::string Model() override { return facts_.model; }
+    std::string Vendor() override { return facts_.vendor; }
+    std::string Serial() override { return facts_.serial; }
+    std::string WWN() override { return facts_.wwn; }
+    std::string Revision() override { return facts_.revision; }
+    uint64_t Size() override { return facts_.size; }
+    uint32_t LogicalBlockSize() override { return facts_.queue.logical_block_size; }
+    uint32_t PhysicalBlockSize() override { return facts_.queue.physical_block_size; }
+    bool Rotational() override { return facts_.queue.rotational; }
+    int32_t RotationRate() override { return facts_.rotation_rate; }
+    bool Removable() override { return facts_.removable; }
+    std::string ConnectionBus() override { return facts_.connection_bus; }
+    bool Mounted() override { return facts_.mounted; }
+    bool InUse() override { return facts_.in_use(); }
+    std::string Scheduler() override { return facts_.queue.scheduler; }
+    uint32_t MaxSectorsKiB() override { return facts_.queue.max_sectors_kib; }
+    std::string WriteCache() override { return facts_.queue.write_cache; }
+    sdbus::ObjectPath UDisksBlock() override { return sdbus::ObjectPath(facts_.udisks_block); }
+    sdbus::ObjectPath UDisksDrive() override { return sdbus::ObjectPath(facts_.udisks_drive); }
+    sdbus::ObjectPath Job() override { return sdbus::ObjectPath(job_); }
+
+    system::DeviceFacts facts_;
+    std::string job_ = "/";
+};
+
+} // namespace diskbench::service

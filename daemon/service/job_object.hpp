@@ -1,0 +1,113 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "../engine/benchmark.hpp"
+#include "../engine/target.hpp"
+#include "diskbench-adaptor.h"
+#include "job_sink.hpp"
+#include "main_loop.hpp"
+#include "variant_conversion.hpp"
+
+#include <sdbus-c++/sdbus-c++.h>
+
+#include <sys/types.h>
+
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <thread>
+
+namespace diskbench::service {
+
+// What a job is made from; the Manager checks all of it before.
+struct JobSetup {
+    const engine::BenchmarkInfo* benchmark = nullptr;
+    std::string device_path;       // our Device object
+    uid_t owner_uid = 0;
+    std::string owner_bus_name;    // unique name of the caller
+    engine::ValueMap options;      // as the caller gave them
+    engine::ValueMap parameters;   // validated, defaults filled in
+    VariantMap device_info;
+    engine::Target target;         // the device, opened with O_DIRECT
+};
+
+// /org/diskbench/DiskBench1/jobs/N: one benchmark run on its own thread.
+// The engine's output reaches the bus only through flush() and finish() on
+// the bus thread; the engine thread never touches D-Bus.
+class JobObject final
+    : public sdbus::AdaptorInterfaces<org::diskbench::DiskBench1::Job_adaptor, sdbus::ManagedObject_adaptor,
+                                      sdbus::Properties_adaptor>,
+      public std::enable_shared_from_this<JobObject> {
+public:
+    static constexpr const char* interface_name = "org.diskbench.DiskBench1.Job";
+
+    // Decides whether a caller other than the owner may cancel (polkit
+    // manage-jobs); `done` gets no error to go ahead.
+    using CancelPermission = std::function<void(const std::string& bus_name, bool allow_interaction,
+                                                std::function<void(std::optional<sdbus::Error>)> done)>;
+
+    JobObject(sdbus::IConnection& connection, MainLoop& loop, std::string object_path, JobSetup setup,
+              CancelPermission cancel_permission, std::function<void(JobObject&)> ended);
+    ~JobObject();
+
+    // Starts the engine thread. Separate from the constructor so the thread
+    // can hold a weak reference to this object.
+    void start();
+    // Asks the engine to stop; the job ends (State "cancelled") shortly after.
+    void cancel() noexcept { cancel_.cancel(); }
+    // Publishes new samples and progress (bus thread, at most 20 Hz).
+    void flush();
+
+    [[nodiscard]] bool ended() const noexcept { return state_ != "running"; }
+    [[nodiscard]] const std::string& owner_bus_name() const noexcept { return setup_.owner_bus_name; }
+    [[nodiscard]] const std::string& device_path() const noexcept { return setup_.device_path; }
+    [[nodiscard]] uid_t owner_uid() const noexcept { return setup_.owner_uid; }
+
+private:
+    // What the engine thread hands to the bus thread, by value, so the bus
+    // thread never reads memory the engine thread is still writing.
+    struct Outcome {
+        engine::Result result;
+        std::string error; // "NAME: message" when it failed
+    };
+    Outcome run_engine();
+    void finish(Outcome outcome);
+
+    void Cancel(sdbus::Result<>&& result, std::map<std::string, sdbus::Variant> options) override;
+    std::tuple<uint64_t, std::vector<Sample>> GetSamples(const uint64_t& from_index) override;
+    std::string Kind() override { return std::string(setup_.benchmark->kind); }
+    sdbus::ObjectPath Device() override { return sdbus::ObjectPath(setup_.device_path); }
+    uint32_t Owner() override { return setup_.owner_uid; }
+    std::map<std::string, sdbus::Variant> Parameters() override { return variants_from_values(setup_.parameters); }
+    std::map<std::string, sdbus::Variant> DeviceInfo() override { return setup_.device_info; }
+    std::string State() override { return state_; }
+    double Progress() override { return sink_.progress(); }
+    std::string Backend() override { return result_.backend; }
+    std::vector<SeriesDescription> Series() override { return sink_.series(); }
+    uint64_t SampleCount() override { return sink_.published(); }
+    std::map<std::string, sdbus::Variant> Summary() override { return variants_from_values(result_.summary); }
+    std::vector<std::string> Warnings() override { return result_.warnings; }
+    std::vector<std::string> Notes() override { return result_.notes; }
+    std::string Error() override { return error_; }
+    uint64_t StartedAt() override { return started_at_; }
+    uint64_t FinishedAt() override { return finished_at_; }
+
+    MainLoop& loop_;
+    JobSetup setup_;
+    CancelPermission cancel_permission_;
+    std::function<void(JobObject&)> ended_;
+    JobSink sink_;
+    engine::CancelToken cancel_;
+    std::thread thread_;
+
+    // Set by finish() on the bus thread; empty while running.
+    engine::Result result_;
+    std::string error_;
+
+    std::string state_ = "running";
+    std::uint64_t started_at_ = 0;
+    std::uint64_t finished_at_ = 0;
+};
+
+} // namespace diskbench::service

@@ -1,0 +1,401 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "manager.hpp"
+
+#include "../engine/errors.hpp"
+#include "authorization_error.hpp"
+#include "device_info.hpp"
+#include "errors.hpp"
+#include "log.hpp"
+
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <set>
+
+namespace diskbench::service {
+
+namespace {
+
+constexpr const char* read_device_action = "org.diskbench.read-device";
+constexpr const char* manage_jobs_action = "org.diskbench.manage-jobs";
+constexpr const char* no_interaction_option = "auth.no_user_interaction";
+constexpr const char* detach_option = "detach";
+constexpr auto flush_interval = std::chrono::milliseconds(50); // <= 20 Samples signals a second
+
+std::string parameter_type(engine::ParamType type)
+{
+    switch (type) {
+    case engine::ParamType::Boolean:
+        return "boolean";
+    case engine::ParamType::Unsigned:
+        return "unsigned";
+    case engine::ParamType::Real:
+        return "number";
+    case engine::ParamType::Text:
+        return "string";
+    }
+    return "string";
+}
+
+// The target's facts without opening it: enough for the engine to check
+// parameters against the device before anyone is authorized to touch it.
+engine::Target unopened_target(const system::DeviceFacts& facts)
+{
+    engine::Target target;
+    target.name = facts.node;
+    target.size = facts.size - facts.size % facts.queue.logical_block_size;
+    target.logical_block = facts.queue.logical_block_size;
+    target.physical_block = facts.queue.physical_block_size;
+    target.is_block_device = true;
+    return target;
+}
+
+// Removes a daemon option (not a benchmark parameter) from `options`.
+bool take_flag(std::map<std::string, sdbus::Variant>& options, const char* key)
+{
+    auto flag = options.find(key);
+    if (flag == options.end())
+        return false;
+    if (!flag->second.containsValueOfType<bool>())
+        throw make_error(ErrorCode::InvalidArgument, std::string(key) + ": expected a boolean (b)");
+    const bool value = flag->second.get<bool>();
+    options.erase(flag);
+    return value;
+}
+
+} // namespace
+
+struct Manager::StartRequest {
+    sdbus::Result<sdbus::ObjectPath> reply;
+    std::string device_path;
+    const engine::BenchmarkInfo* benchmark = nullptr;
+    engine::ValueMap options;
+    engine::ValueMap parameters;
+    std::string sender;
+    uid_t uid = 0;
+    bool detach = false;
+};
+
+Manager::Manager(sdbus::IConnection& connection, MainLoop& loop, PolkitAuthority& polkit, ManagerOptions options)
+    : AdaptorInterfaces(connection, object_path)
+    , connection_(connection)
+    , loop_(loop)
+    , polkit_(polkit)
+    , options_(options)
+    , bus_driver_(sdbus::createProxy(connection, "org.freedesktop.DBus", "/org/freedesktop/DBus"))
+{
+    registerAdaptor();
+}
+
+Manager::~Manager()
+{
+    shutdown();
+    devices_.clear();
+    unregisterAdaptor();
+}
+
+void Manager::shutdown()
+{
+    for (auto& [path, job] : jobs_)
+        job->cancel();
+    owner_watches_.clear();
+    jobs_.clear(); // joins the engine threads
+}
+
+void Manager::set_devices(const std::vector<system::DeviceFacts>& devices)
+{
+    std::set<std::string> present;
+    for (const auto& facts : devices) {
+        const std::string path = std::string(object_path) + "/devices/" + DeviceObject::path_element(facts.name);
+        present.insert(path);
+        auto found = devices_.find(path);
+        if (found == devices_.end()) {
+            log_debug("device {} appeared as {}", facts.node, path);
+            devices_.emplace(path, std::make_unique<DeviceObject>(connection_, path, facts));
+        } else if (!(found->second->facts() == facts)) {
+            found->second->update(facts);
+        }
+    }
+    for (auto it = devices_.begin(); it != devices_.end();) {
+        if (present.count(it->first) == 0) {
+            log_debug("device {} went away", it->second->facts().node);
+            it = devices_.erase(it);
+        } else {
+            ++it;
+        }
+    }
+}
+
+std::string Manager::conflicting_job(const DeviceObject& device) const
+{
+    // Benchmarking a disk and its partition at once would measure neither.
+    const system::DeviceFacts& wanted = device.facts();
+    for (const auto& [path, other] : devices_) {
+        if (other->job() == "/")
+            continue;
+        const system::DeviceFacts& busy = other->facts();
+        const bool same = busy.udisks_block == wanted.udisks_block;
+        const bool parent = !wanted.parent_block.empty() && busy.udisks_block == wanted.parent_block;
+        const bool child = !busy.parent_block.empty() && busy.parent_block == wanted.udisks_block;
+        const bool sibling = !wanted.parent_block.empty() && busy.parent_block == wanted.parent_block;
+        if (same || parent || child || sibling)
+            return other->job();
+    }
+    return {};
+}
+
+DeviceObject* Manager::device_at(const std::string& path)
+{
+    auto found = devices_.find(path);
+    return found == devices_.end() ? nullptr : found->second.get();
+}
+
+std::vector<sdbus::Struct<std::string, std::string, std::string,
+                          std::vector<sdbus::Struct<std::string, std::string, std::string, sdbus::Variant>>>>
+Manager::ListBenchmarks()
+{
+    touch();
+    std::vector<sdbus::Struct<std::string, std::string, std::string,
+                              std::vector<sdbus::Struct<std::string, std::string, std::string, sdbus::Variant>>>>
+        list;
+    for (const auto& info : engine::all_benchmarks()) {
+        std::vector<sdbus::Struct<std::string, std::string, std::string, sdbus::Variant>> params;
+        for (const auto& spec : info.params)
+            params.emplace_back(std::string(spec.key), parameter_type(spec.type), std::string(spec.description),
+                                variant_from_value(spec.default_value));
+        list.emplace_back(std::string(info.kind), std::string(info.title), std::string(info.description),
+                          std::move(params));
+    }
+    return list;
+}
+
+sdbus::ObjectPath Manager::FindDevice(const std::string& node)
+{
+    touch();
+    for (const auto& [path, device] : devices_)
+        if (device->facts().node == node)
+            return sdbus::ObjectPath(path);
+    throw make_error(ErrorCode::NotFound, "\"" + node + "\" is not a block device diskbench offers");
+}
+
+std::string Manager::Version()
+{
+    return DISKBENCH_VERSION;
+}
+
+std::vector<sdbus::ObjectPath> Manager::Jobs()
+{
+    std::vector<sdbus::ObjectPath> paths;
+    for (const auto& [path, job] : jobs_)
+        paths.emplace_back(path);
+    return paths;
+}
+
+void Manager::StartBenchmark(sdbus::Result<sdbus::ObjectPath>&& result, sdbus::ObjectPath device, std::string kind,
+                             std::map<std::string, sdbus::Variant> options)
+{
+    touch();
+    auto request = std::make_shared<StartRequest>();
+    request->reply = std::move(result);
+    try {
+        const sdbus::Message* message = getObject().getCurrentlyProcessedMessage();
+        request->sender = message->getSender();
+        request->uid = message->getCredsUid();
+
+        const DeviceObject* target_device = device_at(device);
+        if (!target_device)
+            throw make_error(ErrorCode::NotFound, "no device " + device);
+        request->device_path = device;
+        request->benchmark = engine::find_benchmark(kind);
+        if (!request->benchmark)
+            throw make_error(ErrorCode::NotFound, "no benchmark kind \"" + kind + "\" (see ListBenchmarks)");
+
+        const bool allow_interaction = !take_flag(options, no_interaction_option);
+        request->detach = take_flag(options, detach_option);
+        request->options = values_from_variants(options);
+        request->parameters = engine::validate_parameters(request->benchmark->params, request->options).values();
+        engine::check_benchmark(*request->benchmark, unopened_target(target_device->facts()), request->options);
+        if (const std::string busy = conflicting_job(*target_device); !busy.empty())
+            throw make_error(ErrorCode::DeviceBusy, target_device->facts().node + " is in use by " + busy);
+
+        log_debug("uid {} ({}) asks for {} on {}", request->uid, request->sender, kind, target_device->facts().node);
+        ++pending_authorizations_;
+        try {
+            polkit_.check(request->sender, read_device_action, { { "device", target_device->facts().node } },
+                          allow_interaction, [this, request](Authorization answer, const std::string& detail) {
+                              --pending_authorizations_;
+                              touch();
+                              log_debug("polkit answered {} for {}", static_cast<int>(answer), request->sender);
+                              if (auto refusal = authorization_error(answer, read_device_action, detail)) {
+                                  request->reply.returnError(*refusal);
+                                  return;
+                              }
+                              start_authorized(request);
+                          });
+        } catch (...) {
+            --pending_authorizations_;
+            throw;
+        }
+    } catch (const sdbus::Error& error) {
+        request->reply.returnError(error);
+    } catch (const engine::ParameterError& error) {
+        request->reply.returnError(make_error(ErrorCode::InvalidArgument, error.what()));
+    } catch (const std::exception& error) {
+        request->reply.returnError(make_error(ErrorCode::Failed, error.what()));
+    }
+}
+
+void Manager::start_authorized(const std::shared_ptr<StartRequest>& request)
+{
+    try {
+        // The world may have moved on while polkit was asked.
+        DeviceObject* device = device_at(request->device_path);
+        if (!device)
+            throw make_error(ErrorCode::NotFound, "the device went away");
+        if (const std::string busy = conflicting_job(*device); !busy.empty())
+            throw make_error(ErrorCode::DeviceBusy, device->facts().node + " is in use by " + busy);
+
+        JobSetup setup;
+        setup.benchmark = request->benchmark;
+        setup.device_path = request->device_path;
+        setup.owner_uid = request->uid;
+        setup.owner_bus_name = request->sender;
+        setup.options = request->options;
+        setup.parameters = request->parameters;
+        setup.device_info = device_info(device->facts());
+        // Opened by us from the node udisks reported, never from a caller's
+        // path; the device number check catches a node that was replaced.
+        setup.target = engine::open_target_for_read(device->facts().node);
+        struct stat st {};
+        if (::fstat(setup.target.fd.get(), &st) != 0 || st.st_rdev != device->facts().device_number)
+            throw make_error(ErrorCode::Failed, device->facts().node + " is no longer the device it was");
+
+        const std::string path = std::string(object_path) + "/jobs/" + std::to_string(next_job_number_++);
+        auto job = std::make_shared<JobObject>(
+            connection_, loop_, path, std::move(setup),
+            [this](const std::string& bus_name, bool allow_interaction,
+                   std::function<void(std::optional<sdbus::Error>)> done) {
+                cancel_permission(bus_name, allow_interaction, std::move(done));
+            },
+            [this](JobObject& ended) { job_ended(ended); });
+        job->start(); // may throw (no threads left); then nothing is published but the object's brief life
+        jobs_.emplace(path, job);
+        device->set_job(path);
+        if (!request->detach)
+            watch_owner(path, request->sender);
+        schedule_flush();
+        emitPropertiesChangedSignal(interface_name, { "Jobs" });
+        log_info("{}: {} on {} for uid {}", path, request->benchmark->kind, device->facts().node, request->uid);
+        request->reply.returnResults(sdbus::ObjectPath(path));
+    } catch (const sdbus::Error& error) {
+        request->reply.returnError(error);
+    } catch (const engine::Error& error) {
+        request->reply.returnError(make_error(ErrorCode::Failed, error.what()));
+    } catch (const std::exception& error) {
+        request->reply.returnError(make_error(ErrorCode::Failed, error.what()));
+    }
+}
+
+void Manager::watch_owner(const std::string& job_path, const std::string& bus_name)
+{
+    // Cancel the job when the connection that started it goes away, so a
+    // crashed or closed client does not leave the disk busy.
+    owner_watches_[job_path] = connection_.addMatch(
+        "type='signal',sender='org.freedesktop.DBus',path='/org/freedesktop/DBus',interface='org.freedesktop.DBus',"
+        "member='NameOwnerChanged',arg0='"
+            + bus_name + "'",
+        [this, job_path](sdbus::Message& message) {
+            try {
+                std::string name, old_owner, new_owner;
+                message >> name >> old_owner >> new_owner;
+                if (!new_owner.empty())
+                    return;
+                if (auto job = jobs_.find(job_path); job != jobs_.end() && !job->second->ended()) {
+                    log_info("{}: its owner {} left the bus; cancelling", job_path, name);
+                    job->second->cancel();
+                }
+            } catch (const std::exception& error) { // only sdbus::Error may cross sd-bus
+                log_warning("watching the owner of {} failed: {}", job_path, error.what());
+            }
+        });
+    // It may have gone before the match was in place (e.g. while polkit was asked).
+    bool has_owner = true;
+    try {
+        bus_driver_->callMethod("NameHasOwner").onInterface("org.freedesktop.DBus").withArguments(bus_name).storeResultsTo(has_owner);
+    } catch (const sdbus::Error& error) {
+        log_warning("cannot ask the bus about {}: {}", bus_name, error.getMessage());
+    }
+    if (!has_owner) {
+        log_info("{}: its owner {} has already left the bus; cancelling", job_path, bus_name);
+        jobs_.at(job_path)->cancel();
+    }
+}
+
+void Manager::cancel_permission(const std::string& bus_name, bool allow_interaction,
+                                std::function<void(std::optional<sdbus::Error>)> done)
+{
+    touch();
+    ++pending_authorizations_;
+    polkit_.check(bus_name, manage_jobs_action, {}, allow_interaction,
+                  [this, done = std::move(done)](Authorization answer, const std::string& detail) {
+                      --pending_authorizations_;
+                      touch();
+                      done(authorization_error(answer, manage_jobs_action, detail));
+                  });
+}
+
+void Manager::job_ended(JobObject& job)
+{
+    const std::string path = job.getObjectPath();
+    owner_watches_.erase(path);
+    if (DeviceObject* device = device_at(job.device_path()); device && device->job() == path)
+        device->set_job("/");
+    touch();
+    drop_old_jobs(job.owner_uid());
+    loop_.add_timer(std::chrono::duration_cast<std::chrono::milliseconds>(options_.job_retention),
+                    [this, path] { remove_job(path); });
+}
+
+void Manager::drop_old_jobs(uid_t owner)
+{
+    // Job paths end in a rising number: the map's order is not the age
+    // order ("jobs/10" < "jobs/9"), so collect and sort by number.
+    std::vector<std::pair<std::uint64_t, std::string>> ended;
+    for (const auto& [path, job] : jobs_)
+        if (job->ended() && job->owner_uid() == owner)
+            ended.emplace_back(std::stoull(path.substr(path.rfind('/') + 1)), path);
+    if (ended.size() <= options_.retained_jobs_per_user)
+        return;
+    std::sort(ended.begin(), ended.end());
+    for (std::size_t i = 0; i + options_.retained_jobs_per_user < ended.size(); ++i)
+        loop_.post([this, path = ended[i].second] { remove_job(path); });
+}
+
+void Manager::remove_job(const std::string& job_path)
+{
+    if (jobs_.erase(job_path) > 0) {
+        emitPropertiesChangedSignal(interface_name, { "Jobs" });
+        touch();
+    }
+}
+
+void Manager::schedule_flush()
+{
+    if (flush_scheduled_)
+        return;
+    flush_scheduled_ = true;
+    loop_.add_timer(flush_interval, [this] {
+        flush_scheduled_ = false;
+        bool any_running = false;
+        for (auto& [path, job] : jobs_) {
+            if (!job->ended()) {
+                job->flush();
+                any_running = true;
+            }
+        }
+        if (any_running)
+            schedule_flush();
+    });
+}
+
+} // namespace diskbench::service

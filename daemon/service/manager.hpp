@@ -1,0 +1,91 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "../system/device_facts.hpp"
+#include "device_object.hpp"
+#include "diskbench-adaptor.h"
+#include "job_object.hpp"
+#include "main_loop.hpp"
+#include "polkit_authority.hpp"
+
+#include <sdbus-c++/sdbus-c++.h>
+
+#include <chrono>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace diskbench::service {
+
+struct ManagerOptions {
+    std::chrono::seconds job_retention { 300 };
+    // Ended jobs kept per user; older ones go early, so one user starting
+    // job after job cannot fill the daemon's memory or the ObjectManager.
+    std::size_t retained_jobs_per_user = 16;
+};
+
+// /org/diskbench/DiskBench1: the ObjectManager for devices and jobs, and the
+// Manager interface that starts jobs. Owns every Device and Job object.
+class Manager final
+    : public sdbus::AdaptorInterfaces<org::diskbench::DiskBench1::Manager_adaptor, sdbus::ObjectManager_adaptor,
+                                      sdbus::Properties_adaptor> {
+public:
+    static constexpr const char* object_path = "/org/diskbench/DiskBench1";
+    static constexpr const char* interface_name = "org.diskbench.DiskBench1.Manager";
+
+    Manager(sdbus::IConnection& connection, MainLoop& loop, PolkitAuthority& polkit, ManagerOptions options);
+    ~Manager();
+
+    // Adds, updates and removes Device objects to match `devices`.
+    void set_devices(const std::vector<system::DeviceFacts>& devices);
+
+    // No job objects and no authorization under way: nothing would be lost
+    // if the daemon exited now.
+    [[nodiscard]] bool idle() const noexcept { return jobs_.empty() && pending_authorizations_ == 0; }
+    [[nodiscard]] std::chrono::steady_clock::time_point last_activity() const noexcept { return last_activity_; }
+
+    // Cancels and removes every job (waiting for their threads).
+    void shutdown();
+
+private:
+    struct StartRequest;
+
+    std::vector<sdbus::Struct<std::string, std::string, std::string,
+                              std::vector<sdbus::Struct<std::string, std::string, std::string, sdbus::Variant>>>>
+    ListBenchmarks() override;
+    sdbus::ObjectPath FindDevice(const std::string& node) override;
+    void StartBenchmark(sdbus::Result<sdbus::ObjectPath>&& result, sdbus::ObjectPath device, std::string kind,
+                        std::map<std::string, sdbus::Variant> options) override;
+    std::string Version() override;
+    std::vector<sdbus::ObjectPath> Jobs() override;
+
+    void start_authorized(const std::shared_ptr<StartRequest>& request);
+    void watch_owner(const std::string& job_path, const std::string& bus_name);
+    void job_ended(JobObject& job);
+    void remove_job(const std::string& job_path);
+    void schedule_flush();
+    void cancel_permission(const std::string& bus_name, bool allow_interaction,
+                           std::function<void(std::optional<sdbus::Error>)> done);
+    DeviceObject* device_at(const std::string& path);
+    // The running job that shares hardware with `device` (itself, its disk
+    // or one of its partitions), or "" when there is none.
+    std::string conflicting_job(const DeviceObject& device) const;
+    void drop_old_jobs(uid_t owner);
+    void touch() noexcept { last_activity_ = std::chrono::steady_clock::now(); }
+
+    sdbus::IConnection& connection_;
+    MainLoop& loop_;
+    PolkitAuthority& polkit_;
+    ManagerOptions options_;
+    std::unique_ptr<sdbus::IProxy> bus_driver_;
+    std::map<std::string, std::unique_ptr<DeviceObject>> devices_;
+    std::map<std::string, std::shared_ptr<JobObject>> jobs_;
+    std::map<std::string, sdbus::Slot> owner_watches_;
+    std::uint64_t next_job_number_ = 1;
+    unsigned pending_authorizations_ = 0;
+    bool flush_scheduled_ = false;
+    std::chrono::steady_clock::time_point last_activity_ = std::chrono::steady_clock::now();
+};
+
+} // namespace diskbench::service

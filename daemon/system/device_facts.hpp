@@ -1,0 +1,46 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include <sys/types.h>
+
+#include <cstdint>
+#include <string>
+
+namespace diskbench::system {
+
+// Kernel queue facts of a block device, from sysfs (for a partition: of the
+// disk it belongs to).
+struct QueueFacts {
+    bool rotational = false;
+    std::uint32_t logical_block_size = 512;
+    std::uint32_t physical_block_size = 512;
+    std::string scheduler;      // the active one, e.g. "mq-deadline"
+    std::uint32_t max_sectors_kib = 0;
+    std::string write_cache;    // "write back" / "write through" / ""
+    bool has_holders = false;   // RAID, LVM or dm-crypt sits on it (or on one of its partitions)
+
+    bool operator==(const QueueFacts&) const = default;
+};
+
+// Everything diskbenchd publishes about one block device.
+struct DeviceFacts {
+    std::string node;        // "/dev/sda"
+    std::string name;        // "sda"
+    std::string kind;        // "disk", "partition", "loop"
+    dev_t device_number = 0;
+    std::uint64_t size = 0;
+    std::string model, vendor, serial, wwn, revision, connection_bus;
+    std::int32_t rotation_rate = -1; // rpm; 0 non-rotating; -1 unknown
+    bool removable = false;
+    bool mounted = false;
+    bool swap_active = false;
+    std::string udisks_block;       // object path
+    std::string parent_block;       // for a partition: its disk's udisks object path, else ""
+    std::string udisks_drive = "/"; // object path or "/"
+    QueueFacts queue;
+
+    [[nodiscard]] bool in_use() const noexcept { return mounted || swap_active || queue.has_holders; }
+    bool operator==(const DeviceFacts&) const = default;
+};
+
+} // namespace diskbench::system
