@@ -11,7 +11,8 @@ std::optional<sdbus::Error> authorization_error(Authorization answer, const std:
         return std::nullopt;
     case Authorization::Challenge:
         return make_error(ErrorCode::NotAuthorizedCanObtain,
-                          "authentication is required for " + action_id + " but user interaction was not allowed");
+                          "authentication is required for " + action_id
+                              + " (auth.no_user_interaction was set, or no authentication agent could ask)");
     case Authorization::Dismissed:
         return make_error(ErrorCode::NotAuthorizedDismissed, "the authentication dialog was dismissed");
     case Authorization::Unavailable:

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "device_object.hpp"
 
+#include "withdraw_object.hpp"
+
 #include <fmt/format.h>
 
 namespace diskbench::service {
@@ -15,8 +17,7 @@ DeviceObject::DeviceObject(sdbus::IConnection& connection, std::string object_pa
 
 DeviceObject::~DeviceObject()
 {
-    emitInterfacesRemovedSignal({ interface_name });
-    unregisterAdaptor();
+    withdraw_object(getObject(), interface_name);
 }
 
 void DeviceObject::update(const system::DeviceFacts& facts)

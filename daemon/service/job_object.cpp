@@ -4,6 +4,7 @@
 #include "../engine/errors.hpp"
 #include "errors.hpp"
 #include "log.hpp"
+#include "withdraw_object.hpp"
 
 #include <chrono>
 
@@ -35,8 +36,7 @@ JobObject::~JobObject()
     cancel_.cancel();
     if (thread_.joinable())
         thread_.join();
-    emitInterfacesRemovedSignal({ interface_name });
-    unregisterAdaptor();
+    withdraw_object(getObject(), interface_name);
 }
 
 void JobObject::start()

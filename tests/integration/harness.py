@@ -1,0 +1,200 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""Integration test harness for diskbenchd.
+
+Builds, per test file, a private stack that behaves like a real machine:
+
+  * a private dbus-daemon of type "system" (system-bus.conf.in: the default-deny
+    policy, the installed polkit/udisks bus policies plus our own), exported as
+    DBUS_SYSTEM_BUS_ADDRESS, with a service directory whose activation file
+    starts the build tree's diskbenchd (short --idle-timeout/--job-retention);
+  * the real polkitd, with the built policy installed into
+    /usr/share/polkit-1/actions and a test rules file in /etc/polkit-1/rules.d;
+  * systemd-udevd (only started when none runs) and the real udisksd, or, for
+    the Drive-property scenario, a python3-dbusmock stand-in for udisks;
+  * test users and groups, and loop devices over files of random data.
+
+Everything the harness creates is written to a state file as it is created and
+undone at the end, also when a test fails, on SIGTERM/SIGINT/SIGHUP and on the
+internal watchdog; a run that was SIGKILLed is cleaned up by the next one. A
+lock file serialises runs on one machine (they share the rules directory, the
+test users and udevd).
+
+Calls are made with busctl (--json=short where output is parsed), as root or as
+a test user through runuser. busctl prints only the message of an error reply,
+never its name, so calls that are expected to fail go through `gdbus call`,
+which prints "GDBus.Error:NAME: message".
+
+Standard library only; bus_client.py (dbus-python) is a separate process.
+
+Modules: stack.py (the Stack and its configuration), cleanup.py (undo log,
+processes, lock), clients.py (bus_client.py and busctl monitor wrappers),
+dbus_values.py (typed values for busctl and gdbus); this file is the unittest
+glue and the entry point every test file calls: harness.main().
+"""
+
+import os
+import signal
+import sys
+import unittest
+
+# What the test files use, from one place.
+from cleanup import STATE_PATH, loop_devices, pid_alive, run, wait_until
+from dbus_values import DBusError, unwrap
+from stack import (ACTIONS_DIR, BUS_NAME, CONFIG, DEVICE_IFACE, DEVICES_PATH, ERROR_PREFIX,
+                   JOB_IFACE, MANAGER_IFACE, MANAGER_PATH, OBJECT_MANAGER_IFACE, POLICY_NAME,
+                   POLKIT_NAME, PROPERTIES_IFACE, RULES_PATH, TEST_GROUPS, TEST_USERS,
+                   UDISKS_NAME, _LIVE_STACKS, Stack)
+
+__all__ = [
+    'ACTIONS_DIR', 'BUS_NAME', 'CONFIG', 'DEVICE_IFACE', 'DEVICES_PATH', 'ERROR_PREFIX',
+    'JOB_IFACE', 'MANAGER_IFACE', 'MANAGER_PATH', 'OBJECT_MANAGER_IFACE', 'POLICY_NAME',
+    'POLKIT_NAME', 'PROPERTIES_IFACE', 'RULES_PATH', 'STATE_PATH', 'TEST_GROUPS', 'TEST_USERS',
+    'UDISKS_NAME', 'DBusError', 'IntegrationTestCase', 'Stack', 'loop_devices', 'main',
+    'pid_alive', 'run', 'unwrap', 'wait_until',
+]
+
+
+class IntegrationTestCase(unittest.TestCase):
+    """Starts one Stack for the class; prints every log when a test fails."""
+
+    stack_options = {}
+    stack = None
+
+    @classmethod
+    def setUpClass(cls):
+        cls.stack = Stack(**cls.stack_options)
+        try:
+            cls.stack.start()
+            cls.prepare()
+        except BaseException:
+            cls.stack.failed = True
+            if cls.stack.tmp:
+                cls.stack.dump_logs()
+            cls.stack.stop()
+            raise
+
+    @classmethod
+    def prepare(cls):
+        """Per-class setup on the started stack (loop devices, mock objects)."""
+
+    @classmethod
+    def tearDownClass(cls):
+        if os.environ.get('DISKBENCH_TEST_SHOW_LOGS') and cls.stack.started:
+            cls.stack.dump_logs()
+        problems = cls.stack.stop()
+        if problems:
+            raise AssertionError('teardown left things behind:\n' + '\n'.join(problems))
+
+    def run(self, result=None):
+        result = result or self.defaultTestResult()
+        before = len(result.failures) + len(result.errors)
+        marks = self.stack.log_marks() if self.stack and self.stack.started else None
+        super().run(result)
+        if self.stack and self.stack.started and len(result.failures) + len(result.errors) > before:
+            self.stack.failed = True
+            print(f'\n===== {self.id()} failed: logs =====', file=sys.stderr)
+            self.stack.dump_logs(marks)
+        return result
+
+    # ---- assertions ----
+
+    def assertDBusError(self, err, name, message_prefix=None):
+        full = name if '.' in name else ERROR_PREFIX + name
+        self.assertIsInstance(err, DBusError)
+        self.assertEqual(err.name, full, f'expected {full}, got {err}')
+        if message_prefix is not None:
+            self.assertTrue(err.message.startswith(message_prefix),
+                            f'message {err.message!r} should start with {message_prefix!r}')
+
+    def job_props(self, job):
+        return self.stack.get_all(job, JOB_IFACE)
+
+    def wait_job_state(self, job, states=('finished', 'cancelled', 'failed'), timeout=60):
+        return wait_until(lambda: (s := self.stack.get_property(job, JOB_IFACE, 'State'))
+                          in states and s, timeout, what=f'{job} to reach {states}')
+
+
+def _on_alarm(_signum, _frame):
+    # Our watchdog: unwind and clean up in-process. KeyboardInterrupt passes
+    # through unittest (other exceptions would be recorded as a test error and
+    # the run would go on); main() cleans up.
+    signal.signal(signal.SIGALRM, signal.SIG_IGN)
+    raise KeyboardInterrupt('watchdog: the test file ran too long')
+
+
+def _on_terminate(signum, _frame):
+    """SIGTERM/SIGINT/SIGHUP: start the cleanup at once, detached, and exit.
+
+    meson sends SIGTERM to the test's process group on timeout or Ctrl-C and
+    SIGKILLs it half a second later. Unwinding the tests first would not make
+    it (runuser alone takes 2 s to pass a SIGTERM on to its child), so the
+    cleanup starts right here, in a child of its own session that survives
+    the SIGKILL; it inherits the lock, and the undo log is on disk anyway.
+    """
+    for sig in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP, signal.SIGALRM):
+        signal.signal(sig, signal.SIG_IGN)
+    # A fresh stream: the signal may have come in the middle of a print.
+    out = os.fdopen(os.dup(2), 'w')
+    out.write(f'\ninterrupted by {signal.Signals(signum).name}; '
+              'cleaning up in the background\n')
+    out.flush()
+    stacks = list(_LIVE_STACKS)
+    for stack in stacks:
+        stack.failed = True  # keep the logs
+    if stacks:
+        _cleanup_detached(stacks)
+        for stack in stacks:
+            if stack.started:
+                try:
+                    stack.dump_logs(out=out)
+                except Exception:
+                    pass
+    out.flush()
+    os._exit(1)
+
+
+def _cleanup_detached(stacks):
+    """Cleans up in a child of its own session, then returns (in the parent)."""
+    if os.fork() != 0:
+        return
+    try:
+        os.setsid()
+        devnull = os.open(os.devnull, os.O_RDWR)
+        for fd in (0, 1, 2):
+            os.dup2(devnull, fd)
+        # New stream objects: another thread may have held the old ones' locks.
+        sys.stdout = sys.stderr = open(os.devnull, 'w')
+        for stack in stacks:
+            stack.popens = []  # the parent's children: not ours to reap
+            stack.stop()
+    finally:
+        os._exit(0)
+
+
+def main():
+    """Entry point of every test file: python3 test_x.py [--daemon P ...] [unittest args]."""
+    rest = CONFIG.load(sys.argv[1:])
+    for sig in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
+        signal.signal(sig, _on_terminate)
+    signal.signal(signal.SIGALRM, _on_alarm)
+    # Our own watchdog, ahead of meson's timeout, so teardown runs on our terms.
+    signal.alarm(max(30, int(CONFIG.timeout) - 30))
+    ok = False
+    try:
+        prog = unittest.main(module='__main__', argv=[sys.argv[0]] + rest, exit=False,
+                             verbosity=2)
+        ok = prog.result.wasSuccessful() and prog.result.testsRun > 0 \
+            and not prog.result.skipped
+        if prog.result.skipped:
+            print('FAIL: tests were skipped; integration tests must not skip', file=sys.stderr)
+    except KeyboardInterrupt as e:
+        print(f'interrupted ({e}); cleaning up', file=sys.stderr)
+        for stack in list(_LIVE_STACKS):
+            stack.failed = True
+            if stack.started:
+                stack.dump_logs()
+    finally:
+        signal.alarm(0)
+        for stack in list(_LIVE_STACKS):
+            stack.stop()
+    sys.exit(0 if ok else 1)

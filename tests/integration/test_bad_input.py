@@ -1,0 +1,129 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""Bad input gets its named error, and the daemon keeps serving (the same
+process answers before and after every refusal)."""
+
+import os
+
+import harness
+from harness import DEVICE_IFACE, DEVICES_PATH, JOB_IFACE, MANAGER_IFACE, MANAGER_PATH
+
+SEEK_QUICK = {'count': ('t', 200)}
+FINAL_STATES = ('finished', 'cancelled', 'failed')
+
+
+class BadInputTest(harness.IntegrationTestCase):
+
+    @classmethod
+    def prepare(cls):
+        cls.loop = cls.stack.attach_loop()
+        cls.pid = cls.stack.ensure_daemon()
+
+    def tearDown(self):
+        # Still the same daemon process, still answering.
+        self.assertEqual(self.stack.daemon_pid(), self.pid, 'diskbenchd restarted or died')
+        self.assertTrue(self.stack.get_property(MANAGER_PATH, MANAGER_IFACE, 'Version'))
+
+    def start_error(self, options, kind='seek', device=None, user='dbtest-in'):
+        return self.stack.call_error(MANAGER_PATH, MANAGER_IFACE, 'StartBenchmark', 'osa{sv}',
+                                     device or self.loop.object_path, kind, options, user=user)
+
+    def assertInvalid(self, options, key, kind='seek'):
+        self.assertDBusError(self.start_error(options, kind), 'InvalidArgument', key)
+
+    def test_unknown_device_path(self):
+        err = self.start_error(SEEK_QUICK, device=f'{DEVICES_PATH}/nosuchdevice')
+        self.assertDBusError(err, 'NotFound')
+        err = self.start_error(SEEK_QUICK, device='/')
+        self.assertDBusError(err, 'NotFound')
+
+    def test_unknown_kind(self):
+        self.assertDBusError(self.start_error({}, kind='no-such-kind'), 'NotFound')
+        self.assertDBusError(self.start_error({}, kind=''), 'NotFound')
+
+    def test_unknown_option_key(self):
+        self.assertInvalid({**SEEK_QUICK, 'bogus_key': ('t', 1)}, 'bogus_key')
+        # A key of another kind is unknown to this one.
+        self.assertInvalid({**SEEK_QUICK, 'queue_depth': ('t', 1)}, 'queue_depth')
+
+    def test_wrong_variant_type(self):
+        self.assertInvalid({'count': ('s', '200')}, 'count')
+        self.assertInvalid({'count': ('d', 200.0)}, 'count')
+        self.assertInvalid({'count': ('b', True)}, 'count')
+        self.assertInvalid({**SEEK_QUICK, 'backend': ('t', 1)}, 'backend')
+        self.assertInvalid({**SEEK_QUICK, 'auth.no_user_interaction': ('s', 'yes')},
+                           'auth.no_user_interaction')
+        self.assertInvalid({**SEEK_QUICK, 'detach': ('t', 1)}, 'detach')
+        self.assertInvalid({'tests': ('t', 4), 'duration_s': ('d', 0.5)}, 'tests', kind='profile')
+
+    def test_negative_integer(self):
+        self.assertInvalid({'count': ('i', -5)}, 'count')
+
+    def test_out_of_range(self):
+        self.assertInvalid({'count': ('t', 0)}, 'count')
+        self.assertInvalid({'count': ('t', 2**64 - 1)}, 'count')
+        self.assertInvalid({**SEEK_QUICK, 'block_size': ('t', 3)}, 'block_size')
+        self.assertInvalid({**SEEK_QUICK, 'backend': ('s', 'nonsense')}, 'backend')
+        # Bigger than the 64 MiB device.
+        self.assertInvalid({'size': ('t', 1 << 40), 'offset': ('t', 1 << 40)}, 'offset',
+                           kind='sequential')
+
+    def test_other_integer_types_accepted(self):
+        # "integers may be sent as any D-Bus integer type"
+        options = {'count': ('u', 200), 'detach': ('b', True)}
+        job = self.stack.start_benchmark(self.loop, 'seek', options)
+        self.assertEqual(self.wait_job_state(job, FINAL_STATES, 60), 'finished')
+        self.assertEqual(self.stack.get_property(job, JOB_IFACE, 'Parameters')['count'], 200)
+
+    def test_find_device_refuses_what_is_not_ours(self):
+        # An attached loop device we do not use would be "ours" too; an empty
+        # one (size 0) never is, nor is anything that is not a block device.
+        empty_loop = harness.run(['losetup', '--find']).stdout.strip()
+        nodes = ['/etc/passwd', '/dev/null', '/dev/loop-control', '', 'loop0',
+                 '/dev/nonexistent', '/dev/../etc/passwd', empty_loop]
+        for node in nodes:
+            with self.subTest(node=node):
+                err = self.stack.call_error(MANAGER_PATH, MANAGER_IFACE, 'FindDevice', 's', node,
+                                            user='dbtest-out')
+                self.assertDBusError(err, 'NotFound')
+
+    def test_find_device_does_not_follow_symlinks(self):
+        link = self.stack.path('link-to-loop')
+        os.symlink(self.loop.node, link)
+        try:
+            err = self.stack.call_error(MANAGER_PATH, MANAGER_IFACE, 'FindDevice', 's', link)
+            self.assertDBusError(err, 'NotFound')
+        finally:
+            os.unlink(link)
+
+    def test_finished_job(self):
+        with self.stack.client('dbtest-in', (self.loop.object_path, 'seek', SEEK_QUICK)) as c:
+            self.assertEqual(c.wait_completed(60)['completed'], 'finished')
+            err = self.stack.call_error(c.job, JOB_IFACE, 'Cancel', 'a{sv}', {}, user='dbtest-in')
+            self.assertDBusError(err, 'Failed')
+            self.assertEqual(self.stack.get_property(c.job, JOB_IFACE, 'State'), 'finished')
+            # GetSamples works after the end, for anyone.
+            next_index, samples = self.stack.call(c.job, JOB_IFACE, 'GetSamples', 't', 0,
+                                                  user='dbtest-out')
+            self.assertEqual((next_index, len(samples)), (200, 200))
+            next_index, samples = self.stack.call(c.job, JOB_IFACE, 'GetSamples', 't', 200)
+            self.assertEqual((next_index, samples), (200, []))
+            for bad in (201, 2**64 - 1):
+                err = self.stack.call_error(c.job, JOB_IFACE, 'GetSamples', 't', bad)
+                self.assertDBusError(err, 'InvalidArgument')
+
+    def test_unknown_job_path(self):
+        err = self.stack.call_error(MANAGER_PATH + '/jobs/999999', JOB_IFACE, 'GetSamples', 't', 0)
+        self.assertIsNotNone(err.name)
+        self.assertRegex(err.name, r'UnknownObject|UnknownMethod|NotFound')
+
+    def test_bad_input_leaves_device_idle(self):
+        self.start_error({'count': ('t', 0)})
+        self.assertEqual(self.stack.get_property(self.loop.object_path, DEVICE_IFACE, 'Job'), '/')
+        jobs = self.stack.get_property(MANAGER_PATH, MANAGER_IFACE, 'Jobs')
+        for job in jobs:
+            self.assertIn(self.stack.get_property(job, JOB_IFACE, 'State'), FINAL_STATES)
+
+
+if __name__ == '__main__':
+    harness.main()

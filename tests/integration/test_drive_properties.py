@@ -1,0 +1,152 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""Drive-level properties (Model, Vendor, Serial, WWN, Revision, RotationRate,
+ConnectionBus, Removable) taken from udisks2's Drive object.
+
+No real Drive object exists on the test machines: loop devices have none, and
+the VM's own disk must not be touched (see shared/notes/test-stack.md). So
+this scenario runs on a private bus of its own where python3-dbusmock plays
+org.freedesktop.UDisks2: it exports Block objects for real loop devices we
+attach (so sysfs facts and the benchmark itself are real) pointing at mock
+Drive objects with a model, serial and rotation rate. Everything else
+(polkitd, diskbenchd) is real.
+"""
+
+import os
+
+import harness
+from harness import DEVICE_IFACE, JOB_IFACE, UDISKS_NAME
+
+MIB = 1024 * 1024
+UDISKS_PATH = '/org/freedesktop/UDisks2'
+MOCK_IFACE = 'org.freedesktop.DBus.Mock'
+
+DRIVES = {
+    # drive object name: Drive properties
+    'ACME_Spinner_2000_DBT0001': {
+        'Vendor': ('s', 'ACME'),
+        'Model': ('s', 'ACME Spinner 2000'),
+        'Revision': ('s', 'FW1.2'),
+        'Serial': ('s', 'DBT0001'),
+        'WWN': ('s', '0x5000c500deadbeef'),
+        'RotationRate': ('i', 7200),
+        'ConnectionBus': ('s', 'usb'),
+        'Removable': ('b', True),
+        'MediaRemovable': ('b', False),
+    },
+    'Flashy_SSD_DBT0002': {
+        'Vendor': ('s', ''),
+        'Model': ('s', 'Flashy SSD'),
+        'Revision': ('s', '3B2Q'),
+        'Serial': ('s', 'DBT0002'),
+        'WWN': ('s', ''),
+        'RotationRate': ('i', 0),
+        'ConnectionBus': ('s', ''),
+        'Removable': ('b', False),
+        'MediaRemovable': ('b', False),
+    },
+}
+
+
+def nul_bytes(text):
+    return list(text.encode()) + [0]
+
+
+def drive_properties(name, props, size):
+    """A complete udisks2 Drive interface, as udisksd 2.9 exports it."""
+    base = {
+        'Id': ('s', name), 'Configuration': ('a{sv}', {}), 'Media': ('s', ''),
+        'MediaCompatibility': ('as', []), 'MediaAvailable': ('b', True),
+        'MediaChangeDetected': ('b', True), 'Size': ('t', size), 'TimeDetected': ('t', 0),
+        'TimeMediaDetected': ('t', 0), 'Optical': ('b', False), 'OpticalBlank': ('b', False),
+        'OpticalNumTracks': ('u', 0), 'OpticalNumAudioTracks': ('u', 0),
+        'OpticalNumDataTracks': ('u', 0), 'OpticalNumSessions': ('u', 0), 'Seat': ('s', 'seat0'),
+        'Ejectable': ('b', False), 'SortKey': ('s', name), 'CanPowerOff': ('b', False),
+        'SiblingId': ('s', ''),
+    }
+    base.update(props)
+    return base
+
+
+def block_properties(loop, drive_path):
+    """A udisks2 Block interface like udisksd's for a whole disk."""
+    return {
+        'Device': ('ay', nul_bytes(loop.node)),
+        'PreferredDevice': ('ay', nul_bytes(loop.node)),
+        'Symlinks': ('aay', []),
+        'DeviceNumber': ('t', os.stat(loop.node).st_rdev),
+        'Id': ('s', ''), 'Size': ('t', loop.size), 'ReadOnly': ('b', False),
+        'Drive': ('o', drive_path), 'MDRaid': ('o', '/'), 'MDRaidMember': ('o', '/'),
+        'IdUsage': ('s', ''), 'IdType': ('s', ''), 'IdVersion': ('s', ''), 'IdLabel': ('s', ''),
+        'IdUUID': ('s', ''), 'Configuration': ('a(sa{sv})', []),
+        'CryptoBackingDevice': ('o', '/'), 'HintPartitionable': ('b', True),
+        'HintSystem': ('b', True), 'HintIgnore': ('b', False), 'HintAuto': ('b', False),
+        'HintName': ('s', ''), 'HintIconName': ('s', ''), 'HintSymbolicIconName': ('s', ''),
+        'UserspaceMountOptions': ('as', []),
+    }
+
+
+class DrivePropertiesTest(harness.IntegrationTestCase):
+    stack_options = {'udisks': 'mock'}
+
+    @classmethod
+    def prepare(cls):
+        cls.devices = {}
+        cls.add_mock_object(f'{UDISKS_PATH}/Manager', 'org.freedesktop.UDisks2.Manager',
+                            {'Version': ('s', '2.9.4'), 'SupportedFilesystems': ('as', []),
+                             'SupportedEncryptionTypes': ('as', []),
+                             'DefaultEncryptionType': ('s', '')})
+        for name, props in DRIVES.items():
+            loop = cls.stack.attach_loop()
+            drive_path = f'{UDISKS_PATH}/drives/{name}'
+            cls.add_mock_object(drive_path, 'org.freedesktop.UDisks2.Drive',
+                                drive_properties(name, props, loop.size))
+            cls.add_mock_object(loop.udisks_path, 'org.freedesktop.UDisks2.Block',
+                                block_properties(loop, drive_path))
+            cls.devices[name] = (loop, drive_path)
+
+    @classmethod
+    def add_mock_object(cls, path, iface, props):
+        cls.stack.call(UDISKS_PATH, MOCK_IFACE, 'AddObject', 'ssa{sv}a(ssss)',
+                       path, iface, props, [], dest=UDISKS_NAME)
+
+    def test_mock_is_what_the_daemon_reads(self):
+        objects = self.stack.call(UDISKS_PATH, 'org.freedesktop.DBus.ObjectManager',
+                                  'GetManagedObjects', dest=UDISKS_NAME)[0]
+        for loop, drive_path in self.devices.values():
+            self.assertIn(loop.udisks_path, objects)
+            self.assertIn(drive_path, objects)
+
+    def test_device_shows_drive_properties(self):
+        objects = self.stack.managed_objects(user='dbtest-out')
+        for name, drive in DRIVES.items():
+            loop, drive_path = self.devices[name]
+            with self.subTest(drive=name):
+                self.assertIn(loop.object_path, objects)
+                props = objects[loop.object_path][DEVICE_IFACE]
+                self.assertEqual(props['Node'], loop.node)
+                self.assertEqual(props['Size'], loop.size)
+                self.assertEqual(props['UDisksBlock'], loop.udisks_path)
+                self.assertEqual(props['UDisksDrive'], drive_path)
+                for key in ('Model', 'Vendor', 'Serial', 'WWN', 'Revision', 'RotationRate',
+                            'ConnectionBus', 'Removable'):
+                    self.assertEqual(props[key], drive[key][1], key)
+
+    def test_job_device_info_from_drive(self):
+        loop, _ = self.devices['ACME_Spinner_2000_DBT0001']
+        job = self.stack.start_benchmark(loop, 'seek', {'count': ('t', 200),
+                                                        'detach': ('b', True)}, user='root')
+        self.assertEqual(self.wait_job_state(job), 'finished')
+        info = self.stack.get_property(job, JOB_IFACE, 'DeviceInfo')
+        self.assertEqual(info['model'], 'ACME Spinner 2000')
+        self.assertEqual(info['vendor'], 'ACME')
+        self.assertEqual(info['serial'], 'DBT0001')
+        self.assertEqual(info['wwn'], '0x5000c500deadbeef')
+        self.assertEqual(info['revision'], 'FW1.2')
+        self.assertEqual(info['rotation_rate'], 7200)
+        self.assertEqual(info['connection_bus'], 'usb')
+        self.assertEqual(info['node'], loop.node)
+
+
+if __name__ == '__main__':
+    harness.main()
