@@ -45,7 +45,13 @@ from stack import (ACTIONS_DIR, BUS_NAME, CONFIG, DEVICE_IFACE, DEVICES_PATH, ER
                    POLKIT_NAME, PROPERTIES_IFACE, RULES_PATH, TEST_GROUPS, TEST_USERS,
                    UDISKS_NAME, _LIVE_STACKS, Stack)
 
+# Benchmark options the scenarios share.
+SEEK_QUICK = {'count': ('t', 200)}
+SEEK_LONG = {'count': ('t', 1000000)}  # ~100 s on a loop device: the tests cancel it
+FINAL_STATES = ('finished', 'cancelled', 'failed')
+
 __all__ = [
+    'FINAL_STATES', 'SEEK_LONG', 'SEEK_QUICK', 'LoopDeviceTestCase',
     'ACTIONS_DIR', 'BUS_NAME', 'CONFIG', 'DEVICE_IFACE', 'DEVICES_PATH', 'ERROR_PREFIX',
     'JOB_IFACE', 'MANAGER_IFACE', 'MANAGER_PATH', 'OBJECT_MANAGER_IFACE', 'POLICY_NAME',
     'POLKIT_NAME', 'PROPERTIES_IFACE', 'RULES_PATH', 'STATE_PATH', 'TEST_GROUPS', 'TEST_USERS',
@@ -112,6 +118,20 @@ class IntegrationTestCase(unittest.TestCase):
     def wait_job_state(self, job, states=('finished', 'cancelled', 'failed'), timeout=60):
         return wait_until(lambda: (s := self.stack.get_property(job, JOB_IFACE, 'State'))
                           in states and s, timeout, what=f'{job} to reach {states}')
+
+
+class LoopDeviceTestCase(IntegrationTestCase):
+    """Scenarios on one loop device of their own, which no test may leave busy."""
+
+    @classmethod
+    def prepare(cls):
+        cls.loop = cls.stack.attach_loop()
+
+    def tearDown(self):
+        job = self.stack.get_property(self.loop.object_path, DEVICE_IFACE, 'Job')
+        if job != '/':
+            self.stack.call(job, JOB_IFACE, 'Cancel', 'a{sv}', {})
+            self.wait_job_state(job, FINAL_STATES, timeout=10)
 
 
 def _on_alarm(_signum, _frame):

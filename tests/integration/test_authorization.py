@@ -7,25 +7,13 @@ would be asked for an admin password. And jobs whose owner goes away."""
 import time
 
 import harness
-from harness import DEVICE_IFACE, JOB_IFACE, MANAGER_IFACE, MANAGER_PATH, wait_until
+from harness import (DEVICE_IFACE, FINAL_STATES, JOB_IFACE, MANAGER_IFACE, MANAGER_PATH, SEEK_LONG,
+                     SEEK_QUICK, wait_until)
 
-SEEK_QUICK = {'count': ('t', 200)}
-SEEK_LONG = {'count': ('t', 1000000)}  # ~100 s on a loop device: cancelled by the test
 NO_INTERACTION = {'auth.no_user_interaction': ('b', True)}
-FINAL_STATES = ('finished', 'cancelled', 'failed')
 
 
-class AuthorizationTest(harness.IntegrationTestCase):
-
-    @classmethod
-    def prepare(cls):
-        cls.loop = cls.stack.attach_loop()
-
-    def tearDown(self):
-        job = self.stack.get_property(self.loop.object_path, DEVICE_IFACE, 'Job')
-        if job != '/':
-            self.stack.call(job, JOB_IFACE, 'Cancel', 'a{sv}', {})
-            self.wait_job_state(job, FINAL_STATES, timeout=10)
+class AuthorizationTest(harness.LoopDeviceTestCase):
 
     def start_error(self, user, options):
         return self.stack.call_error(MANAGER_PATH, MANAGER_IFACE, 'StartBenchmark', 'osa{sv}',

@@ -6,10 +6,9 @@ process answers before and after every refusal)."""
 import os
 
 import harness
-from harness import DEVICE_IFACE, DEVICES_PATH, JOB_IFACE, MANAGER_IFACE, MANAGER_PATH
+from harness import (DEVICE_IFACE, DEVICES_PATH, FINAL_STATES, JOB_IFACE, MANAGER_IFACE,
+                     MANAGER_PATH, SEEK_QUICK)
 
-SEEK_QUICK = {'count': ('t', 200)}
-FINAL_STATES = ('finished', 'cancelled', 'failed')
 
 
 class BadInputTest(harness.IntegrationTestCase):

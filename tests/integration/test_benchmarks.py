@@ -8,25 +8,12 @@ import pwd
 import time
 
 import harness
-from harness import DEVICE_IFACE, JOB_IFACE, MANAGER_IFACE, MANAGER_PATH, wait_until
-
-SEEK_QUICK = {'count': ('t', 200)}
-SEEK_LONG = {'count': ('t', 1000000)}  # ~100 s on a loop device: cancelled by the test
-FINAL_STATES = ('finished', 'cancelled', 'failed')
+from harness import (DEVICE_IFACE, FINAL_STATES, JOB_IFACE, MANAGER_IFACE, MANAGER_PATH, SEEK_LONG,
+                     SEEK_QUICK, wait_until)
 
 
-class BenchmarksTest(harness.IntegrationTestCase):
 
-    @classmethod
-    def prepare(cls):
-        cls.loop = cls.stack.attach_loop()
-
-    def tearDown(self):
-        # No test may leave a job running on the shared loop device.
-        job = self.stack.get_property(self.loop.object_path, DEVICE_IFACE, 'Job')
-        if job != '/':
-            self.stack.call(job, JOB_IFACE, 'Cancel', 'a{sv}', {})
-            self.wait_job_state(job, FINAL_STATES, timeout=10)
+class BenchmarksTest(harness.LoopDeviceTestCase):
 
     def test_list_benchmarks(self):
         kinds = self.stack.call(MANAGER_PATH, MANAGER_IFACE, 'ListBenchmarks',
