@@ -7,7 +7,7 @@ would be asked for an admin password. And jobs whose owner goes away."""
 import time
 
 import harness
-from harness import (DEVICE_IFACE, FINAL_STATES, JOB_IFACE, MANAGER_IFACE, MANAGER_PATH, SEEK_LONG,
+from harness import (DEVICE_IFACE, JOB_IFACE, MANAGER_IFACE, MANAGER_PATH, SEEK_LONG,
                      SEEK_QUICK, wait_until)
 
 NO_INTERACTION = {'auth.no_user_interaction': ('b', True)}
