@@ -17,11 +17,18 @@ class BadInputTest(harness.IntegrationTestCase):
     def prepare(cls):
         cls.loop = cls.stack.attach_loop()
         cls.pid = cls.stack.ensure_daemon()
+        cls.fds = cls.open_fds()
+
+    @classmethod
+    def open_fds(cls):
+        return sorted(os.listdir(f'/proc/{cls.pid}/fd'))
 
     def tearDown(self):
-        # Still the same daemon process, still answering.
+        # Still the same daemon process, still answering, holding no more
+        # file descriptors than before (a refused request must not leak one).
         self.assertEqual(self.stack.daemon_pid(), self.pid, 'diskbenchd restarted or died')
         self.assertTrue(self.stack.get_property(MANAGER_PATH, MANAGER_IFACE, 'Version'))
+        self.assertLessEqual(len(self.open_fds()), len(self.fds), 'diskbenchd holds more file descriptors')
 
     def start_error(self, options, kind='seek', device=None, user='dbtest-in'):
         return self.stack.call_error(MANAGER_PATH, MANAGER_IFACE, 'StartBenchmark', 'osa{sv}',
