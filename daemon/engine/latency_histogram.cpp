@@ -52,11 +52,6 @@ void LatencyHistogram::merge(const LatencyHistogram& other) noexcept
     sum_ += other.sum_;
 }
 
-void LatencyHistogram::reset() noexcept
-{
-    *this = LatencyHistogram();
-}
-
 double LatencyHistogram::mean() const noexcept
 {
     return count_ ? static_cast<double>(sum_ / static_cast<long double>(count_)) : 0.0;

@@ -20,7 +20,6 @@ public:
 
     void record(std::uint64_t value_ns) noexcept;
     void merge(const LatencyHistogram& other) noexcept;
-    void reset() noexcept;
 
     [[nodiscard]] std::uint64_t count() const noexcept { return count_; }
     [[nodiscard]] std::uint64_t min() const noexcept { return count_ ? min_ : 0; }
