@@ -1,0 +1,54 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "../widgets/envelope.hpp"
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <string_view>
+#include <variant>
+#include <vector>
+
+namespace diskbench::client {
+
+using SavedValue = std::variant<bool, std::int64_t, double, std::string>;
+using SavedValueMap = std::map<std::string, SavedValue>;
+
+struct SavedSeries {
+    std::string name, x_unit, y_unit, style;
+    std::vector<GraphPoint> points;
+};
+
+// A finished (or cancelled) job as the client keeps it: everything the
+// daemon's Job object said, so a result can be compared and overlaid later.
+struct SavedResult {
+    std::string kind;
+    std::string state;
+    std::string backend;
+    std::int64_t started_at_us = 0;
+    std::int64_t finished_at_us = 0;
+    SavedValueMap parameters;
+    SavedValueMap summary;
+    SavedValueMap device_info; // identity, queue facts, kernel (Job.DeviceInfo)
+    std::vector<SavedSeries> series;
+    std::vector<std::string> warnings;
+    std::vector<std::string> notes;
+
+    bool operator==(const SavedResult&) const;
+};
+
+// Version of the file layout. Files of another version are refused with a
+// message, never half-read.
+inline constexpr std::int64_t result_schema_version = 1;
+
+std::string result_to_json(const SavedResult& result);
+
+struct LoadError {
+    enum class Kind { Corrupt, NewerSchema, OlderSchema } kind;
+    std::string message; // translated, for a toast
+};
+
+std::variant<SavedResult, LoadError> result_from_json(std::string_view text);
+
+} // namespace diskbench::client
