@@ -3,6 +3,7 @@
 #include "model/saved_result.hpp"
 #include "widgets/axis_ticks.hpp"
 #include "widgets/envelope.hpp"
+#include "widgets/series_painter.hpp"
 #include "widgets/value_format.hpp"
 
 #include <catch2/catch.hpp>
@@ -152,4 +153,41 @@ TEST_CASE("bad result files are refused with a reason, never half-read", "[clien
     std::string wrong_kind = text;
     wrong_kind.replace(wrong_kind.find("\"kind\" : \"seek\""), 15, "\"kind\" : 42    ");
     CHECK(error_of(wrong_kind).kind == LoadError::Kind::Corrupt);
+}
+
+namespace {
+// Alpha of the pixel at (x, y) of an ARGB32 image surface.
+unsigned alpha_at(cairo_surface_t* surface, int x, int y)
+{
+    cairo_surface_flush(surface);
+    const unsigned char* data = cairo_image_surface_get_data(surface);
+    const int stride = cairo_image_surface_get_stride(surface);
+    const auto pixel = *reinterpret_cast<const std::uint32_t*>(data + y * stride + x * 4);
+    return pixel >> 24;
+}
+} // namespace
+
+TEST_CASE("a million-point series draws as a band that keeps its dips", "[client]")
+{
+    cairo_surface_t* surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, 1000, 400);
+    cairo_t* cr = cairo_create(surface);
+    std::vector<GraphPoint> points;
+    for (int i = 0; i < 1'000'000; ++i)
+        points.push_back({ static_cast<double>(i), i >= 600'000 && i < 600'050 ? 10.0 : 100.0 });
+    const PlotArea area { 0, 0, 1000, 400, 0, 999'999, 0, 110 };
+    paint_line_series(cr, area, points, { 0.2, 0.4, 0.8, 1 });
+
+    // The mean line at y = 100 is drawn across the plot...
+    const int line_y = static_cast<int>(area.to_y(100));
+    CHECK(alpha_at(surface, 100, line_y) > 128);
+    CHECK(alpha_at(surface, 900, line_y) > 128);
+    // ...the 50-point dip at x = 600 000 (one pixel column) reaches down to
+    // y = 10 in the band, although its column's mean hardly moves...
+    const int dip_x = static_cast<int>(area.to_x(600'025));
+    CHECK(alpha_at(surface, dip_x, static_cast<int>(area.to_y(12))) > 0);
+    // ...and nothing is drawn where no value lies.
+    CHECK(alpha_at(surface, 300, static_cast<int>(area.to_y(12))) == 0);
+    CHECK(alpha_at(surface, 300, 2) == 0);
+    cairo_destroy(cr);
+    cairo_surface_destroy(surface);
 }
