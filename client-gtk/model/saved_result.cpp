@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "saved_result.hpp"
 
+#include "json_support.hpp"
+
 #include <glib/gi18n-lib.h>
-#include <json-glib/json-glib.h>
 
 #include <memory>
 
@@ -11,15 +12,6 @@
 namespace diskbench::client {
 
 namespace {
-
-struct GObjectUnref {
-    void operator()(gpointer object) const noexcept { g_object_unref(object); }
-};
-template <typename T>
-using GObjectPtr = std::unique_ptr<T, GObjectUnref>;
-struct GFree {
-    void operator()(gchar* text) const noexcept { g_free(text); }
-};
 
 bool points_equal(const std::vector<GraphPoint>& a, const std::vector<GraphPoint>& b)
 {
@@ -240,14 +232,7 @@ std::string result_to_json(const SavedResult& result)
     }
     json_builder_end_array(builder);
     json_builder_end_object(builder);
-
-    GObjectPtr<JsonGenerator> generator(json_generator_new());
-    JsonNode* root = json_builder_get_root(builder);
-    json_generator_set_root(generator.get(), root);
-    json_node_unref(root);
-    json_generator_set_pretty(generator.get(), TRUE);
-    std::unique_ptr<gchar, GFree> text(json_generator_to_data(generator.get(), nullptr));
-    return std::string(text.get()) + "\n";
+    return json_text(builder);
 }
 
 std::variant<SavedResult, LoadError> result_from_json(std::string_view text)

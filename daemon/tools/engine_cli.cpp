@@ -5,7 +5,7 @@
 // be run by someone who may read the target anyway.
 #include "benchmark.hpp"
 #include "errors.hpp"
-#include "result_json.hpp"
+#include "engine_json.hpp"
 #include "target.hpp"
 
 #include <csignal>
@@ -83,7 +83,7 @@ int main(int argc, char** argv)
     try {
         const engine::Target target = engine::open_target_for_read(argv[2]);
         const engine::Result result = engine::run_benchmark(*info, target, params, nullptr, cancel);
-        std::cout << tools::result_to_json(result);
+        std::cout << client::result_to_json(tools::saved_from_engine(result));
         return result.cancelled ? 130 : 0;
     } catch (const engine::Error& error) {
         std::cerr << "diskbench-engine: " << error.what() << "\n";

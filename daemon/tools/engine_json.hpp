@@ -2,6 +2,7 @@
 #pragma once
 
 #include "benchmark.hpp"
+#include "model/saved_result.hpp"
 #include "result.hpp"
 
 #include <span>
@@ -9,8 +10,10 @@
 
 namespace diskbench::tools {
 
-// The engine's Result as pretty-printed JSON (json-glib).
-std::string result_to_json(const engine::Result& result);
+// An engine result in the client's result-file form (client-gtk/model), so
+// what the CLI prints the app can open: the target's facts go to
+// device_info, the state is "finished" or "cancelled".
+client::SavedResult saved_from_engine(const engine::Result& result);
 
 // The benchmark kinds with their documented parameters as JSON.
 std::string benchmarks_to_json(std::span<const engine::BenchmarkInfo> benchmarks);
