@@ -304,6 +304,14 @@ class Stack:
         self._install_file(os.path.join(ACTIONS_DIR, POLICY_NAME), source=CONFIG.polkit_policy)
         self._install_file(RULES_PATH, content=RULES)
 
+    def install_polkit_rules(self, name, content):
+        """Installs a further rules file (e.g. one granting a real user), undone by stop().
+
+        polkitd notices new rules files by itself; returns the file's path."""
+        path = os.path.join(os.path.dirname(RULES_PATH), name)
+        self._install_file(path, content=content)
+        return path
+
     def _spawn(self, name, argv, env=None, new_session=False, grace=5.0, **kw):
         logpath = self.path(f'{name}.log')
         logf = open(logpath, 'ab')

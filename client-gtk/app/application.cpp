@@ -1,0 +1,207 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "application.hpp"
+
+#include <glib/gi18n-lib.h>
+
+#include <exception>
+
+namespace diskbench::client {
+
+Application::Application()
+    : app_(Ref<AdwApplication>::adopt(adw_application_new("org.diskbench.DiskBench", G_APPLICATION_DEFAULT_FLAGS)))
+{
+    g_signal_connect(app_.get(), "activate", G_CALLBACK(&Application::on_activate), this);
+    g_signal_connect(app_.get(), "shutdown", G_CALLBACK(&Application::on_shutdown), this);
+    add_actions();
+}
+
+Application::~Application()
+{
+    window_.reset();
+    client_.reset();
+}
+
+int Application::run(int argc, char** argv)
+{
+    return g_application_run(G_APPLICATION(app_.get()), argc, argv);
+}
+
+void Application::on_activate(GApplication*, gpointer self)
+{
+    auto* app = static_cast<Application*>(self);
+    if (app->window_) {
+        gtk_window_present(app->window_->window());
+        return;
+    }
+    std::string problem;
+    try {
+        app->client_ = std::make_unique<DaemonClient>();
+    } catch (const std::exception& error) {
+        problem = std::string(_("Cannot reach the system bus:")) + " " + error.what();
+        g_warning("%s", problem.c_str());
+    }
+    app->recent_ = std::make_unique<RecentResults>();
+    app->window_ = std::make_unique<Window>(app->app_.get(), app->client_.get(), *app->recent_, problem);
+    app->window_->set_status_listener([app] { app->update_status(); });
+    gtk_window_present(app->window_->window());
+    app->update_status();
+}
+
+void Application::on_shutdown(GApplication*, gpointer self)
+{
+    auto* app = static_cast<Application*>(self);
+    // Widgets and proxies go while the main context still exists.
+    app->window_.reset();
+    app->client_.reset();
+}
+
+void Application::update_status()
+{
+    if (window_)
+        g_simple_action_set_state(status_action_, g_variant_new_string(window_->status().c_str()));
+}
+
+void Application::choose_file(GtkFileChooserAction action, const char* title, const char* accept,
+                              const char* suggested_name, std::function<void(const std::string&)> chosen)
+{
+    if (!window_)
+        return;
+    chooser_ = Ref<GtkFileChooserNative>::adopt(
+        gtk_file_chooser_native_new(title, window_->window(), action, accept, _("_Cancel")));
+    if (suggested_name)
+        gtk_file_chooser_set_current_name(GTK_FILE_CHOOSER(chooser_.get()), suggested_name);
+    chosen_ = std::move(chosen);
+    g_signal_connect(chooser_.get(), "response", G_CALLBACK(+[](GtkNativeDialog* dialog, int response, gpointer self) {
+                         auto* app = static_cast<Application*>(self);
+                         if (response == GTK_RESPONSE_ACCEPT) {
+                             GFile* file = gtk_file_chooser_get_file(GTK_FILE_CHOOSER(dialog));
+                             if (file) {
+                                 gchar* path = g_file_get_path(file);
+                                 if (path && app->chosen_)
+                                     app->chosen_(path);
+                                 g_free(path);
+                                 g_object_unref(file);
+                             }
+                         }
+                     }),
+                     this);
+    gtk_native_dialog_show(GTK_NATIVE_DIALOG(chooser_.get()));
+}
+
+namespace {
+
+std::string string_parameter(GVariant* parameter)
+{
+    return parameter ? g_variant_get_string(parameter, nullptr) : std::string();
+}
+
+} // namespace
+
+void Application::add_actions()
+{
+    // The app pointer is stable for the program's life (main() owns it).
+    struct Handler {
+        const char* name;
+        const char* type;
+        void (*run)(Application&, const std::string&);
+    };
+    static const Handler handlers[] = {
+        { "select-device", "s",
+          [](Application& app, const std::string& node) {
+              if (app.window_ && !app.window_->select_device_node(node))
+                  app.window_->toast(_("No such device."));
+          } },
+        { "run-benchmark", "s",
+          [](Application& app, const std::string& kind) {
+              if (app.window_)
+                  app.window_->run_benchmark(kind);
+          } },
+        { "save-result", "s",
+          [](Application& app, const std::string& path) {
+              if (app.window_)
+                  app.window_->save_shown_result(path);
+          } },
+        { "open-result", "s",
+          [](Application& app, const std::string& path) {
+              if (app.window_)
+                  app.window_->open_result_file(path, false);
+          } },
+        { "set-reference", "s",
+          [](Application& app, const std::string& path) {
+              if (!app.window_)
+                  return;
+              if (path.empty())
+                  app.window_->clear_reference();
+              else
+                  app.window_->open_result_file(path, true);
+          } },
+        { "export-graph", "s",
+          [](Application& app, const std::string& path) {
+              if (app.window_)
+                  app.window_->export_shown_graph(path);
+          } },
+        { "open-result-dialog", nullptr,
+          [](Application& app, const std::string&) {
+              app.choose_file(GTK_FILE_CHOOSER_ACTION_OPEN, _("Open a Result"), _("_Open"), nullptr,
+                              [&app](const std::string& path) { app.window_->open_result_file(path, false); });
+          } },
+        { "open-reference-dialog", nullptr,
+          [](Application& app, const std::string&) {
+              app.choose_file(GTK_FILE_CHOOSER_ACTION_OPEN, _("Compare with a Result"), _("_Open"), nullptr,
+                              [&app](const std::string& path) { app.window_->open_result_file(path, true); });
+          } },
+        { "save-result-dialog", nullptr,
+          [](Application& app, const std::string&) {
+              app.choose_file(GTK_FILE_CHOOSER_ACTION_SAVE, _("Save the Result"), _("_Save"), "diskbench-result.json",
+                              [&app](const std::string& path) { app.window_->save_shown_result(path); });
+          } },
+        { "export-graph-dialog", nullptr,
+          [](Application& app, const std::string&) {
+              app.choose_file(GTK_FILE_CHOOSER_ACTION_SAVE, _("Export the Graph"), _("_Export"), "diskbench-graph.png",
+                              [&app](const std::string& path) { app.window_->export_shown_graph(path); });
+          } },
+        { "about", nullptr,
+          [](Application& app, const std::string&) {
+              if (!app.window_)
+                  return;
+              GtkWidget* about = adw_about_window_new();
+              gtk_window_set_transient_for(GTK_WINDOW(about), app.window_->window());
+              adw_about_window_set_application_name(ADW_ABOUT_WINDOW(about), _("Disk Benchmark"));
+              adw_about_window_set_application_icon(ADW_ABOUT_WINDOW(about), "org.diskbench.DiskBench");
+              adw_about_window_set_version(ADW_ABOUT_WINDOW(about), DISKBENCH_VERSION);
+              adw_about_window_set_developer_name(ADW_ABOUT_WINDOW(about), _("The diskbench developers"));
+              adw_about_window_set_license_type(ADW_ABOUT_WINDOW(about), GTK_LICENSE_GPL_3_0);
+              adw_about_window_set_comments(ADW_ABOUT_WINDOW(about),
+                                            _("Measure how fast your disks read, without sudo."));
+              gtk_window_present(GTK_WINDOW(about));
+          } },
+        { "quit", nullptr,
+          [](Application& app, const std::string&) { g_application_quit(G_APPLICATION(app.app_.get())); } },
+    };
+    for (const Handler& handler : handlers) {
+        GSimpleAction* action = g_simple_action_new(handler.name, handler.type ? G_VARIANT_TYPE(handler.type) : nullptr);
+        g_object_set_data(G_OBJECT(action), "diskbench-handler", const_cast<Handler*>(&handler));
+        g_signal_connect(action, "activate", G_CALLBACK(+[](GSimpleAction* action, GVariant* parameter, gpointer self) {
+                             const auto* handler
+                                 = static_cast<const Handler*>(g_object_get_data(G_OBJECT(action), "diskbench-handler"));
+                             handler->run(*static_cast<Application*>(self), string_parameter(parameter));
+                         }),
+                         this);
+        g_action_map_add_action(G_ACTION_MAP(app_.get()), G_ACTION(action));
+        g_object_unref(action);
+    }
+    status_action_ = g_simple_action_new_stateful("status", nullptr, g_variant_new_string(""));
+    // Read-only: scripts read the state; activating it does nothing.
+    g_signal_connect(status_action_, "activate", G_CALLBACK(+[](GSimpleAction*, GVariant*, gpointer) {}), nullptr);
+    g_action_map_add_action(G_ACTION_MAP(app_.get()), G_ACTION(status_action_));
+    g_object_unref(status_action_);
+
+    const char* quit_accels[] = { "<Control>q", nullptr };
+    gtk_application_set_accels_for_action(GTK_APPLICATION(app_.get()), "app.quit", quit_accels);
+    const char* open_accels[] = { "<Control>o", nullptr };
+    gtk_application_set_accels_for_action(GTK_APPLICATION(app_.get()), "app.open-result-dialog", open_accels);
+    const char* save_accels[] = { "<Control>s", nullptr };
+    gtk_application_set_accels_for_action(GTK_APPLICATION(app_.get()), "app.save-result-dialog", save_accels);
+}
+
+} // namespace diskbench::client

@@ -1,0 +1,49 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "window.hpp"
+
+#include <adwaita.h>
+
+#include <memory>
+
+namespace diskbench::client {
+
+// The GtkApplication (org.diskbench.DiskBench): one window, the connection
+// to the daemon, and the application actions. The actions are exported on
+// the session bus by GApplication, so everything the window does can also
+// be scripted (and the GUI test drives the real app that way):
+//   select-device s       select a device by node, e.g. "/dev/loop0"
+//   run-benchmark s       show that kind's page and start it
+//   save-result s         save the shown page's result to a JSON file
+//   open-result s         show a result file on its page
+//   set-reference s       overlay a result file ("" removes the reference)
+//   export-graph s        write the shown graph to .png, .svg or .pdf
+//   status (state s)      "KIND:STATE:POINTS" of the shown page
+class Application {
+public:
+    Application();
+    ~Application();
+    Application(const Application&) = delete;
+    Application& operator=(const Application&) = delete;
+
+    int run(int argc, char** argv);
+
+private:
+    static void on_activate(GApplication*, gpointer self);
+    static void on_shutdown(GApplication*, gpointer self);
+    void add_actions();
+    void update_status();
+    void choose_file(GtkFileChooserAction action, const char* title, const char* accept, const char* suggested_name,
+                     std::function<void(const std::string&)> chosen);
+
+    Ref<AdwApplication> app_;
+    std::unique_ptr<DaemonClient> client_;
+    std::unique_ptr<RecentResults> recent_;
+    std::unique_ptr<Window> window_;
+    GSimpleAction* status_action_ = nullptr;
+    Ref<GtkFileChooserNative> chooser_;
+    std::function<void(const std::string&)> chosen_;
+};
+
+} // namespace diskbench::client

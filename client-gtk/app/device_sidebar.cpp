@@ -1,0 +1,166 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "device_sidebar.hpp"
+
+#include "../model/job_result.hpp"
+
+#include <adwaita.h>
+#include <glib/gi18n-lib.h>
+
+namespace diskbench::client {
+
+namespace {
+
+GtkWidget* heading(const char* text)
+{
+    GtkWidget* label = gtk_label_new(text);
+    gtk_widget_add_css_class(label, "heading");
+    gtk_label_set_xalign(GTK_LABEL(label), 0);
+    gtk_widget_set_margin_start(label, 12);
+    gtk_widget_set_margin_top(label, 12);
+    gtk_widget_set_margin_bottom(label, 6);
+    return label;
+}
+
+GtkWidget* row_box(const char* icon, const std::string& title, const std::string& subtitle)
+{
+    GtkWidget* box = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 10);
+    gtk_box_append(GTK_BOX(box), gtk_image_new_from_icon_name(icon));
+    GtkWidget* texts = gtk_box_new(GTK_ORIENTATION_VERTICAL, 2);
+    GtkWidget* first = gtk_label_new(title.c_str());
+    gtk_label_set_xalign(GTK_LABEL(first), 0);
+    gtk_label_set_ellipsize(GTK_LABEL(first), PANGO_ELLIPSIZE_END);
+    GtkWidget* second = gtk_label_new(subtitle.c_str());
+    gtk_label_set_xalign(GTK_LABEL(second), 0);
+    gtk_label_set_ellipsize(GTK_LABEL(second), PANGO_ELLIPSIZE_END);
+    gtk_widget_add_css_class(second, "caption");
+    gtk_widget_add_css_class(second, "dim-label");
+    gtk_box_append(GTK_BOX(texts), first);
+    gtk_box_append(GTK_BOX(texts), second);
+    gtk_box_append(GTK_BOX(box), texts);
+    return box;
+}
+
+void clear(GtkWidget* list)
+{
+    while (GtkWidget* child = gtk_widget_get_first_child(list))
+        gtk_list_box_remove(GTK_LIST_BOX(list), child);
+}
+
+const char* icon_for(const DeviceEntry& device)
+{
+    if (device.removable)
+        return "drive-removable-media-symbolic";
+    return device.rotational && device.kind != "loop" ? "drive-harddisk-symbolic" : "drive-harddisk-solidstate-symbolic";
+}
+
+} // namespace
+
+DeviceSidebar::DeviceSidebar(std::function<void(const std::string&)> on_device,
+                             std::function<void(const std::string&)> on_result)
+    : root_(Ref<GtkWidget>::take_floating(gtk_scrolled_window_new()))
+    , on_device_(std::move(on_device))
+    , on_result_(std::move(on_result))
+{
+    gtk_scrolled_window_set_policy(GTK_SCROLLED_WINDOW(root_.get()), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC);
+    gtk_widget_set_vexpand(root_.get(), TRUE);
+    GtkWidget* box = gtk_box_new(GTK_ORIENTATION_VERTICAL, 0);
+    gtk_box_append(GTK_BOX(box), heading(_("Devices")));
+    status_ = gtk_label_new(nullptr);
+    gtk_label_set_wrap(GTK_LABEL(status_), TRUE);
+    gtk_label_set_xalign(GTK_LABEL(status_), 0);
+    gtk_widget_add_css_class(status_, "dim-label");
+    gtk_widget_set_margin_start(status_, 12);
+    gtk_widget_set_margin_end(status_, 12);
+    gtk_widget_set_visible(status_, FALSE);
+    gtk_box_append(GTK_BOX(box), status_);
+    devices_ = gtk_list_box_new();
+    gtk_widget_add_css_class(devices_, "navigation-sidebar");
+    g_signal_connect(devices_, "row-selected", G_CALLBACK(&DeviceSidebar::on_device_row), this);
+    gtk_box_append(GTK_BOX(box), devices_);
+    gtk_box_append(GTK_BOX(box), heading(_("Saved results")));
+    results_ = gtk_list_box_new();
+    gtk_widget_add_css_class(results_, "navigation-sidebar");
+    gtk_list_box_set_selection_mode(GTK_LIST_BOX(results_), GTK_SELECTION_NONE);
+    gtk_list_box_set_activate_on_single_click(GTK_LIST_BOX(results_), TRUE);
+    g_signal_connect(results_, "row-activated", G_CALLBACK(&DeviceSidebar::on_result_row), this);
+    gtk_box_append(GTK_BOX(box), results_);
+    gtk_scrolled_window_set_child(GTK_SCROLLED_WINDOW(root_.get()), box);
+}
+
+DeviceSidebar::~DeviceSidebar()
+{
+    g_signal_handlers_disconnect_by_data(devices_, this);
+    g_signal_handlers_disconnect_by_data(results_, this);
+}
+
+void DeviceSidebar::set_devices(const std::map<std::string, DeviceEntry>& devices, const std::string& selected)
+{
+    rebuilding_ = true;
+    clear(devices_);
+    device_paths_.clear();
+    GtkListBoxRow* selected_row = nullptr;
+    for (const auto& [path, device] : devices) {
+        std::string subtitle = device.node + " · " + device_subtitle(device);
+        GtkWidget* row = gtk_list_box_row_new();
+        gtk_list_box_row_set_child(GTK_LIST_BOX_ROW(row), row_box(icon_for(device), device_title(device), subtitle));
+        gtk_widget_set_tooltip_text(row, subtitle.c_str());
+        gtk_list_box_append(GTK_LIST_BOX(devices_), row);
+        device_paths_.push_back(path);
+        if (path == selected)
+            selected_row = GTK_LIST_BOX_ROW(row);
+    }
+    if (selected_row)
+        gtk_list_box_select_row(GTK_LIST_BOX(devices_), selected_row);
+    rebuilding_ = false;
+    if (devices.empty())
+        set_status(_("No devices to benchmark."));
+    else
+        set_status({});
+}
+
+void DeviceSidebar::set_results(const std::vector<RecentResult>& results)
+{
+    clear(results_);
+    result_paths_.clear();
+    constexpr std::size_t shown = 30;
+    for (std::size_t i = 0; i < results.size() && i < shown; ++i) {
+        const RecentResult& recent = results[i];
+        std::string node;
+        if (const auto found = recent.result.device_info.find("node"); found != recent.result.device_info.end())
+            if (const auto* text = std::get_if<std::string>(&found->second))
+                node = *text;
+        gchar* base = g_path_get_basename(recent.path.c_str());
+        GtkWidget* row = gtk_list_box_row_new();
+        gtk_list_box_row_set_child(GTK_LIST_BOX_ROW(row),
+                                   row_box("document-open-recent-symbolic", recent.result.kind + " · " + node, base));
+        g_free(base);
+        gtk_list_box_append(GTK_LIST_BOX(results_), row);
+        result_paths_.push_back(recent.path);
+    }
+}
+
+void DeviceSidebar::set_status(const std::string& text)
+{
+    gtk_label_set_text(GTK_LABEL(status_), text.c_str());
+    gtk_widget_set_visible(status_, !text.empty());
+}
+
+void DeviceSidebar::on_device_row(GtkListBox*, GtkListBoxRow* row, gpointer self)
+{
+    auto* sidebar = static_cast<DeviceSidebar*>(self);
+    if (sidebar->rebuilding_ || !row)
+        return;
+    const int index = gtk_list_box_row_get_index(row);
+    if (index >= 0 && static_cast<std::size_t>(index) < sidebar->device_paths_.size())
+        sidebar->on_device_(sidebar->device_paths_[static_cast<std::size_t>(index)]);
+}
+
+void DeviceSidebar::on_result_row(GtkListBox*, GtkListBoxRow* row, gpointer self)
+{
+    auto* sidebar = static_cast<DeviceSidebar*>(self);
+    const int index = gtk_list_box_row_get_index(row);
+    if (index >= 0 && static_cast<std::size_t>(index) < sidebar->result_paths_.size())
+        sidebar->on_result_(sidebar->result_paths_[static_cast<std::size_t>(index)]);
+}
+
+} // namespace diskbench::client

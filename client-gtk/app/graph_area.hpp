@@ -1,0 +1,44 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "../widgets/chart.hpp"
+#include "gobject_ptr.hpp"
+
+#include <gtk/gtk.h>
+
+namespace diskbench::client {
+
+// A GtkDrawingArea that draws a Chart, in the light or dark palette of the
+// current style, at the widget's scale factor. Live updates call
+// changed(): redraws are coalesced to at most 20 per second, so a flood of
+// samples costs at most 20 frames.
+class GraphArea {
+public:
+    GraphArea();
+    ~GraphArea();
+    GraphArea(const GraphArea&) = delete;
+    GraphArea& operator=(const GraphArea&) = delete;
+
+    [[nodiscard]] GtkWidget* widget() const noexcept { return GTK_WIDGET(area_.get()); }
+    [[nodiscard]] Chart& chart() noexcept { return chart_; }
+    [[nodiscard]] const Chart& chart() const noexcept { return chart_; }
+
+    // The data changed: redraw soon (≤ 20 Hz).
+    void changed();
+    // Size/theme independent change that must show now (new spec, cleared).
+    void redraw_now();
+
+    [[nodiscard]] ChartTheme theme() const;
+
+private:
+    static void draw(GtkDrawingArea* area, cairo_t* cr, int width, int height, gpointer self);
+    static gboolean on_tick(gpointer self);
+    static void on_dark_changed(GObject*, GParamSpec*, gpointer self);
+
+    Ref<GtkDrawingArea> area_;
+    Chart chart_ { ChartSpec {} };
+    guint pending_ = 0;
+    gulong dark_handler_ = 0;
+};
+
+} // namespace diskbench::client

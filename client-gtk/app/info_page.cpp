@@ -1,0 +1,118 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "info_page.hpp"
+
+#include "../widgets/value_format.hpp"
+
+#include <adwaita.h>
+#include <glib/gi18n-lib.h>
+#include <sys/utsname.h>
+
+namespace diskbench::client {
+
+namespace {
+
+std::string text_of(const SavedValueMap* map, const char* key)
+{
+    if (!map)
+        return {};
+    const auto found = map->find(key);
+    if (found == map->end())
+        return {};
+    if (const auto* value = std::get_if<std::string>(&found->second))
+        return *value;
+    return {};
+}
+
+std::string yes_no(bool value)
+{
+    return value ? _("yes") : _("no");
+}
+
+} // namespace
+
+InfoPage::InfoPage()
+    : page_(Ref<GtkWidget>::take_floating(adw_preferences_page_new()))
+{
+    device_group_ = adw_preferences_group_new();
+    adw_preferences_group_set_title(ADW_PREFERENCES_GROUP(device_group_), _("Device"));
+    system_group_ = adw_preferences_group_new();
+    adw_preferences_group_set_title(ADW_PREFERENCES_GROUP(system_group_), _("System"));
+    adw_preferences_group_set_description(ADW_PREFERENCES_GROUP(system_group_),
+                                          _("Stored with every result, so results can be compared later."));
+    adw_preferences_page_add(ADW_PREFERENCES_PAGE(page_.get()), ADW_PREFERENCES_GROUP(device_group_));
+    adw_preferences_page_add(ADW_PREFERENCES_PAGE(page_.get()), ADW_PREFERENCES_GROUP(system_group_));
+    set(nullptr, nullptr, {}, {});
+}
+
+void InfoPage::add_row(GtkWidget* group, std::vector<GtkWidget*>& rows, const char* title, const std::string& value)
+{
+    GtkWidget* row = adw_action_row_new();
+    adw_preferences_row_set_title(ADW_PREFERENCES_ROW(row), title);
+    // Values such as serial numbers are text, not markup.
+    adw_preferences_row_set_use_markup(ADW_PREFERENCES_ROW(row), FALSE);
+    GtkWidget* label = gtk_label_new(value.empty() ? "–" : value.c_str());
+    gtk_label_set_selectable(GTK_LABEL(label), TRUE);
+    gtk_label_set_ellipsize(GTK_LABEL(label), PANGO_ELLIPSIZE_END);
+    gtk_widget_add_css_class(label, "dim-label");
+    adw_action_row_add_suffix(ADW_ACTION_ROW(row), label);
+    adw_preferences_group_add(ADW_PREFERENCES_GROUP(group), row);
+    rows.push_back(row);
+}
+
+void InfoPage::set(const DeviceEntry* device, const SavedValueMap* last_run, const std::string& backend,
+                   const std::string& daemon_version)
+{
+    for (GtkWidget* row : device_rows_)
+        adw_preferences_group_remove(ADW_PREFERENCES_GROUP(device_group_), row);
+    for (GtkWidget* row : system_rows_)
+        adw_preferences_group_remove(ADW_PREFERENCES_GROUP(system_group_), row);
+    device_rows_.clear();
+    system_rows_.clear();
+
+    if (device) {
+        add_row(device_group_, device_rows_, _("Node"), device->node);
+        add_row(device_group_, device_rows_, _("Model"), device->model);
+        add_row(device_group_, device_rows_, _("Vendor"), device->vendor);
+        add_row(device_group_, device_rows_, _("Serial number"), device->serial);
+        add_row(device_group_, device_rows_, _("WWN"), device->wwn);
+        add_row(device_group_, device_rows_, _("Firmware"), device->revision);
+        add_row(device_group_, device_rows_, _("Size"), format_value(static_cast<double>(device->size), Unit::Bytes));
+        add_row(device_group_, device_rows_, _("Logical block size"),
+                format_value(device->logical_block_size, Unit::Bytes));
+        add_row(device_group_, device_rows_, _("Physical block size"),
+                format_value(device->physical_block_size, Unit::Bytes));
+        std::string rotation = yes_no(device->rotational);
+        if (device->rotation_rate > 0) {
+            gchar* rate = g_strdup_printf(_("%d rpm"), device->rotation_rate);
+            rotation += std::string(" (") + rate + ")";
+            g_free(rate);
+        }
+        add_row(device_group_, device_rows_, _("Rotational"), rotation);
+        add_row(device_group_, device_rows_, _("Removable"), yes_no(device->removable));
+        add_row(device_group_, device_rows_, _("Connection"), device->connection_bus);
+        add_row(device_group_, device_rows_, _("I/O scheduler"), device->scheduler);
+        add_row(device_group_, device_rows_, _("Largest request"),
+                format_value(static_cast<double>(device->max_sectors_kib) * 1024, Unit::Bytes));
+        add_row(device_group_, device_rows_, _("Write cache"), device->write_cache);
+        add_row(device_group_, device_rows_, _("Mounted or in use"), yes_no(device->mounted || device->in_use));
+    } else {
+        add_row(device_group_, device_rows_, _("Node"), {});
+    }
+
+    std::string kernel = text_of(last_run, "kernel");
+    std::string machine = text_of(last_run, "machine");
+    if (kernel.empty()) {
+        // No run yet: this machine's, which is where the daemon runs too.
+        utsname names {};
+        if (::uname(&names) == 0) {
+            kernel = names.release;
+            machine = names.machine;
+        }
+    }
+    add_row(system_group_, system_rows_, _("Kernel"), kernel);
+    add_row(system_group_, system_rows_, _("Machine"), machine);
+    add_row(system_group_, system_rows_, _("Benchmark service"), daemon_version);
+    add_row(system_group_, system_rows_, _("I/O backend of the last run"), backend);
+}
+
+} // namespace diskbench::client

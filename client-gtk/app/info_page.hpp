@@ -1,0 +1,36 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "../dbus/daemon_types.hpp"
+#include "gobject_ptr.hpp"
+
+#include <gtk/gtk.h>
+
+#include <string>
+#include <vector>
+
+namespace diskbench::client {
+
+// The Info page: the facts stored with every result, so a reader can tell
+// whether two results are comparable: the device (identity, size, block
+// sizes, rotation, scheduler, request size, write cache) and the system
+// (kernel, machine, daemon version, I/O backend of the last run).
+class InfoPage {
+public:
+    InfoPage();
+    [[nodiscard]] GtkWidget* widget() const noexcept { return page_.get(); }
+    // `last_run` (may be null): the DeviceInfo of the latest job shown, for
+    // the kernel and machine it ran on.
+    void set(const DeviceEntry* device, const SavedValueMap* last_run, const std::string& backend,
+             const std::string& daemon_version);
+
+private:
+    void add_row(GtkWidget* group, std::vector<GtkWidget*>& rows, const char* title, const std::string& value);
+
+    Ref<GtkWidget> page_;
+    GtkWidget* device_group_ = nullptr;
+    GtkWidget* system_group_ = nullptr;
+    std::vector<GtkWidget*> device_rows_, system_rows_;
+};
+
+} // namespace diskbench::client

@@ -1,0 +1,24 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "../dbus/daemon_client.hpp"
+#include "../model/recent_results.hpp"
+
+#include <string>
+
+namespace diskbench::client {
+
+// What a page needs from the window around it.
+class PageHost {
+public:
+    virtual ~PageHost() = default;
+    virtual DaemonClient* client() = 0;             // null when the bus is unreachable
+    virtual const DeviceEntry* selected_device() = 0; // null when none
+    virtual RecentResults& recent_results() = 0;
+    virtual void toast(const std::string& message) = 0;
+    // The page's state changed (for the header, the status action, and the
+    // reference picker after a run was saved).
+    virtual void page_changed() = 0;
+};
+
+} // namespace diskbench::client

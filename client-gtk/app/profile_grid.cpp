@@ -1,0 +1,90 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "profile_grid.hpp"
+
+#include "../widgets/value_format.hpp"
+
+#include <glib/gi18n-lib.h>
+
+#include <optional>
+
+namespace diskbench::client {
+
+namespace {
+
+std::optional<double> value_at(const std::vector<SavedSeries>& series, const char* name, std::size_t test)
+{
+    for (const SavedSeries& s : series)
+        if (s.name == name)
+            for (const GraphPoint& point : s.points)
+                if (static_cast<std::size_t>(point.x) == test)
+                    return point.y;
+    return std::nullopt;
+}
+
+GtkWidget* label(const std::string& text, const char* css_class, float xalign = 1.0F)
+{
+    GtkWidget* widget = gtk_label_new(text.c_str());
+    gtk_label_set_xalign(GTK_LABEL(widget), xalign);
+    if (css_class)
+        gtk_widget_add_css_class(widget, css_class);
+    return widget;
+}
+
+struct Column {
+    const char* series;
+    Unit unit;
+    const char* css_class;
+};
+
+} // namespace
+
+ProfileGrid::ProfileGrid()
+    : grid_(Ref<GtkWidget>::take_floating(gtk_grid_new()))
+{
+    gtk_grid_set_column_spacing(GTK_GRID(grid_.get()), 24);
+    gtk_grid_set_row_spacing(GTK_GRID(grid_.get()), 6);
+    gtk_widget_set_halign(grid_.get(), GTK_ALIGN_CENTER);
+}
+
+void ProfileGrid::set(const std::vector<std::string>& tests, const std::vector<SavedSeries>& current,
+                      const std::vector<SavedSeries>* reference)
+{
+    for (GtkWidget* cell : cells_)
+        gtk_grid_remove(GTK_GRID(grid_.get()), cell);
+    cells_.clear();
+    auto attach = [&](GtkWidget* cell, int column, int row) {
+        gtk_grid_attach(GTK_GRID(grid_.get()), cell, column, row, 1, 1);
+        cells_.push_back(cell);
+    };
+    const Column columns[] = {
+        { "throughput", Unit::MegabytesPerSecond, "title-2" },
+        { "iops", Unit::Iops, nullptr },
+        { "latency_p50", Unit::Microseconds, nullptr },
+        { "latency_p99", Unit::Microseconds, nullptr },
+    };
+    const char* headings[] = { N_("Read"), N_("Throughput"), N_("IOPS"), N_("Latency p50"), N_("Latency p99") };
+    for (int c = 0; c < 5; ++c)
+        attach(label(_(headings[c]), "heading", c == 0 ? 0.0F : 1.0F), c, 0);
+    int row = 1;
+    for (std::size_t test = 0; test < tests.size(); ++test, row += reference ? 2 : 1) {
+        GtkWidget* name = label(tests[test], "title-4", 0.0F);
+        attach(name, 0, row);
+        for (int c = 0; c < 4; ++c) {
+            const auto value = value_at(current, columns[c].series, test);
+            attach(label(value ? format_value(*value, columns[c].unit) : "–", columns[c].css_class), c + 1, row);
+            if (reference) {
+                const auto old = value_at(*reference, columns[c].series, test);
+                GtkWidget* small = label(old ? format_value(*old, columns[c].unit) : "–", "dim-label");
+                gtk_widget_add_css_class(small, "caption");
+                attach(small, c + 1, row + 1);
+            }
+        }
+        if (reference) {
+            GtkWidget* caption = label(_("reference"), "dim-label", 0.0F);
+            gtk_widget_add_css_class(caption, "caption");
+            attach(caption, 0, row + 1);
+        }
+    }
+}
+
+} // namespace diskbench::client

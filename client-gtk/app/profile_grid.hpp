@@ -1,0 +1,29 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "../model/saved_result.hpp"
+#include "gobject_ptr.hpp"
+
+#include <gtk/gtk.h>
+
+#include <string>
+#include <vector>
+
+namespace diskbench::client {
+
+// The profile results as CrystalDiskMark and KDiskMark users know them: one
+// row per test (SEQ1M Q8T1 ...) with MB/s in large type, IOPS, and latency
+// p50/p99; the reference's figures in small type under each.
+class ProfileGrid {
+public:
+    ProfileGrid();
+    [[nodiscard]] GtkWidget* widget() const noexcept { return grid_.get(); }
+    void set(const std::vector<std::string>& tests, const std::vector<SavedSeries>& current,
+             const std::vector<SavedSeries>* reference);
+
+private:
+    Ref<GtkWidget> grid_;
+    std::vector<GtkWidget*> cells_;
+};
+
+} // namespace diskbench::client

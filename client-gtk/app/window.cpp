@@ -1,0 +1,443 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "window.hpp"
+
+#include "../model/job_result.hpp"
+
+#include <glib/gi18n-lib.h>
+
+namespace diskbench::client {
+
+namespace {
+
+constexpr const char* info_page_name = "info";
+
+std::string read_text_file(const std::string& path, std::string& error)
+{
+    gchar* contents = nullptr;
+    gsize length = 0;
+    GError* failure = nullptr;
+    if (!g_file_get_contents(path.c_str(), &contents, &length, &failure)) {
+        error = failure->message;
+        g_error_free(failure);
+        return {};
+    }
+    std::string text(contents, length);
+    g_free(contents);
+    return text;
+}
+
+std::string reference_label(const SavedResult& result, bool same_disk)
+{
+    GDateTime* time = g_date_time_new_from_unix_local(result.finished_at_us / 1000000);
+    std::string date;
+    if (time) {
+        gchar* text = g_date_time_format(time, _("%e %b %Y %H:%M"));
+        date = text ? text : "";
+        g_free(text);
+        g_date_time_unref(time);
+    }
+    while (!date.empty() && date.front() == ' ')
+        date.erase(0, 1);
+    if (same_disk)
+        return std::string(_("This disk")) + ", " + date;
+    std::string node;
+    if (const auto found = result.device_info.find("node"); found != result.device_info.end())
+        if (const auto* text = std::get_if<std::string>(&found->second))
+            node = *text;
+    return node + ", " + date;
+}
+
+} // namespace
+
+Window::Window(AdwApplication* app, DaemonClient* client, RecentResults& recent, std::string bus_problem)
+    : client_(client)
+    , recent_(recent)
+{
+    window_ = Ref<GtkWidget>::add(adw_application_window_new(GTK_APPLICATION(app)));
+    gtk_window_set_title(window(), _("Disk Benchmark"));
+    gtk_window_set_default_size(window(), 1180, 780);
+    gtk_window_set_icon_name(window(), "org.diskbench.DiskBench");
+
+    GtkWidget* leaflet = adw_leaflet_new();
+    adw_leaflet_append(ADW_LEAFLET(leaflet), build_sidebar());
+    GtkWidget* separator = gtk_separator_new(GTK_ORIENTATION_VERTICAL);
+    adw_leaflet_page_set_navigatable(adw_leaflet_append(ADW_LEAFLET(leaflet), separator), FALSE);
+    adw_leaflet_append(ADW_LEAFLET(leaflet), build_content());
+    adw_leaflet_set_visible_child(ADW_LEAFLET(leaflet), gtk_widget_get_last_child(leaflet));
+    adw_application_window_set_content(ADW_APPLICATION_WINDOW(window_.get()), leaflet);
+
+    recent_.reload();
+    sidebar_->set_results(recent_.results());
+    if (client_) {
+        client_->add_observer(this);
+        devices_changed();
+    } else {
+        sidebar_->set_status(bus_problem);
+    }
+}
+
+Window::~Window()
+{
+    if (client_)
+        client_->remove_observer(this);
+    pages_.clear();
+}
+
+GtkWidget* Window::build_sidebar()
+{
+    GtkWidget* box = gtk_box_new(GTK_ORIENTATION_VERTICAL, 0);
+    gtk_widget_set_size_request(box, 270, -1);
+    GtkWidget* header = adw_header_bar_new();
+    adw_header_bar_set_show_end_title_buttons(ADW_HEADER_BAR(header), FALSE);
+    adw_header_bar_set_title_widget(ADW_HEADER_BAR(header), adw_window_title_new(_("Disk Benchmark"), nullptr));
+    GtkWidget* open = gtk_button_new_from_icon_name("document-open-symbolic");
+    gtk_widget_set_tooltip_text(open, _("Open a result…"));
+    gtk_actionable_set_action_name(GTK_ACTIONABLE(open), "app.open-result-dialog");
+    adw_header_bar_pack_start(ADW_HEADER_BAR(header), open);
+    gtk_box_append(GTK_BOX(box), header);
+    sidebar_ = std::make_unique<DeviceSidebar>([this](const std::string& path) { select_device(path); },
+                                               [this](const std::string& path) { open_result_file(path, false); });
+    gtk_box_append(GTK_BOX(box), sidebar_->widget());
+    return box;
+}
+
+GtkWidget* Window::build_reference_picker()
+{
+    reference_list_ = gtk_list_box_new();
+    gtk_list_box_set_selection_mode(GTK_LIST_BOX(reference_list_), GTK_SELECTION_NONE);
+    gtk_list_box_set_activate_on_single_click(GTK_LIST_BOX(reference_list_), TRUE);
+    gtk_widget_add_css_class(reference_list_, "navigation-sidebar");
+    g_signal_connect(reference_list_, "row-activated", G_CALLBACK(&Window::on_reference_row), this);
+    GtkWidget* scroll = gtk_scrolled_window_new();
+    gtk_scrolled_window_set_policy(GTK_SCROLLED_WINDOW(scroll), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC);
+    gtk_scrolled_window_set_max_content_height(GTK_SCROLLED_WINDOW(scroll), 360);
+    gtk_scrolled_window_set_propagate_natural_height(GTK_SCROLLED_WINDOW(scroll), TRUE);
+    gtk_scrolled_window_set_child(GTK_SCROLLED_WINDOW(scroll), reference_list_);
+    GtkWidget* box = gtk_box_new(GTK_ORIENTATION_VERTICAL, 6);
+    gtk_widget_set_size_request(box, 300, -1);
+    GtkWidget* title = gtk_label_new(_("Compare with"));
+    gtk_widget_add_css_class(title, "heading");
+    gtk_box_append(GTK_BOX(box), title);
+    gtk_box_append(GTK_BOX(box), scroll);
+    GtkWidget* from_file = gtk_button_new_with_label(_("From a file…"));
+    gtk_actionable_set_action_name(GTK_ACTIONABLE(from_file), "app.open-reference-dialog");
+    gtk_box_append(GTK_BOX(box), from_file);
+    reference_popover_ = gtk_popover_new();
+    gtk_popover_set_child(GTK_POPOVER(reference_popover_), box);
+    g_signal_connect(reference_popover_, "show", G_CALLBACK(&Window::on_reference_popover_shown), this);
+    reference_button_ = gtk_menu_button_new();
+    gtk_menu_button_set_icon_name(GTK_MENU_BUTTON(reference_button_), "view-dual-symbolic");
+    gtk_menu_button_set_popover(GTK_MENU_BUTTON(reference_button_), reference_popover_);
+    gtk_widget_set_tooltip_text(reference_button_, _("Compare with an earlier result"));
+    return reference_button_;
+}
+
+GtkWidget* Window::build_content()
+{
+    GtkWidget* box = gtk_box_new(GTK_ORIENTATION_VERTICAL, 0);
+    gtk_widget_set_hexpand(box, TRUE);
+    stack_ = adw_view_stack_new();
+    gtk_widget_set_vexpand(stack_, TRUE);
+
+    GtkWidget* header = adw_header_bar_new();
+    GtkWidget* switcher = adw_view_switcher_title_new();
+    adw_view_switcher_title_set_stack(ADW_VIEW_SWITCHER_TITLE(switcher), ADW_VIEW_STACK(stack_));
+    adw_view_switcher_title_set_title(ADW_VIEW_SWITCHER_TITLE(switcher), _("Disk Benchmark"));
+    adw_header_bar_set_title_widget(ADW_HEADER_BAR(header), switcher);
+    GMenu* menu = g_menu_new();
+    g_menu_append(menu, _("_Open Result…"), "app.open-result-dialog");
+    g_menu_append(menu, _("_Save Result…"), "app.save-result-dialog");
+    g_menu_append(menu, _("_Export Graph…"), "app.export-graph-dialog");
+    GMenu* section = g_menu_new();
+    g_menu_append(section, _("_About Disk Benchmark"), "app.about");
+    g_menu_append_section(menu, nullptr, G_MENU_MODEL(section));
+    g_object_unref(section);
+    GtkWidget* menu_button = gtk_menu_button_new();
+    gtk_menu_button_set_icon_name(GTK_MENU_BUTTON(menu_button), "open-menu-symbolic");
+    gtk_menu_button_set_menu_model(GTK_MENU_BUTTON(menu_button), G_MENU_MODEL(menu));
+    g_object_unref(menu);
+    adw_header_bar_pack_end(ADW_HEADER_BAR(header), menu_button);
+    adw_header_bar_pack_end(ADW_HEADER_BAR(header), build_reference_picker());
+    gtk_box_append(GTK_BOX(box), header);
+
+    for (const BenchmarkPage& page : benchmark_pages()) {
+        auto view = std::make_unique<BenchmarkPageView>(page, *this);
+        adw_view_stack_add_titled_with_icon(ADW_VIEW_STACK(stack_), view->widget(), page.kind.c_str(), _(page.title),
+                                            page.icon);
+        pages_.push_back(std::move(view));
+    }
+    info_ = std::make_unique<InfoPage>();
+    adw_view_stack_add_titled_with_icon(ADW_VIEW_STACK(stack_), info_->widget(), info_page_name, _("Info"),
+                                        "dialog-information-symbolic");
+    g_signal_connect(stack_, "notify::visible-child", G_CALLBACK(&Window::on_page_switched), this);
+
+    toasts_ = adw_toast_overlay_new();
+    adw_toast_overlay_set_child(ADW_TOAST_OVERLAY(toasts_), stack_);
+    gtk_box_append(GTK_BOX(box), toasts_);
+    GtkWidget* bar = adw_view_switcher_bar_new();
+    adw_view_switcher_bar_set_stack(ADW_VIEW_SWITCHER_BAR(bar), ADW_VIEW_STACK(stack_));
+    g_object_bind_property(switcher, "title-visible", bar, "reveal", G_BINDING_SYNC_CREATE);
+    gtk_box_append(GTK_BOX(box), bar);
+    return box;
+}
+
+const DeviceEntry* Window::selected_device()
+{
+    return client_ ? client_->device(selected_device_) : nullptr;
+}
+
+void Window::toast(const std::string& message)
+{
+    AdwToast* toast = adw_toast_new(message.c_str());
+    adw_toast_set_timeout(toast, 6);
+    adw_toast_overlay_add_toast(ADW_TOAST_OVERLAY(toasts_), toast);
+}
+
+void Window::page_changed()
+{
+    if (status_listener_)
+        status_listener_();
+}
+
+void Window::select_device(const std::string& path)
+{
+    if (path == selected_device_)
+        return;
+    selected_device_ = path;
+    for (auto& page : pages_)
+        page->device_changed();
+    update_info_page();
+    page_changed();
+}
+
+bool Window::select_device_node(const std::string& node)
+{
+    if (!client_)
+        return false;
+    const DeviceEntry* device = client_->device_by_node(node);
+    if (!device)
+        return false;
+    const std::string path = device->path;
+    sidebar_->set_devices(client_->devices(), path);
+    select_device(path);
+    return true;
+}
+
+void Window::devices_changed()
+{
+    if (!client_)
+        return;
+    // Keep the selection; pick the first device when nothing is selected.
+    if (!client_->device(selected_device_))
+        selected_device_.clear();
+    const std::string before = selected_device_;
+    if (selected_device_.empty() && !client_->devices().empty())
+        selected_device_ = client_->devices().begin()->first;
+    sidebar_->set_devices(client_->devices(), selected_device_);
+    if (selected_device_ != before)
+        for (auto& page : pages_)
+            page->device_changed();
+    update_info_page();
+    for (auto& page : pages_)
+        page->benchmarks_changed();
+}
+
+void Window::benchmarks_changed()
+{
+    for (auto& page : pages_)
+        page->benchmarks_changed();
+}
+
+void Window::job_changed(const JobEntry& job)
+{
+    for (auto& page : pages_)
+        page->job_changed(job);
+    if (!job.running()) {
+        // A finished run of ours was kept: offer it as a reference.
+        sidebar_->set_results(recent_.results());
+        update_info_page();
+    }
+}
+
+void Window::job_points_added(const JobEntry& job)
+{
+    for (auto& page : pages_)
+        page->job_points_added(job);
+}
+
+void Window::job_removed(const std::string& path)
+{
+    for (auto& page : pages_)
+        page->job_removed(path);
+}
+
+void Window::daemon_availability_changed(bool running)
+{
+    if (running)
+        sidebar_->set_status({});
+    for (auto& page : pages_)
+        page->benchmarks_changed();
+}
+
+void Window::update_info_page()
+{
+    const DeviceEntry* device = selected_device();
+    const SavedValueMap* last_run = nullptr;
+    std::string backend;
+    const JobEntry* latest = nullptr;
+    if (client_ && device)
+        for (const auto& [path, job] : client_->jobs())
+            if (job.device == device->path && (!latest || job.started_at_us > latest->started_at_us))
+                latest = &job;
+    if (latest) {
+        last_run = &latest->device_info;
+        backend = latest->backend;
+    }
+    info_->set(device, last_run, backend, client_ ? client_->daemon_version() : std::string());
+}
+
+void Window::show_page(const std::string& kind)
+{
+    adw_view_stack_set_visible_child_name(ADW_VIEW_STACK(stack_), kind.c_str());
+}
+
+BenchmarkPageView* Window::shown_page()
+{
+    const char* name = adw_view_stack_get_visible_child_name(ADW_VIEW_STACK(stack_));
+    for (auto& page : pages_)
+        if (name && page->page().kind == name)
+            return page.get();
+    return nullptr;
+}
+
+bool Window::run_benchmark(const std::string& kind)
+{
+    for (auto& page : pages_)
+        if (page->page().kind == kind) {
+            show_page(kind);
+            page->start();
+            return true;
+        }
+    return false;
+}
+
+std::string Window::status()
+{
+    BenchmarkPageView* page = shown_page();
+    return page ? page->status() : std::string(info_page_name) + ":idle:0";
+}
+
+void Window::open_result_file(const std::string& path, bool as_reference)
+{
+    std::string error;
+    const std::string text = read_text_file(path, error);
+    if (!error.empty()) {
+        toast(std::string(_("Could not open the result:")) + " " + error);
+        return;
+    }
+    auto loaded = result_from_json(text);
+    if (const auto* failure = std::get_if<LoadError>(&loaded)) {
+        toast(failure->message);
+        return;
+    }
+    SavedResult result = std::move(std::get<SavedResult>(loaded));
+    for (auto& page : pages_) {
+        if (page->page().kind != result.kind)
+            continue;
+        show_page(result.kind);
+        if (as_reference) {
+            const DeviceEntry* device = selected_device();
+            const bool same = device && same_device(result.device_info, device_info_of(*device));
+            const std::string label = reference_label(result, same);
+            page->set_reference(std::move(result), label);
+        } else {
+            page->show_result(std::move(result));
+        }
+        page_changed();
+        return;
+    }
+    toast(_("This result is of a kind this version does not know."));
+}
+
+void Window::clear_reference()
+{
+    if (BenchmarkPageView* page = shown_page())
+        page->set_reference(std::nullopt, {});
+}
+
+void Window::save_shown_result(const std::string& path)
+{
+    BenchmarkPageView* page = shown_page();
+    const std::optional<SavedResult> result = page ? page->shown_result() : std::nullopt;
+    if (!result) {
+        toast(_("There is no result on this page to save."));
+        return;
+    }
+    const std::string error = write_file_atomically(path, result_to_json(*result));
+    if (!error.empty())
+        toast(std::string(_("Could not save the result:")) + " " + error);
+    else
+        toast(_("Result saved"));
+}
+
+void Window::export_shown_graph(const std::string& path)
+{
+    BenchmarkPageView* page = shown_page();
+    if (!page) {
+        toast(_("Pick a benchmark page to export its graph."));
+        return;
+    }
+    const std::string error = page->export_graph(path);
+    toast(error.empty() ? std::string(_("Graph exported")) : error);
+}
+
+void Window::fill_reference_list()
+{
+    while (GtkWidget* child = gtk_widget_get_first_child(reference_list_))
+        gtk_list_box_remove(GTK_LIST_BOX(reference_list_), child);
+    reference_paths_.clear();
+    BenchmarkPageView* page = shown_page();
+    auto add = [this](const std::string& text, const std::string& path) {
+        GtkWidget* label = gtk_label_new(text.c_str());
+        gtk_label_set_xalign(GTK_LABEL(label), 0);
+        gtk_list_box_append(GTK_LIST_BOX(reference_list_), label);
+        reference_paths_.push_back(path);
+    };
+    add(_("No reference"), "");
+    if (!page)
+        return;
+    recent_.reload();
+    const DeviceEntry* device = selected_device();
+    const SavedValueMap identity = device ? device_info_of(*device) : SavedValueMap {};
+    for (const RecentResult* recent : recent_.for_kind(page->page().kind, identity))
+        add(reference_label(recent->result, device && same_device(recent->result.device_info, identity)), recent->path);
+}
+
+void Window::on_reference_popover_shown(GtkPopover*, gpointer self)
+{
+    static_cast<Window*>(self)->fill_reference_list();
+}
+
+void Window::on_reference_row(GtkListBox*, GtkListBoxRow* row, gpointer self)
+{
+    auto* window = static_cast<Window*>(self);
+    const int index = gtk_list_box_row_get_index(row);
+    if (index < 0 || static_cast<std::size_t>(index) >= window->reference_paths_.size())
+        return;
+    const std::string path = window->reference_paths_[static_cast<std::size_t>(index)];
+    gtk_popover_popdown(GTK_POPOVER(window->reference_popover_));
+    if (path.empty())
+        window->clear_reference();
+    else
+        window->open_result_file(path, true);
+}
+
+void Window::on_page_switched(GObject*, GParamSpec*, gpointer self)
+{
+    auto* window = static_cast<Window*>(self);
+    // The reference picker is about benchmark pages only.
+    gtk_widget_set_sensitive(window->reference_button_, window->shown_page() != nullptr);
+    window->page_changed();
+}
+
+} // namespace diskbench::client

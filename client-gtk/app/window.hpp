@@ -1,0 +1,82 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "benchmark_page_view.hpp"
+#include "device_sidebar.hpp"
+#include "info_page.hpp"
+#include "page_host.hpp"
+
+#include <adwaita.h>
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace diskbench::client {
+
+// The main window: device sidebar | header with page switcher, reference
+// picker and menu; one page per benchmark plus Info; toasts.
+class Window final : public PageHost, public DaemonClient::Observer {
+public:
+    // `client` may be null (no system bus); the window then says so.
+    Window(AdwApplication* app, DaemonClient* client, RecentResults& recent, std::string bus_problem);
+    ~Window() override;
+
+    [[nodiscard]] GtkWindow* window() const noexcept { return GTK_WINDOW(window_.get()); }
+
+    // Used by the application's actions (and so by scripts over D-Bus).
+    bool select_device_node(const std::string& node);
+    bool run_benchmark(const std::string& kind);
+    void show_page(const std::string& kind);
+    BenchmarkPageView* shown_page();
+    void open_result_file(const std::string& path, bool as_reference);
+    void clear_reference();
+    void save_shown_result(const std::string& path);
+    void export_shown_graph(const std::string& path);
+    [[nodiscard]] std::string status();
+    void set_status_listener(std::function<void()> listener) { status_listener_ = std::move(listener); }
+
+    // PageHost
+    DaemonClient* client() override { return client_; }
+    const DeviceEntry* selected_device() override;
+    RecentResults& recent_results() override { return recent_; }
+    void toast(const std::string& message) override;
+    void page_changed() override;
+
+    // DaemonClient::Observer
+    void devices_changed() override;
+    void benchmarks_changed() override;
+    void job_changed(const JobEntry& job) override;
+    void job_points_added(const JobEntry& job) override;
+    void job_removed(const std::string& path) override;
+    void daemon_availability_changed(bool running) override;
+
+private:
+    GtkWidget* build_sidebar();
+    GtkWidget* build_content();
+    GtkWidget* build_reference_picker();
+    void select_device(const std::string& path);
+    void fill_reference_list();
+    void update_info_page();
+    static void on_page_switched(GObject*, GParamSpec*, gpointer self);
+    static void on_reference_row(GtkListBox*, GtkListBoxRow* row, gpointer self);
+    static void on_reference_popover_shown(GtkPopover*, gpointer self);
+
+    DaemonClient* client_;
+    RecentResults& recent_;
+    Ref<GtkWidget> window_;
+    std::unique_ptr<DeviceSidebar> sidebar_;
+    std::vector<std::unique_ptr<BenchmarkPageView>> pages_;
+    std::unique_ptr<InfoPage> info_;
+    GtkWidget* stack_ = nullptr;
+    GtkWidget* toasts_ = nullptr;
+    GtkWidget* reference_button_ = nullptr;
+    GtkWidget* reference_list_ = nullptr;
+    GtkWidget* reference_popover_ = nullptr;
+    std::vector<std::string> reference_paths_;
+    std::string selected_device_;
+    std::function<void()> status_listener_;
+};
+
+} // namespace diskbench::client

@@ -1,0 +1,121 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "bus_source.hpp"
+
+#include <poll.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <exception>
+#include <limits>
+
+namespace diskbench::client {
+
+namespace {
+
+struct SdbusSource {
+    GSource base;
+    sdbus::IConnection* connection;
+    gpointer fd_tag;
+    gint64 deadline_us; // CLOCK_MONOTONIC, as g_get_monotonic_time(); -1: none
+    bool broken;
+};
+
+SdbusSource* as_sdbus(GSource* source)
+{
+    return reinterpret_cast<SdbusSource*>(source);
+}
+
+GIOCondition to_condition(short events)
+{
+    int condition = 0;
+    if (events & POLLIN)
+        condition |= G_IO_IN;
+    if (events & POLLOUT)
+        condition |= G_IO_OUT;
+    return static_cast<GIOCondition>(condition | G_IO_HUP | G_IO_ERR);
+}
+
+// Asks sd-bus what to wait for now: its fd's events change (POLLOUT while a
+// message is queued) and so does its next deadline.
+gboolean prepare(GSource* source, gint* timeout_ms)
+{
+    SdbusSource* self = as_sdbus(source);
+    *timeout_ms = -1;
+    if (self->broken)
+        return FALSE;
+    const sdbus::IConnection::PollData poll = self->connection->getEventLoopPollData();
+    g_source_modify_unix_fd(source, self->fd_tag, to_condition(poll.events));
+    self->deadline_us = -1;
+    if (poll.timeout_usec != std::numeric_limits<std::uint64_t>::max()) {
+        // Both clocks are CLOCK_MONOTONIC in microseconds.
+        self->deadline_us = static_cast<gint64>(poll.timeout_usec);
+        const gint64 left = self->deadline_us - g_get_monotonic_time();
+        if (left <= 0)
+            return TRUE;
+        *timeout_ms = static_cast<gint>(std::min<gint64>((left + 999) / 1000, G_MAXINT));
+    }
+    return FALSE;
+}
+
+gboolean check(GSource* source)
+{
+    SdbusSource* self = as_sdbus(source);
+    if (self->broken)
+        return FALSE;
+    if (g_source_query_unix_fd(source, self->fd_tag) != 0)
+        return TRUE;
+    return self->deadline_us >= 0 && g_get_monotonic_time() >= self->deadline_us;
+}
+
+gboolean dispatch(GSource* source, GSourceFunc, gpointer)
+{
+    SdbusSource* self = as_sdbus(source);
+    try {
+        // processPendingRequest() handles one message per call; drain them so
+        // a burst of signals is handled in one main-loop iteration.
+        while (self->connection->processPendingRequest()) {
+        }
+    } catch (const std::exception& error) {
+        // A handler's mistake must not unwind through GLib's C frames.
+        g_warning("error while handling a D-Bus message: %s", error.what());
+    }
+    // A hung-up socket stays readable forever: stop polling it instead of
+    // spinning; the owner sees broken() and says the daemon is unreachable.
+    if (self->fd_tag && (g_source_query_unix_fd(source, self->fd_tag) & (G_IO_HUP | G_IO_ERR))) {
+        g_warning("the D-Bus connection closed");
+        self->broken = true;
+        g_source_remove_unix_fd(source, self->fd_tag);
+        self->fd_tag = nullptr;
+    }
+    return G_SOURCE_CONTINUE;
+}
+
+GSourceFuncs sdbus_source_funcs = {prepare, check, dispatch, nullptr, nullptr, nullptr};
+
+} // namespace
+
+BusSource::BusSource(sdbus::IConnection& connection, GMainContext* context)
+{
+    source_ = g_source_new(&sdbus_source_funcs, sizeof(SdbusSource));
+    SdbusSource* self = as_sdbus(source_);
+    self->connection = &connection;
+    self->deadline_us = -1;
+    self->broken = false;
+    const sdbus::IConnection::PollData poll = connection.getEventLoopPollData();
+    self->fd_tag = g_source_add_unix_fd(source_, poll.fd, to_condition(poll.events));
+    g_source_set_name(source_, "diskbench D-Bus");
+    g_source_attach(source_, context);
+}
+
+BusSource::~BusSource()
+{
+    g_source_destroy(source_);
+    g_source_unref(source_);
+}
+
+bool BusSource::broken() const noexcept
+{
+    return as_sdbus(source_)->broken;
+}
+
+} // namespace diskbench::client

@@ -1,0 +1,29 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include <glib.h>
+#include <sdbus-c++/IConnection.h>
+
+namespace diskbench::client {
+
+// Runs an sdbus-c++ connection on a GLib main context: a GSource that polls
+// the connection's fd and wakes at sd-bus's own deadline (method call
+// timeouts), then lets sdbus-c++ process everything pending. Every proxy
+// callback and signal handler therefore runs on the GTK thread, and nothing
+// ever blocks it. Detaches itself when destroyed; destroy it before the
+// connection.
+class BusSource {
+public:
+    BusSource(sdbus::IConnection& connection, GMainContext* context = nullptr);
+    ~BusSource();
+    BusSource(const BusSource&) = delete;
+    BusSource& operator=(const BusSource&) = delete;
+
+    // True once sd-bus reported the connection broken (e.g. the bus went away).
+    [[nodiscard]] bool broken() const noexcept;
+
+private:
+    GSource* source_ = nullptr;
+};
+
+} // namespace diskbench::client

@@ -1,0 +1,481 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "daemon_client.hpp"
+
+#include "diskbench-proxy.h"
+#include "variant_values.hpp"
+
+#include <glib.h>
+
+#include <algorithm>
+#include <chrono>
+
+namespace diskbench::client {
+
+namespace {
+
+constexpr const char* bus_name = "org.diskbench.DiskBench1";
+constexpr const char* root_path = "/org/diskbench/DiskBench1";
+using ManagerInterface = org::diskbench::DiskBench1::Manager_proxy;
+using DeviceInterface = org::diskbench::DiskBench1::Device_proxy;
+using JobInterface = org::diskbench::DiskBench1::Job_proxy;
+
+// Long enough for someone to type a password into polkit's dialog.
+constexpr auto interactive_timeout = std::chrono::minutes(5);
+
+using PropertyMap = std::map<std::string, sdbus::Variant>;
+
+template <typename T> void read(const PropertyMap& properties, const char* key, T& out)
+{
+    const auto found = properties.find(key);
+    if (found != properties.end() && found->second.containsValueOfType<T>())
+        out = found->second.get<T>();
+}
+
+void read_path(const PropertyMap& properties, const char* key, std::string& out)
+{
+    const auto found = properties.find(key);
+    if (found != properties.end() && found->second.containsValueOfType<sdbus::ObjectPath>())
+        out = found->second.get<sdbus::ObjectPath>();
+}
+
+void read_map(const PropertyMap& properties, const char* key, SavedValueMap& out)
+{
+    const auto found = properties.find(key);
+    if (found != properties.end() && found->second.containsValueOfType<PropertyMap>())
+        out = saved_map_from_variants(found->second.get<PropertyMap>());
+}
+
+void apply_device_properties(DeviceEntry& device, const PropertyMap& p)
+{
+    read(p, "Node", device.node);
+    read(p, "Name", device.name);
+    read(p, "DeviceKind", device.kind);
+    read(p, "Model", device.model);
+    read(p, "Vendor", device.vendor);
+    read(p, "Serial", device.serial);
+    read(p, "WWN", device.wwn);
+    read(p, "Revision", device.revision);
+    read(p, "Size", device.size);
+    read(p, "LogicalBlockSize", device.logical_block_size);
+    read(p, "PhysicalBlockSize", device.physical_block_size);
+    read(p, "Rotational", device.rotational);
+    read(p, "RotationRate", device.rotation_rate);
+    read(p, "Removable", device.removable);
+    read(p, "ConnectionBus", device.connection_bus);
+    read(p, "Mounted", device.mounted);
+    read(p, "InUse", device.in_use);
+    read(p, "Scheduler", device.scheduler);
+    read(p, "MaxSectorsKiB", device.max_sectors_kib);
+    read(p, "WriteCache", device.write_cache);
+    read_path(p, "Job", device.job);
+}
+
+void apply_job_properties(JobEntry& job, const PropertyMap& p)
+{
+    read(p, "Kind", job.kind);
+    read_path(p, "Device", job.device);
+    read(p, "Owner", job.owner);
+    read_map(p, "Parameters", job.parameters);
+    read_map(p, "DeviceInfo", job.device_info);
+    read(p, "State", job.state);
+    read(p, "Progress", job.progress);
+    read(p, "Backend", job.backend);
+    read(p, "SampleCount", job.sample_count);
+    read_map(p, "Summary", job.summary);
+    read(p, "Warnings", job.warnings);
+    read(p, "Notes", job.notes);
+    read(p, "Error", job.error);
+    read(p, "StartedAt", job.started_at_us);
+    read(p, "FinishedAt", job.finished_at_us);
+    const auto series = p.find("Series");
+    using SeriesList = std::vector<sdbus::Struct<std::string, std::string, std::string, std::string>>;
+    if (series != p.end() && series->second.containsValueOfType<SeriesList>()) {
+        job.series.clear();
+        for (const auto& declared : series->second.get<SeriesList>())
+            job.series.push_back({ declared.get<0>(), declared.get<1>(), declared.get<2>(), declared.get<3>() });
+        if (job.points.size() < job.series.size())
+            job.points.resize(job.series.size());
+    }
+}
+
+CallError call_error(const sdbus::Error& error)
+{
+    return { error.getName(), error.getMessage() };
+}
+
+} // namespace
+
+// The root object: ObjectManager signals (InterfacesAdded/Removed) and the
+// Manager's methods. Generated from the same XML as the daemon's adaptors.
+class DaemonClient::RootProxy final : public sdbus::ProxyInterfaces<sdbus::ObjectManager_proxy, ManagerInterface> {
+public:
+    RootProxy(sdbus::IConnection& connection, DaemonClient& owner)
+        : ProxyInterfaces(connection, bus_name, root_path)
+        , owner_(owner)
+    {
+        registerProxy();
+    }
+    ~RootProxy() { unregisterProxy(); }
+    sdbus::IProxy& proxy() { return getProxy(); }
+
+private:
+    void onInterfacesAdded(const sdbus::ObjectPath& path, const std::map<std::string, PropertyMap>& interfaces) override
+    {
+        owner_.add_interfaces(path, interfaces);
+    }
+    void onInterfacesRemoved(const sdbus::ObjectPath& path, const std::vector<std::string>& interfaces) override
+    {
+        owner_.remove_interfaces(path, interfaces);
+    }
+
+    DaemonClient& owner_;
+};
+
+DaemonClient::DaemonClient()
+    : connection_(sdbus::createSystemBusConnection())
+{
+    source_ = std::make_unique<BusSource>(*connection_);
+    root_ = std::make_unique<RootProxy>(*connection_, *this);
+    // One match per kind of signal for all objects, instead of a proxy (and
+    // a synchronous AddMatch round trip) per job.
+    const std::string sender = std::string("sender='") + bus_name + "',";
+    matches_.push_back(connection_->addMatch(
+        "type='signal'," + sender + "interface='org.freedesktop.DBus.Properties',member='PropertiesChanged',path_namespace='"
+            + root_path + "'",
+        [this](sdbus::Message& message) { on_properties_changed(message); }));
+    matches_.push_back(connection_->addMatch("type='signal'," + sender + "interface='" + JobInterface::INTERFACE_NAME + "'",
+                                             [this](sdbus::Message& message) { on_job_signal(message); }));
+    matches_.push_back(connection_->addMatch(
+        std::string("type='signal',sender='org.freedesktop.DBus',interface='org.freedesktop.DBus',member='NameOwnerChanged',arg0='")
+            + bus_name + "'",
+        [this](sdbus::Message& message) { on_name_owner_changed(message); }));
+    refresh();
+}
+
+DaemonClient::~DaemonClient()
+{
+    // Proxies and matches go before the source and the connection.
+    job_proxies_.clear();
+    matches_.clear();
+    root_.reset();
+    source_.reset();
+}
+
+void DaemonClient::add_observer(Observer* observer)
+{
+    observers_.push_back(observer);
+}
+
+void DaemonClient::remove_observer(Observer* observer)
+{
+    std::erase(observers_, observer);
+}
+
+template <typename F> void DaemonClient::notify(F&& call)
+{
+    // Copy: an observer may remove itself from inside the callback.
+    const std::vector<Observer*> observers = observers_;
+    for (Observer* observer : observers)
+        if (std::find(observers_.begin(), observers_.end(), observer) != observers_.end())
+            call(*observer);
+}
+
+const BenchmarkInfo* DaemonClient::benchmark(const std::string& kind) const
+{
+    for (const BenchmarkInfo& info : benchmarks_)
+        if (info.kind == kind)
+            return &info;
+    return nullptr;
+}
+
+const DeviceEntry* DaemonClient::device(const std::string& path) const
+{
+    const auto found = devices_.find(path);
+    return found == devices_.end() ? nullptr : &found->second;
+}
+
+const DeviceEntry* DaemonClient::device_by_node(const std::string& node) const
+{
+    for (const auto& [path, device] : devices_)
+        if (device.node == node)
+            return &device;
+    return nullptr;
+}
+
+const JobEntry* DaemonClient::job(const std::string& path) const
+{
+    const auto found = jobs_.find(path);
+    return found == jobs_.end() ? nullptr : &found->second;
+}
+
+void DaemonClient::refresh()
+{
+    load_objects();
+    load_benchmarks();
+}
+
+void DaemonClient::load_objects()
+{
+    root_->proxy()
+        .callMethodAsync("GetManagedObjects")
+        .onInterface("org.freedesktop.DBus.ObjectManager")
+        .uponReplyInvoke([this](const sdbus::Error* error, const ObjectMap& objects) {
+            if (error) {
+                g_message("cannot list the daemon's objects: %s", error->what());
+                if (daemon_running_) {
+                    daemon_running_ = false;
+                    notify([](Observer& o) { o.daemon_availability_changed(false); });
+                }
+                return;
+            }
+            apply_objects(objects);
+            if (!daemon_running_) {
+                daemon_running_ = true;
+                notify([](Observer& o) { o.daemon_availability_changed(true); });
+            }
+        });
+}
+
+void DaemonClient::load_benchmarks()
+{
+    using ParameterList = std::vector<sdbus::Struct<std::string, std::string, std::string, sdbus::Variant>>;
+    using KindList = std::vector<sdbus::Struct<std::string, std::string, std::string, ParameterList>>;
+    root_->proxy()
+        .callMethodAsync("ListBenchmarks")
+        .onInterface(ManagerInterface::INTERFACE_NAME)
+        .uponReplyInvoke([this](const sdbus::Error* error, const KindList& kinds) {
+            if (error) {
+                g_message("cannot list benchmarks: %s", error->what());
+                return;
+            }
+            benchmarks_.clear();
+            for (const auto& kind : kinds) {
+                BenchmarkInfo info { kind.get<0>(), kind.get<1>(), kind.get<2>(), {} };
+                for (const auto& parameter : kind.get<3>()) {
+                    ParameterInfo p { parameter.get<0>(), parameter.get<1>(), parameter.get<2>(), {} };
+                    if (auto value = saved_value_from_variant(parameter.get<3>()))
+                        p.default_value = *value;
+                    info.parameters.push_back(std::move(p));
+                }
+                benchmarks_.push_back(std::move(info));
+            }
+            notify([](Observer& o) { o.benchmarks_changed(); });
+        });
+    root_->proxy()
+        .callMethodAsync("Get")
+        .onInterface("org.freedesktop.DBus.Properties")
+        .withArguments(std::string(ManagerInterface::INTERFACE_NAME), std::string("Version"))
+        .uponReplyInvoke([this](const sdbus::Error* error, const sdbus::Variant& value) {
+            if (!error && value.containsValueOfType<std::string>())
+                version_ = value.get<std::string>();
+        });
+}
+
+void DaemonClient::apply_objects(const ObjectMap& objects)
+{
+    std::map<std::string, DeviceEntry> devices;
+    std::vector<std::string> seen_jobs;
+    for (const auto& [path, interfaces] : objects) {
+        if (const auto device = interfaces.find(DeviceInterface::INTERFACE_NAME); device != interfaces.end()) {
+            DeviceEntry entry;
+            entry.path = path;
+            apply_device_properties(entry, device->second);
+            devices.emplace(path, std::move(entry));
+        }
+        if (interfaces.count(JobInterface::INTERFACE_NAME)) {
+            seen_jobs.push_back(path);
+            add_interfaces(path, { { JobInterface::INTERFACE_NAME, interfaces.at(JobInterface::INTERFACE_NAME) } });
+        }
+    }
+    devices_ = std::move(devices);
+    std::vector<std::string> gone;
+    for (const auto& [path, job] : jobs_)
+        if (std::find(seen_jobs.begin(), seen_jobs.end(), path) == seen_jobs.end())
+            gone.push_back(path);
+    for (const std::string& path : gone)
+        remove_interfaces(path, { JobInterface::INTERFACE_NAME });
+    notify([](Observer& o) { o.devices_changed(); });
+}
+
+void DaemonClient::add_interfaces(const std::string& path, const std::map<std::string, PropertyMap>& interfaces)
+{
+    if (const auto device = interfaces.find(DeviceInterface::INTERFACE_NAME); device != interfaces.end()) {
+        DeviceEntry& entry = devices_[path];
+        entry.path = path;
+        apply_device_properties(entry, device->second);
+        notify([](Observer& o) { o.devices_changed(); });
+    }
+    if (const auto job = interfaces.find(JobInterface::INTERFACE_NAME); job != interfaces.end()) {
+        const bool is_new = !jobs_.count(path);
+        JobEntry& entry = jobs_[path];
+        entry.path = path;
+        apply_job_properties(entry, job->second);
+        if (is_new) {
+            job_proxies_[path] = sdbus::createProxy(*connection_, bus_name, path);
+            streams_[path] = SampleStream();
+            request_samples(entry);
+        }
+        notify([&entry](Observer& o) { o.job_changed(entry); });
+    }
+}
+
+void DaemonClient::remove_interfaces(const std::string& path, const std::vector<std::string>& interfaces)
+{
+    for (const std::string& name : interfaces) {
+        if (name == DeviceInterface::INTERFACE_NAME && devices_.erase(path))
+            notify([](Observer& o) { o.devices_changed(); });
+        if (name == JobInterface::INTERFACE_NAME && jobs_.count(path)) {
+            jobs_.erase(path);
+            job_proxies_.erase(path);
+            streams_.erase(path);
+            notify([&path](Observer& o) { o.job_removed(path); });
+        }
+    }
+}
+
+void DaemonClient::on_properties_changed(sdbus::Message& message)
+{
+    std::string interface;
+    PropertyMap changed;
+    std::vector<std::string> invalidated;
+    message >> interface >> changed >> invalidated;
+    const std::string path = message.getPath();
+    if (interface == DeviceInterface::INTERFACE_NAME) {
+        if (const auto found = devices_.find(path); found != devices_.end()) {
+            apply_device_properties(found->second, changed);
+            notify([](Observer& o) { o.devices_changed(); });
+        }
+    } else if (interface == JobInterface::INTERFACE_NAME) {
+        if (const auto found = jobs_.find(path); found != jobs_.end()) {
+            apply_job_properties(found->second, changed);
+            notify([&job = found->second](Observer& o) { o.job_changed(job); });
+        }
+    }
+}
+
+namespace {
+
+std::vector<IndexedSample> indexed(const std::vector<sdbus::Struct<std::uint32_t, double, double>>& samples)
+{
+    std::vector<IndexedSample> result;
+    result.reserve(samples.size());
+    for (const auto& sample : samples)
+        result.push_back({ sample.get<0>(), sample.get<1>(), sample.get<2>() });
+    return result;
+}
+
+} // namespace
+
+void DaemonClient::on_job_signal(sdbus::Message& message)
+{
+    const auto found = jobs_.find(message.getPath());
+    if (found == jobs_.end())
+        return; // a job we have not seen yet: its InterfacesAdded brings a catch-up
+    JobEntry& job = found->second;
+    if (message.getMemberName() == "Samples") {
+        std::uint64_t first = 0;
+        std::vector<sdbus::Struct<std::uint32_t, double, double>> samples;
+        message >> first >> samples;
+        const std::vector<IndexedSample> batch = indexed(samples);
+        switch (streams_[job.path].on_signal(first, batch, job.points)) {
+        case SampleStream::Signal::Appended:
+            notify([&job](Observer& o) { o.job_points_added(job); });
+            break;
+        case SampleStream::Signal::NeedCatchUp:
+            request_samples(job); // missed a batch
+            break;
+        case SampleStream::Signal::Dropped:
+            break;
+        }
+    } else if (message.getMemberName() == "Completed") {
+        std::string state, error;
+        PropertyMap summary;
+        message >> state >> summary >> error;
+        job.state = state;
+        job.summary = saved_map_from_variants(summary);
+        job.error = error;
+        notify([&job](Observer& o) { o.job_changed(job); });
+    }
+}
+
+void DaemonClient::request_samples(JobEntry& job)
+{
+    const std::string path = job.path;
+    const std::uint64_t from = streams_[path].begin_catch_up();
+    job_proxies_.at(path)
+        ->callMethodAsync("GetSamples")
+        .onInterface(JobInterface::INTERFACE_NAME)
+        .withArguments(from)
+        .uponReplyInvoke([this, path, from](const sdbus::Error* error, std::uint64_t /*next*/,
+                                            const std::vector<sdbus::Struct<std::uint32_t, double, double>>& samples) {
+            const auto found = jobs_.find(path);
+            if (found == jobs_.end())
+                return;
+            SampleStream& stream = streams_[path];
+            if (error) {
+                stream.catch_up_failed();
+                g_message("cannot fetch samples of %s: %s", path.c_str(), error->what());
+                return;
+            }
+            if (stream.on_reply(from, indexed(samples), found->second.points))
+                notify([&job = found->second](Observer& o) { o.job_points_added(job); });
+        });
+}
+
+void DaemonClient::on_name_owner_changed(sdbus::Message& message)
+{
+    std::string name, old_owner, new_owner;
+    message >> name >> old_owner >> new_owner;
+    if (name != bus_name)
+        return;
+    if (new_owner.empty()) {
+        // The daemon exited (idle) or crashed: its jobs are gone; its
+        // devices are still there and come back when it is started again.
+        std::vector<std::string> gone;
+        for (const auto& [path, job] : jobs_)
+            gone.push_back(path);
+        for (const std::string& path : gone)
+            remove_interfaces(path, { JobInterface::INTERFACE_NAME });
+        daemon_running_ = false;
+        notify([](Observer& o) { o.daemon_availability_changed(false); });
+    } else {
+        load_objects();
+    }
+}
+
+void DaemonClient::start_benchmark(const std::string& device_path, const std::string& kind, const SavedValueMap& options,
+                                   StartReply reply)
+{
+    root_->proxy()
+        .callMethodAsync("StartBenchmark")
+        .onInterface(ManagerInterface::INTERFACE_NAME)
+        .withTimeout(interactive_timeout)
+        .withArguments(sdbus::ObjectPath(device_path), kind, variants_from_saved_map(options))
+        .uponReplyInvoke([reply = std::move(reply)](const sdbus::Error* error, const sdbus::ObjectPath& job) {
+            if (error)
+                reply(call_error(*error));
+            else
+                reply(std::string(job));
+        });
+}
+
+void DaemonClient::cancel_job(const std::string& job_path, DoneReply reply)
+{
+    const auto proxy = job_proxies_.find(job_path);
+    if (proxy == job_proxies_.end()) {
+        reply(CallError { "org.diskbench.DiskBench1.Error.NotFound", job_path });
+        return;
+    }
+    proxy->second->callMethodAsync("Cancel")
+        .onInterface(JobInterface::INTERFACE_NAME)
+        .withTimeout(interactive_timeout)
+        .withArguments(std::map<std::string, sdbus::Variant> {})
+        .uponReplyInvoke([reply = std::move(reply)](const sdbus::Error* error) {
+            if (error)
+                reply(call_error(*error));
+            else
+                reply(std::nullopt);
+        });
+}
+
+} // namespace diskbench::client

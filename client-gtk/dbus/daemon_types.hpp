@@ -1,0 +1,62 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "../model/saved_result.hpp"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace diskbench::client {
+
+// What the client knows about one of the daemon's Device objects.
+struct DeviceEntry {
+    std::string path;
+    std::string node, name, kind; // kind: "disk", "partition", "loop"
+    std::string model, vendor, serial, wwn, revision, connection_bus;
+    std::uint64_t size = 0;
+    std::uint32_t logical_block_size = 0, physical_block_size = 0, max_sectors_kib = 0;
+    bool rotational = false, removable = false, mounted = false, in_use = false;
+    std::int32_t rotation_rate = -1;
+    std::string scheduler, write_cache;
+    std::string job; // running Job object or "/"
+};
+
+// One (name, x unit, y unit, style) entry of Job.Series.
+struct SeriesDeclaration {
+    std::string name, x_unit, y_unit, style;
+};
+
+// A Job object: its properties plus every sample seen so far, per series.
+struct JobEntry {
+    std::string path;
+    std::string kind, device, state, backend, error;
+    std::uint32_t owner = 0;
+    double progress = 0;
+    std::uint64_t sample_count = 0, started_at_us = 0, finished_at_us = 0;
+    SavedValueMap parameters, device_info, summary;
+    std::vector<SeriesDeclaration> series;
+    std::vector<std::string> warnings, notes;
+    std::vector<std::vector<GraphPoint>> points; // by series index
+
+    [[nodiscard]] bool running() const noexcept { return state == "running"; }
+};
+
+// One parameter of a benchmark kind, from Manager.ListBenchmarks().
+struct ParameterInfo {
+    std::string key, type, description;
+    SavedValue default_value;
+};
+
+struct BenchmarkInfo {
+    std::string kind, title, description;
+    std::vector<ParameterInfo> parameters;
+};
+
+// A failed call, with the daemon's error name so the UI can tell a
+// dismissed password prompt (quiet) from a real refusal.
+struct CallError {
+    std::string name, message;
+};
+
+} // namespace diskbench::client

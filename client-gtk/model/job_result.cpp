@@ -1,0 +1,98 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "job_result.hpp"
+
+#include "../widgets/value_format.hpp"
+
+#include <glib/gi18n-lib.h>
+
+#include <memory>
+
+namespace diskbench::client {
+
+SavedResult saved_result_from_job(const JobEntry& job)
+{
+    SavedResult result;
+    result.kind = job.kind;
+    result.state = job.state;
+    result.backend = job.backend;
+    result.started_at_us = static_cast<std::int64_t>(job.started_at_us);
+    result.finished_at_us = static_cast<std::int64_t>(job.finished_at_us);
+    result.parameters = job.parameters;
+    result.summary = job.summary;
+    result.device_info = job.device_info;
+    result.warnings = job.warnings;
+    result.notes = job.notes;
+    for (std::size_t i = 0; i < job.series.size(); ++i) {
+        const SeriesDeclaration& declared = job.series[i];
+        SavedSeries series { declared.name, declared.x_unit, declared.y_unit, declared.style, {} };
+        if (i < job.points.size())
+            series.points = job.points[i];
+        result.series.push_back(std::move(series));
+    }
+    return result;
+}
+
+ErrorText error_text(const CallError& error)
+{
+    const std::string prefix = "org.diskbench.DiskBench1.Error.";
+    const std::string name = error.name.starts_with(prefix) ? error.name.substr(prefix.size()) : error.name;
+    if (name == "NotAuthorizedDismissed")
+        return { _("Not started: the password dialog was dismissed."), true };
+    if (name == "NotAuthorized")
+        return { _("You are not allowed to benchmark this device. An administrator can allow it with a polkit rule.") };
+    if (name == "NotAuthorizedCanObtain")
+        return { _("Benchmarking this device needs an administrator password.") };
+    if (name == "DeviceBusy")
+        return { _("The device is busy: another benchmark is running on it or on one of its partitions.") };
+    if (name == "NotFound")
+        return { _("The device is gone.") };
+    if (name == "InvalidArgument")
+        return { std::string(_("The settings do not fit this device:")) + " " + error.message };
+    if (name == "org.freedesktop.DBus.Error.ServiceUnknown" || name == "org.freedesktop.DBus.Error.NoReply"
+        || name == "org.freedesktop.DBus.Error.Spawn.ChildExited" || name == "org.freedesktop.DBus.Error.NameHasNoOwner")
+        return { _("The benchmark service (diskbenchd) is not available. Is diskbench installed correctly?") };
+    if (name == "org.freedesktop.DBus.Error.Timeout" || name == "org.freedesktop.DBus.Error.TimedOut")
+        return { _("The benchmark service did not answer in time.") };
+    return { std::string(_("The benchmark failed:")) + " " + error.message };
+}
+
+std::string device_title(const DeviceEntry& device)
+{
+    std::string model = device.vendor.empty() ? device.model : device.vendor + " " + device.model;
+    while (!model.empty() && model.back() == ' ')
+        model.pop_back();
+    if (model.empty())
+        return device.name.empty() ? device.node : device.name;
+    return model + " (" + device.name + ")";
+}
+
+std::string device_subtitle(const DeviceEntry& device)
+{
+    std::string text = format_value(static_cast<double>(device.size), Unit::Bytes);
+    if (device.kind == "loop")
+        text += std::string(" · ") + _("loop device");
+    else if (device.kind == "partition")
+        text += std::string(" · ") + _("partition");
+    text += std::string(" · ") + (device.rotational ? _("rotational") : _("SSD"));
+    if (device.mounted)
+        text += std::string(" · ") + _("mounted");
+    else if (device.in_use)
+        text += std::string(" · ") + _("in use");
+    return text;
+}
+
+} // namespace diskbench::client
+
+namespace diskbench::client {
+SavedValueMap device_info_of(const DeviceEntry& device)
+{
+    return {
+        { "node", device.node },
+        { "model", device.model },
+        { "vendor", device.vendor },
+        { "serial", device.serial },
+        { "wwn", device.wwn },
+        { "size", static_cast<std::int64_t>(device.size) },
+    };
+}
+} // namespace diskbench::client

@@ -1,0 +1,35 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "../dbus/daemon_types.hpp"
+#include "saved_result.hpp"
+
+#include <string>
+
+namespace diskbench::client {
+
+// A job as a result file keeps it (series with their points, facts, figures).
+SavedResult saved_result_from_job(const JobEntry& job);
+
+// What a user reads when a call to the daemon failed. `quiet` marks a
+// choice the user made (dismissing the password dialog): a short toast,
+// not an error.
+struct ErrorText {
+    std::string message;
+    bool quiet = false;
+};
+ErrorText error_text(const CallError& error);
+
+// "Disk Benchmark" facts of a device for the Info page and titles:
+// "Samsung SSD 860 (sda)" or "loop0" when there is no model.
+std::string device_title(const DeviceEntry& device);
+// "500 GB · SSD · in use"
+std::string device_subtitle(const DeviceEntry& device);
+
+} // namespace diskbench::client
+
+namespace diskbench::client {
+// The identity facts of a live device, in Job.DeviceInfo's keys, to find
+// earlier results of the same disk.
+SavedValueMap device_info_of(const DeviceEntry& device);
+} // namespace diskbench::client

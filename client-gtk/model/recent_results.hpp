@@ -1,0 +1,53 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "saved_result.hpp"
+
+#include <string>
+#include <vector>
+
+namespace diskbench::client {
+
+// Results the app keeps for the user, so "this disk, last time" can be the
+// reference: one JSON file per finished run in
+// $XDG_DATA_HOME/diskbench/results (~/.local/share/diskbench/results).
+struct RecentResult {
+    std::string path;
+    SavedResult result;
+};
+
+class RecentResults {
+public:
+    // `directory` empty: the XDG default.
+    explicit RecentResults(std::string directory = {});
+
+    [[nodiscard]] const std::string& directory() const noexcept { return directory_; }
+
+    // Writes the result as a new file; returns its path, or "" and a message.
+    std::string add(const SavedResult& result, std::string& error);
+
+    // Reads the directory (newest first). Files that do not load are skipped.
+    void reload();
+    [[nodiscard]] const std::vector<RecentResult>& results() const noexcept { return results_; }
+
+    // Results of `kind`, those of the same disk first (by serial, WWN or
+    // model+size, else node), then newest first.
+    [[nodiscard]] std::vector<const RecentResult*> for_kind(const std::string& kind, const SavedValueMap& device_info) const;
+
+private:
+    std::string directory_;
+    std::vector<RecentResult> results_;
+};
+
+// The same physical disk? Serial or WWN when known, else model and size,
+// else the node (loop devices).
+bool same_device(const SavedValueMap& a, const SavedValueMap& b);
+
+// File name for a result: 2026-11-22T10-15-03-seek-sda.json
+std::string result_file_name(const SavedResult& result);
+
+// Writes `text` to `path` through a temporary file and rename, so a crash
+// never leaves half a file. Returns "" or a translated message.
+std::string write_file_atomically(const std::string& path, const std::string& text);
+
+} // namespace diskbench::client

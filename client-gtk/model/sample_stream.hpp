@@ -1,0 +1,52 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "../widgets/envelope.hpp"
+
+#include <cstdint>
+#include <span>
+#include <vector>
+
+namespace diskbench::client {
+
+struct IndexedSample {
+    std::uint32_t series = 0;
+    double x = 0, y = 0;
+};
+
+// Merges a job's samples from the two ways the daemon hands them out: the
+// GetSamples(from) catch-up and the batched Samples(first_index, ...)
+// signals. Every sample has an index; each is appended once, in order.
+//  - While a catch-up is on its way, signals are dropped: the daemon's
+//    GetSamples returns exactly the samples it signalled before the call, and
+//    later batches follow on from its answer.
+//  - A batch that starts past what we have (we missed one) asks for a
+//    catch-up from our next index.
+//  - Overlaps (a reply covering a batch we already took) are skipped by index.
+class SampleStream {
+public:
+    using Points = std::vector<std::vector<GraphPoint>>;
+
+    // The catch-up to send: GetSamples(next()). Marks it as on its way.
+    std::uint64_t begin_catch_up() noexcept;
+    void catch_up_failed() noexcept { catching_up_ = false; }
+
+    enum class Signal { Appended, Dropped, NeedCatchUp };
+    Signal on_signal(std::uint64_t first_index, std::span<const IndexedSample> samples, Points& points);
+    // Returns whether anything was appended.
+    bool on_reply(std::uint64_t from_index, std::span<const IndexedSample> samples, Points& points);
+
+    [[nodiscard]] std::uint64_t next() const noexcept { return next_; }
+    [[nodiscard]] bool catching_up() const noexcept { return catching_up_; }
+
+    // A series index above this is treated as malformed (no allocation).
+    static constexpr std::uint32_t max_series = 4096;
+
+private:
+    bool append(std::uint64_t first_index, std::span<const IndexedSample> samples, Points& points);
+
+    std::uint64_t next_ = 0;
+    bool catching_up_ = false;
+};
+
+} // namespace diskbench::client

@@ -1,0 +1,19 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "series_painter.hpp"
+
+#include <cairo.h>
+
+#include <span>
+
+namespace diskbench::client {
+
+// A translucent band from `lower` up to `upper` (both sorted by x), e.g.
+// the surface map's per-bucket slowest and fastest speed around its mean
+// line. More points than pixels become one box per pixel column spanning
+// its extremes, so the band costs a few thousand rectangles at most.
+void paint_band(cairo_t* cr, const PlotArea& area, std::span<const GraphPoint> lower,
+                std::span<const GraphPoint> upper, Rgba colour);
+
+} // namespace diskbench::client

@@ -1,0 +1,779 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""The real client under Xvfb against the real daemon: a GUI test stack.
+
+Builds on the integration tests' Stack (tests/integration/stack.py: private
+system bus, real polkitd with test rules, udevd + udisksd, diskbenchd
+activated from the build tree, test users, loop devices) and adds, each
+recorded in the Stack's undo log so that teardown (also after SIGTERM, and
+after a SIGKILL by the next run) ends exactly what was started here:
+
+  * Xvfb on a free display :N (-ac, so the non-root app may connect without
+    an Xauthority file; -nolisten tcp), run as root;
+  * a session dbus-daemon run as the app's user (dbtest-in), with no service
+    directories (nothing is activated behind the test's back);
+  * the app as that user, with GDK_BACKEND=x11 GSK_RENDERER=cairo
+    GTK_A11Y=none, DISPLAY, DBUS_SYSTEM_BUS_ADDRESS (the private system bus),
+    DBUS_SESSION_BUS_ADDRESS (the session bus above) and HOME/XDG_* under a
+    directory owned by that user (results it saves go there); its stdout and
+    stderr go to a log that is printed when a test fails.
+
+The app is driven through its application actions, which GtkApplication
+exports on the session bus (org.gtk.Actions at /org/diskbench/DiskBench):
+activate_action(), describe_action(), status(). screenshot() captures the
+screen with ImageMagick's import; read_png() and count_colour() decode a PNG
+with zlib alone.
+
+Used by tests/gui/test_gui.py (GuiTestCase, main()) and by
+client-gtk/demo/run-demo.py (the helper functions: start_xvfb,
+start_session_bus, spawn, run_as).
+
+Standard library only, except describe_action(), which parses GVariant text
+with python3-gi (a prerequisite of the integration tests anyway).
+"""
+
+import contextlib
+import os
+import pwd
+import re
+import select
+import shlex
+import shutil
+import struct
+import subprocess
+import sys
+import time
+import zlib
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+INTEGRATION = os.path.join(os.path.dirname(HERE), 'integration')
+if INTEGRATION not in sys.path:
+    sys.path.insert(0, INTEGRATION)
+
+from cleanup import (PHASE_CLIENTS, PHASE_SERVICES, kill_pid, log,  # noqa: E402
+                     proc_starttime, wait_until)
+from stack import CONFIG, PrerequisiteMissing, Stack  # noqa: E402
+
+APP_ID = 'org.diskbench.DiskBench'
+APP_OBJECT = '/org/diskbench/DiskBench'
+ACTIONS_IFACE = 'org.gtk.Actions'
+APP_ACTIONS = ('select-device', 'run-benchmark', 'save-result', 'open-result', 'export-graph',
+               'set-reference', 'status')
+STATUS_STATES = ('idle', 'running', 'finished', 'cancelled', 'failed')
+
+# What GTK needs to run headless and deterministic: X11 (Xvfb), the software
+# renderer, no accessibility bus (it would leave at-spi processes behind), and
+# settings kept in memory (no dconf service on our session bus).
+GUI_ENV = {
+    'GDK_BACKEND': 'x11',
+    'GSK_RENDERER': 'cairo',
+    'GTK_A11Y': 'none',
+    'NO_AT_BRIDGE': '1',
+    'GSETTINGS_BACKEND': 'memory',
+}
+SAFE_PATH = '/usr/sbin:/usr/bin:/sbin:/bin'
+DEFAULT_SCREEN = '1280x800x24'
+
+# The colours of the current series in the app's graphs (GNOME blue 4 and 3).
+SERIES_COLOURS = ((0x1c, 0x71, 0xd8), (0x35, 0x84, 0xe4))
+
+# Debian packages beyond the integration tests' (tests/integration/README.md).
+GUI_TOOLS = [('Xvfb', 'xvfb'), ('import', 'imagemagick'), ('xwininfo', 'x11-utils'),
+             ('dbus-daemon', 'dbus-daemon'), ('gdbus', 'libglib2.0-bin')]
+
+
+def check_gui_prerequisites(tools=GUI_TOOLS):
+    missing = [f'{tool} not found (Debian package {pkg})' for tool, pkg in tools
+               if not shutil.which(tool)]
+    if missing:
+        raise PrerequisiteMissing('GUI test prerequisites missing:\n  ' + '\n  '.join(missing))
+
+
+# ---- processes as a user, recorded in the Stack's undo log -------------------
+
+class Process:
+    """A process started by spawn(): its Popen, log file and undo entry."""
+
+    def __init__(self, name, popen, logpath, entry):
+        self.name, self.popen, self.logpath, self.entry = name, popen, logpath, entry
+
+    @property
+    def pid(self):
+        return self.popen.pid
+
+    def running(self):
+        return self.popen.poll() is None
+
+
+def user_kwargs(user):
+    """Popen keyword arguments that run a child as USER (uid, gid, its groups only)."""
+    if user is None or user == 'root':
+        return {}
+    pw = pwd.getpwnam(user)
+    groups = [g for g in os.getgrouplist(user, pw.pw_gid) if g != pw.pw_gid]
+    # extra_groups=[] still calls setgroups(): root's groups are never inherited.
+    return {'user': pw.pw_uid, 'group': pw.pw_gid, 'extra_groups': groups}
+
+
+def run_as(user, argv, env, timeout=60, check=False, cwd='/'):
+    """Runs a short command as USER with exactly ENV; output captured as text."""
+    res = subprocess.run(argv, env=env, cwd=cwd, stdin=subprocess.DEVNULL,
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                         timeout=timeout, **user_kwargs(user))
+    if check and res.returncode != 0:
+        raise RuntimeError(f'{shlex.join(argv)} (as {user}) failed ({res.returncode}): '
+                           f'{res.stderr.strip()} {res.stdout.strip()}')
+    return res
+
+
+def spawn(stack, name, argv, *, env, user=None, phase=PHASE_SERVICES, log_output=True,
+          grace=5.0, cwd='/', pass_fds=()):
+    """Starts ARGV as USER with exactly ENV, in a session of its own (so a
+    Ctrl-C in the terminal reaches only us), and records it for teardown.
+
+    Output goes to STACK.path(NAME.log) (listed in stack.logs, so it is
+    printed when a test fails), or to our own stdout/stderr with
+    log_output=False."""
+    logpath = stack.path(f'{name}.log') if log_output else None
+    out = open(logpath, 'ab') if logpath else None
+    try:
+        popen = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=out,
+                                 stderr=subprocess.STDOUT if out else None, env=env, cwd=cwd,
+                                 start_new_session=True, pass_fds=pass_fds,
+                                 **user_kwargs(user))
+    finally:
+        if out:
+            out.close()
+    stack.popens.append(popen)
+    entry = stack.undo.add(phase, kind='process', pid=popen.pid,
+                           starttime=proc_starttime(popen.pid), name=name, grace=grace)
+    if logpath:
+        stack.logs[name] = logpath
+    return Process(name, popen, logpath, entry)
+
+
+def stop_process(stack, proc, grace=5.0):
+    """Ends a process spawn() started (SIGTERM, then SIGKILL), reaps it, forgets it."""
+    if proc.running():
+        kill_pid(proc.pid, proc.entry.get('starttime'), timeout=grace)
+    with contextlib.suppress(subprocess.TimeoutExpired):
+        proc.popen.wait(5)
+    if proc.popen.returncode is not None:
+        stack.undo.remove(proc.entry)
+        if proc.popen in stack.popens:
+            stack.popens.remove(proc.popen)
+    return proc.popen.returncode
+
+
+def user_dir(path, user, mode=0o700):
+    """Creates PATH owned by USER (parents must exist)."""
+    os.makedirs(path, exist_ok=True)
+    pw = pwd.getpwnam(user)
+    os.chown(path, pw.pw_uid, pw.pw_gid)
+    os.chmod(path, mode)
+    return path
+
+
+# ---- Xvfb ------------------------------------------------------------------
+
+def start_xvfb(stack, screen=DEFAULT_SCREEN, first=99, tries=40, timeout=30):
+    """Starts Xvfb on the first free display from :FIRST on; returns (display, Process).
+
+    -ac: no access control, so the app (another user) and import (root)
+    connect without an Xauthority file; -nolisten tcp: local sockets only.
+    Xvfb writes the display number to -displayfd once it accepts connections,
+    and refuses a display another server holds (its lock file)."""
+    for n in range(first, first + tries):
+        if os.path.exists(f'/tmp/.X11-unix/X{n}') or _live_x_lock(n):
+            continue
+        rfd, wfd = os.pipe()
+        try:
+            proc = spawn(stack, 'Xvfb', ['Xvfb', f':{n}', '-screen', '0', screen,
+                                         '-nolisten', 'tcp', '-ac', '-displayfd', str(wfd)],
+                         env={'PATH': SAFE_PATH}, pass_fds=(wfd,))
+        finally:
+            os.close(wfd)
+        try:
+            answer = _read_until_eof_or_line(rfd, timeout)
+        finally:
+            os.close(rfd)
+        if answer.strip() == str(n) and proc.running():
+            return f':{n}', proc
+        # Display taken after all (or Xvfb failed): try the next one.
+        stop_process(stack, proc)
+        if not answer:
+            with open(proc.logpath, errors='replace') as f:
+                tail = f.read()[-2000:]
+            if 'already active' not in tail and 'server already running' not in tail.lower():
+                raise RuntimeError(f'Xvfb :{n} did not start; its log:\n{tail}')
+    raise RuntimeError(f'no free X display in :{first}..:{first + tries - 1}')
+
+
+def _live_x_lock(n):
+    try:
+        with open(f'/tmp/.X{n}-lock') as f:
+            pid = int(f.read().strip())
+    except (OSError, ValueError):
+        return False
+    return proc_starttime(pid) is not None
+
+
+def _read_until_eof_or_line(fd, timeout):
+    data = b''
+    deadline = time.monotonic() + timeout
+    while b'\n' not in data:
+        left = deadline - time.monotonic()
+        if left <= 0:
+            break
+        ready, _, _ = select.select([fd], [], [], left)
+        if not ready:
+            break
+        chunk = os.read(fd, 64)
+        if not chunk:
+            break
+        data += chunk
+    return data.decode(errors='replace')
+
+
+def x_window_names(display):
+    """Names of the root window's children on DISPLAY (GTK's toplevels: no WM here)."""
+    res = subprocess.run(['xwininfo', '-display', display, '-root', '-children'],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, timeout=20)
+    return re.findall(r'^\s+0x[0-9a-f]+ "(.*)": \(', res.stdout, re.M)
+
+
+def screenshot(display, path):
+    """The whole screen of DISPLAY as a PNG at PATH (ImageMagick's import, as root)."""
+    os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
+    res = subprocess.run(['import', '-display', display, '-window', 'root', path],
+                         stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE, text=True, timeout=60)
+    if res.returncode != 0 or not os.path.exists(path):
+        raise RuntimeError(f'import -display {display} failed ({res.returncode}): '
+                           f'{res.stderr.strip()}')
+    os.chmod(path, 0o644)
+    return path
+
+
+# ---- a session bus ---------------------------------------------------------
+
+SESSION_CONF = '''<!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
+ "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
+<!-- A private session bus for diskbench's GUI test / demo: no service
+     directories, so nothing is activated that the harness did not start. -->
+<busconfig>
+  <type>session</type>
+  <listen>{address}</listen>
+  <auth>EXTERNAL</auth>
+  <policy context="default">
+    <allow send_destination="*" eavesdrop="true"/>
+    <allow eavesdrop="true"/>
+    <allow own="*"/>
+  </policy>
+</busconfig>
+'''
+
+
+def start_session_bus(stack, user, directory, name='session-bus'):
+    """A session dbus-daemon run as USER, its socket in DIRECTORY (which USER
+    must own); returns (address, Process). Only USER may connect to it."""
+    address = f'unix:path={os.path.join(directory, "session_bus_socket")}'
+    conf = os.path.join(directory, 'session-bus.conf')
+    with open(conf, 'w') as f:
+        f.write(SESSION_CONF.format(address=address))
+    os.chmod(conf, 0o644)
+    env = {'PATH': SAFE_PATH, 'HOME': directory}
+    proc = spawn(stack, name, ['dbus-daemon', f'--config-file={conf}', '--nofork',
+                               '--nopidfile', '--nosyslog'], env=env, user=user)
+    bus_env = dict(env, DBUS_SESSION_BUS_ADDRESS=address)
+
+    def answers():
+        if not proc.running():
+            raise RuntimeError(f'session dbus-daemon exited with {proc.popen.returncode}: '
+                               f'{_read(proc.logpath)}')
+        return run_as(user, ['gdbus', 'call', '--session', '--dest', 'org.freedesktop.DBus',
+                             '--object-path', '/org/freedesktop/DBus',
+                             '--method', 'org.freedesktop.DBus.GetId'],
+                      bus_env, timeout=20).returncode == 0
+    wait_until(answers, 20, interval=0.1, what='the session bus to answer')
+    return address, proc
+
+
+def _read(path, limit=20000):
+    try:
+        with open(path, errors='replace') as f:
+            return f.read()[-limit:]
+    except (OSError, TypeError):
+        return ''
+
+
+# ---- GVariant text ----------------------------------------------------------
+
+def gvariant_string(text):
+    """A Python str as GVariant text ('...' with escapes), for action parameters."""
+    out = ["'"]
+    for ch in text:
+        if ch in "'\\":
+            out.append('\\' + ch)
+        elif ch.isprintable():
+            out.append(ch)
+        else:
+            out.append(f'\\u{ord(ch):04x}')
+    out.append("'")
+    return ''.join(out)
+
+
+def parse_gvariant(text, type_string=None):
+    """GVariant text (as gdbus call prints it) to Python values, with python3-gi."""
+    import warnings
+    with warnings.catch_warnings():  # gi's importer warns under unittest
+        warnings.simplefilter('ignore', ImportWarning)
+        import gi
+        gi.require_version('GLib', '2.0')
+        from gi.repository import GLib
+    vtype = GLib.VariantType.new(type_string) if type_string else None
+    return GLib.Variant.parse(vtype, text.strip(), None, None).unpack()
+
+
+# ---- PNG without modules ------------------------------------------------------
+
+def png_size(path):
+    """(width, height) from a PNG's IHDR; raises ValueError if it is no PNG."""
+    with open(path, 'rb') as f:
+        head = f.read(33)
+    if head[:8] != b'\x89PNG\r\n\x1a\n' or head[12:16] != b'IHDR':
+        raise ValueError(f'{path} is not a PNG file')
+    return struct.unpack('>II', head[16:24])
+
+
+def read_png(path):
+    """Decodes a non-interlaced PNG; returns (width, height, rgb bytes, 3 per pixel)."""
+    with open(path, 'rb') as f:
+        data = f.read()
+    if data[:8] != b'\x89PNG\r\n\x1a\n':
+        raise ValueError(f'{path} is not a PNG file')
+    pos, idat, palette, ihdr = 8, [], None, None
+    while pos < len(data):
+        length, ctype = struct.unpack('>I4s', data[pos:pos + 8])
+        chunk = data[pos + 8:pos + 8 + length]
+        pos += 12 + length
+        if ctype == b'IHDR':
+            ihdr = struct.unpack('>IIBBBBB', chunk)
+        elif ctype == b'PLTE':
+            palette = chunk
+        elif ctype == b'IDAT':
+            idat.append(chunk)
+        elif ctype == b'IEND':
+            break
+    width, height, depth, colour, _comp, _filt, interlace = ihdr
+    if interlace:
+        raise ValueError('interlaced PNG not supported')
+    channels = {0: 1, 2: 3, 3: 1, 4: 2, 6: 4}[colour]
+    bits = depth * channels
+    bpp = max(1, bits // 8)           # filter unit in bytes
+    stride = (width * bits + 7) // 8
+    raw = zlib.decompress(b''.join(idat))
+    rows, prev = [], bytearray(stride)
+    for y in range(height):
+        ftype = raw[y * (stride + 1)]
+        line = bytearray(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
+        _unfilter(ftype, line, prev, bpp)
+        rows.append(line)
+        prev = line
+    rgb = bytearray()
+    for line in rows:
+        rgb += _to_rgb(line, width, depth, colour, palette)
+    return width, height, bytes(rgb)
+
+
+def _unfilter(ftype, line, prev, bpp):
+    n = len(line)
+    if ftype == 0:
+        return
+    if ftype == 1:
+        for i in range(bpp, n):
+            line[i] = (line[i] + line[i - bpp]) & 0xff
+    elif ftype == 2:
+        line[:] = bytes((a + b) & 0xff for a, b in zip(line, prev))
+    elif ftype == 3:
+        for i in range(n):
+            left = line[i - bpp] if i >= bpp else 0
+            line[i] = (line[i] + ((left + prev[i]) >> 1)) & 0xff
+    elif ftype == 4:
+        for i in range(n):
+            a = line[i - bpp] if i >= bpp else 0
+            b = prev[i]
+            c = prev[i - bpp] if i >= bpp else 0
+            p = a + b - c
+            pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
+            pred = a if pa <= pb and pa <= pc else (b if pb <= pc else c)
+            line[i] = (line[i] + pred) & 0xff
+    else:
+        raise ValueError(f'bad PNG filter type {ftype}')
+
+
+def _to_rgb(line, width, depth, colour, palette):
+    if depth == 16:  # keep the high bytes
+        line = line[0::2]
+        depth = 8
+    if depth < 8:    # unpack 1/2/4-bit samples (grey or palette)
+        per = 8 // depth
+        mask = (1 << depth) - 1
+        samples = bytearray()
+        for byte in line:
+            for k in range(per):
+                samples.append((byte >> (8 - depth * (k + 1))) & mask)
+        line = samples[:width]
+        if colour == 0:
+            scale = 255 // mask
+            line = bytearray(v * scale for v in line)
+    if colour == 2:
+        return bytes(line[:width * 3])
+    if colour == 6:
+        out = bytearray(width * 3)
+        out[0::3], out[1::3], out[2::3] = line[0::4], line[1::4], line[2::4]
+        return out
+    if colour == 3:
+        return b''.join(palette[3 * i:3 * i + 3] for i in line[:width])
+    if colour == 0:
+        return bytes(v for v in line[:width] for _ in range(3))
+    if colour == 4:
+        grey = line[0::2]
+        return bytes(v for v in grey[:width] for _ in range(3))
+    raise ValueError(f'PNG colour type {colour} not supported')
+
+
+def count_colour(path, colours=SERIES_COLOURS, tolerance=12):
+    """Pixels of PATH (a PNG) within TOLERANCE per channel of one of COLOURS."""
+    _w, _h, rgb = read_png(path)
+    counts = {}
+    for px in zip(rgb[0::3], rgb[1::3], rgb[2::3]):
+        counts[px] = counts.get(px, 0) + 1
+    return sum(n for px, n in counts.items()
+               if any(all(abs(a - b) <= tolerance for a, b in zip(px, c)) for c in colours))
+
+
+def series_pixels(path, colours=SERIES_COLOURS, tolerance=12, solid_area=40, solid_fill=0.85):
+    """Like count_colour, but without solid blocks: connected areas of the colours
+    (8-neighbours) of at least SOLID_AREA pixels that fill at least SOLID_FILL of
+    their bounding box are widgets (a suggested button, a progress bar, a legend
+    swatch, a selection), not a graph. Dots, lines and scattered clouds remain."""
+    width, _h, rgb = read_png(path)
+    match = {}
+    for px in set(zip(rgb[0::3], rgb[1::3], rgb[2::3])):
+        match[px] = any(all(abs(a - b) <= tolerance for a, b in zip(px, c)) for c in colours)
+    pixels = set()
+    for i, px in enumerate(zip(rgb[0::3], rgb[1::3], rgb[2::3])):
+        if match[px]:
+            pixels.add(divmod(i, width))
+    total = 0
+    while pixels:
+        seed = pixels.pop()
+        stack, area = [seed], 0
+        y0 = y1 = seed[0]
+        x0 = x1 = seed[1]
+        while stack:
+            y, x = stack.pop()
+            area += 1
+            y0, y1, x0, x1 = min(y0, y), max(y1, y), min(x0, x), max(x1, x)
+            for dy in (-1, 0, 1):
+                for dx in (-1, 0, 1):
+                    n = (y + dy, x + dx)
+                    if n in pixels:
+                        pixels.remove(n)
+                        stack.append(n)
+        box = (y1 - y0 + 1) * (x1 - x0 + 1)
+        if not (area >= solid_area and area >= solid_fill * box):
+            total += area
+    return total
+
+
+# ---- the GUI stack -----------------------------------------------------------
+
+class ActionError(Exception):
+    pass
+
+
+class GuiStack:
+    """Stack + Xvfb + a session bus + the app as USER; see the module doc."""
+
+    def __init__(self, app_argv, user='dbtest-in', loop_size=256 * 1024 * 1024,
+                 screen=DEFAULT_SCREEN, stack_options=None):
+        self.app_argv = list(app_argv)
+        self.user = user
+        self.loop_size = loop_size
+        self.screen = screen
+        self.stack = Stack(**(stack_options or {}))
+        self.loop = None
+        self.display = None
+        self.xvfb = None
+        self.session_address = None
+        self.session_bus = None
+        self.app = None
+        self.home = None
+        self.runtime_dir = None
+
+    # ---- lifecycle ----
+
+    def start(self):
+        check_gui_prerequisites()
+        self.stack.start()
+        if self.loop_size:
+            self.loop = self.stack.attach_loop(size=self.loop_size)
+        gui = self.stack.path('gui')
+        os.mkdir(gui)
+        os.chmod(gui, 0o755)
+        self.home = user_dir(os.path.join(gui, 'home'), self.user)
+        self.runtime_dir = user_dir(os.path.join(gui, 'runtime'), self.user)
+        self.display, self.xvfb = start_xvfb(self.stack, self.screen)
+        self.session_address, self.session_bus = start_session_bus(
+            self.stack, self.user, self.runtime_dir)
+        return self
+
+    def stop(self):
+        """Ends the app, Xvfb, the session bus and the Stack; returns the problems."""
+        if self.app:
+            stop_process(self.stack, self.app)
+        return self.stack.stop()
+
+    def user_env(self):
+        """The environment of everything run as the app's user."""
+        pw = pwd.getpwnam(self.user)
+        return {
+            'PATH': SAFE_PATH,
+            'HOME': self.home,
+            'USER': self.user,
+            'LOGNAME': self.user,
+            'SHELL': pw.pw_shell,
+            'LANG': 'C.UTF-8',
+            'XDG_DATA_HOME': os.path.join(self.home, '.local', 'share'),
+            'XDG_CONFIG_HOME': os.path.join(self.home, '.config'),
+            'XDG_CACHE_HOME': os.path.join(self.home, '.cache'),
+            'XDG_STATE_HOME': os.path.join(self.home, '.local', 'state'),
+            'XDG_RUNTIME_DIR': self.runtime_dir,
+            'DISPLAY': self.display,
+            'DBUS_SYSTEM_BUS_ADDRESS': self.stack.address,
+            'DBUS_SESSION_BUS_ADDRESS': self.session_address,
+            **GUI_ENV,
+        }
+
+    def start_app(self, extra_args=(), extra_env=None, wait=True, timeout=60):
+        """Starts the app as the user; waits until it owns its name on the session bus."""
+        if self.app and self.app.running():
+            raise RuntimeError('the app is already running')
+        env = dict(self.user_env(), **(extra_env or {}))
+        self.check_user_can_run(self.app_argv)
+        self.app = spawn(self.stack, 'app', self.app_argv + list(extra_args), env=env,
+                         user=self.user, phase=PHASE_CLIENTS, cwd=self.home)
+        if wait:
+            self.wait_for(lambda: self.name_has_owner(APP_ID), timeout,
+                          what=f'the app to own {APP_ID} on the session bus')
+        return self.app
+
+    def check_user_can_run(self, argv):
+        """Fails with a message when the user cannot reach the app (a build tree in
+        /root, say), instead of leaving a puzzling exit status."""
+        env = self.user_env()
+        for i, arg in enumerate(argv):
+            if os.path.isabs(arg) and os.path.exists(arg):
+                test = '-x' if i == 0 else '-r'
+                if run_as(self.user, ['test', test, arg], env).returncode != 0:
+                    raise PrerequisiteMissing(
+                        f'{self.user} cannot {"run" if i == 0 else "read"} {arg}: every '
+                        'directory above it must be searchable (o+x) by other users')
+
+    def stop_app(self):
+        if self.app:
+            return stop_process(self.stack, self.app)
+        return None
+
+    def check_app_alive(self):
+        if self.app is None or not self.app.running():
+            code = None if self.app is None else self.app.popen.returncode
+            raise AssertionError(f'the app is not running (exit status {code}); its output:\n'
+                                 + self.app_log())
+
+    def app_log(self):
+        return _read(self.app.logpath if self.app else None) or '(no output)'
+
+    # ---- waiting ----
+
+    def wait_for(self, predicate, timeout=30, what='condition', interval=0.2):
+        """Polls PREDICATE until it is true (returns its value); fails at once if the app died."""
+        def check():
+            if self.app is not None:
+                self.check_app_alive()
+            return predicate()
+        return wait_until(check, timeout, interval=interval, what=what)
+
+    # ---- the session bus, as the user ----
+
+    def session_call(self, dest, path, method, *args, timeout=30, check=True):
+        argv = ['gdbus', 'call', '--session', '--dest', dest, '--object-path', path,
+                '--method', method, '--timeout', str(timeout)] + list(args)
+        res = run_as(self.user, argv, self.user_env(), timeout=timeout + 10, cwd=self.home)
+        if check and res.returncode != 0:
+            raise ActionError(f'{method} {" ".join(args)} failed: {res.stderr.strip()}')
+        return res
+
+    def name_has_owner(self, name):
+        res = self.session_call('org.freedesktop.DBus', '/org/freedesktop/DBus',
+                                'org.freedesktop.DBus.NameHasOwner', name, check=False)
+        return res.returncode == 0 and res.stdout.strip() == '(true,)'
+
+    def list_actions(self):
+        res = self.session_call(APP_ID, APP_OBJECT, f'{ACTIONS_IFACE}.List')
+        return parse_gvariant(res.stdout, '(as)')[0]
+
+    def activate_action(self, name, param_gvariant_text=None, timeout=30):
+        """org.gtk.Actions.Activate NAME '[<PARAM>]' '{}' as the user (PARAM is
+        GVariant text, e.g. gvariant_string('/dev/loop0'); None: no parameter)."""
+        param = '[]' if param_gvariant_text is None else f'[<{param_gvariant_text}>]'
+        self.session_call(APP_ID, APP_OBJECT, f'{ACTIONS_IFACE}.Activate', name, param, '{}',
+                          timeout=timeout)
+
+    def activate(self, name, value=None, timeout=30):
+        """activate_action with a Python str parameter (the app's actions take 's')."""
+        self.activate_action(name, None if value is None else gvariant_string(value), timeout)
+
+    def describe_action(self, name):
+        """org.gtk.Actions.Describe: (enabled, parameter type, [state]) (state list empty
+        for a stateless action)."""
+        res = self.session_call(APP_ID, APP_OBJECT, f'{ACTIONS_IFACE}.Describe', name)
+        enabled, ptype, state = parse_gvariant(res.stdout, '((bgav))')[0]
+        return enabled, ptype, list(state)
+
+    def status(self):
+        """The "status" action's state "KIND:STATE:POINTS" as (kind, state, points);
+        None while it is "" (no page shown yet)."""
+        _enabled, _ptype, state = self.describe_action('status')
+        if not state or not isinstance(state[0], str):
+            raise AssertionError(f'the status action has no string state: {state!r}')
+        if state[0] == '':
+            return None
+        kind, sep1, rest = state[0].partition(':')
+        st, sep2, points = rest.partition(':')
+        if not (sep1 and sep2) or not points.isdigit():
+            raise AssertionError(f'status {state[0]!r} is not "KIND:STATE:POINTS"')
+        return kind, st, int(points)
+
+    def wait_status(self, kind, states=('finished',), min_points=1, timeout=120):
+        """Waits until status() is KIND in STATES with at least MIN_POINTS points;
+        fails at once if KIND ends in another final state."""
+        final = {'finished', 'cancelled', 'failed'}
+
+        def reached():
+            status = self.status()
+            if status is None:
+                return None
+            k, st, n = status
+            if k == kind and st in states and n >= min_points:
+                return k, st, n
+            if k == kind and st in final - set(states):
+                raise AssertionError(f'{kind} ended as {st} with {n} points')
+            return None
+        return self.wait_for(reached, timeout, interval=0.25,
+                             what=f'status {kind}:{"|".join(states)}:>={min_points}')
+
+    # ---- the screen ----
+
+    def screenshot(self, path):
+        return screenshot(self.display, path)
+
+    def window_names(self):
+        return x_window_names(self.display)
+
+    def user_path(self, *parts):
+        """A path in the app user's home, where the app may write."""
+        return os.path.join(self.home, *parts)
+
+
+# ---- unittest glue -------------------------------------------------------------
+
+def _app_from_argv(argv):
+    """Takes --app / --app-command from ARGV (or DISKBENCH_APP); returns (app argv, rest)."""
+    import argparse
+    p = argparse.ArgumentParser(add_help=False)
+    p.add_argument('--app', default=os.environ.get('DISKBENCH_APP'))
+    p.add_argument('--app-command', default=os.environ.get('DISKBENCH_APP_COMMAND'))
+    p.add_argument('--screenshot-dir', default=os.environ.get('DISKBENCH_GUI_SCREENSHOT_DIR'))
+    args, rest = p.parse_known_args(argv)
+    if args.app_command:
+        app = shlex.split(args.app_command)
+    elif args.app:
+        app = [os.path.abspath(args.app)]
+    else:
+        app = None
+    return app, args.screenshot_dir, rest
+
+
+APP_ARGV = None
+SCREENSHOT_DIR = None
+
+
+def main():
+    """Entry point of the GUI test files: python3 test_x.py --app BUILD/client-gtk/diskbench
+    [--app-command 'CMD ARGS'] [--screenshot-dir DIR] [integration options] [unittest args]."""
+    global APP_ARGV, SCREENSHOT_DIR
+    APP_ARGV, SCREENSHOT_DIR, rest = _app_from_argv(sys.argv[1:])
+    sys.argv = [sys.argv[0]] + rest
+    import harness
+    harness.main()
+
+
+def _make_test_case():
+    import harness
+
+    class GuiTestCase(harness.IntegrationTestCase):
+        """One GuiStack (and so one Stack, Xvfb, session bus) per class; the
+        app is started by the class (prepare) or the tests. Logs, the app's
+        output included, are printed when a test fails."""
+
+        gui_options = {}
+        gui = None
+
+        @classmethod
+        def setUpClass(cls):
+            if not APP_ARGV:
+                raise PrerequisiteMissing('no app given: --app BUILD/client-gtk/diskbench '
+                                          '(or --app-command, DISKBENCH_APP)')
+            if len(APP_ARGV) == 1 and not os.access(APP_ARGV[0], os.X_OK):
+                raise PrerequisiteMissing(f'the app is not built: {APP_ARGV[0]}')
+            cls.gui = GuiStack(APP_ARGV, **cls.gui_options)
+            cls.stack = cls.gui.stack
+            try:
+                cls.gui.start()
+                cls.prepare()
+            except BaseException:
+                cls.stack.failed = True
+                if cls.stack.tmp:
+                    cls.stack.dump_logs()
+                cls.gui.stop()
+                raise
+
+        @classmethod
+        def tearDownClass(cls):
+            if cls.gui and cls.gui.app:
+                stop_process(cls.stack, cls.gui.app)
+            super().tearDownClass()
+
+        def screenshot_path(self, name):
+            parent = SCREENSHOT_DIR or self.stack.path('screenshots')
+            return os.path.join(os.path.abspath(parent), name)
+
+    return GuiTestCase
+
+
+def __getattr__(name):
+    # GuiTestCase needs harness (unittest glue), which run-demo.py does not.
+    if name == 'GuiTestCase':
+        cls = _make_test_case()
+        globals()['GuiTestCase'] = cls
+        return cls
+    raise AttributeError(name)
+
+
+__all__ = ['APP_ACTIONS', 'APP_ID', 'APP_OBJECT', 'CONFIG', 'GUI_ENV', 'SERIES_COLOURS',
+           'STATUS_STATES', 'ActionError', 'GuiStack', 'Process', 'check_gui_prerequisites',
+           'count_colour', 'series_pixels', 'gvariant_string', 'log', 'main', 'parse_gvariant', 'png_size',
+           'read_png', 'run_as', 'screenshot', 'spawn', 'start_session_bus', 'start_xvfb',
+           'stop_process', 'user_dir', 'user_kwargs', 'x_window_names']

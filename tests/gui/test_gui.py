@@ -1,0 +1,173 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""The real client under Xvfb against the real daemon (see gui_stack.py).
+
+As the unprivileged test user dbtest-in, through the app's actions on the
+session bus: select the loop device, run "seek", wait for the status
+"seek:finished:N" (N > 0), take a screenshot and find the current series'
+colour drawn; save the result, open it again and save it again (same
+series); export the graph as PNG and SVG (valid files); run "sequential"
+and find its graph drawn too.
+
+Run (as root):
+    /usr/bin/python3 tests/gui/test_gui.py --app BUILD/client-gtk/diskbench \\
+        --daemon BUILD/daemon/diskbenchd \\
+        --polkit-policy BUILD/polkit-policy/org.diskbench.policy \\
+        --bus-policy dbus-interfaces/org.diskbench.DiskBench1.conf \\
+        [--screenshot-dir DIR]
+"""
+
+import json
+import os
+import time
+import xml.etree.ElementTree as ET
+
+import gui_stack
+from gui_stack import APP_ACTIONS, count_colour, png_size, series_pixels
+
+# The reference's orange (ChartTheme::light()), drawn nowhere else in the window.
+REFERENCE_COLOURS = ((0xe6, 0x61, 0x00),)
+
+MIN_SERIES_PIXELS = 50
+
+
+class GuiTest(gui_stack.GuiTestCase):
+    """Steps in order (numbered): each needs the app state the one before left."""
+
+    @classmethod
+    def prepare(cls):
+        cls.gui.start_app()
+
+    def wait_graph_drawn(self, name, timeout=15):
+        """Screenshots until the series colour shows (GTK may draw a frame late).
+
+        Counts with series_pixels(): the app's suggested button and progress bar
+        have the accent colour too (#3584e4), but as solid blocks, which it
+        leaves out; test_01 checks that an empty page counts (almost) nothing."""
+        path = self.screenshot_path(name)
+        last = [0, 0]
+
+        def drawn():
+            self.gui.screenshot(path)
+            last[:] = [series_pixels(path), count_colour(path)]
+            return last[0] > MIN_SERIES_PIXELS
+        try:
+            self.gui.wait_for(drawn, timeout, interval=0.5,
+                              what=f'more than {MIN_SERIES_PIXELS} series-coloured pixels')
+        except TimeoutError:
+            self.fail(f'only {last[0]} pixels of the series colours outside solid blocks '
+                      f'({last[1]} in all) in {path} (windows: {self.gui.window_names()})')
+        print(f'screenshot {path}: {last[0]} series pixels ({last[1]} of the colours in all)',
+              flush=True)
+        return path
+
+    def run_kind(self, kind):
+        self.gui.activate('run-benchmark', kind)
+        kind_, state, points = self.gui.wait_status(kind, timeout=180)
+        self.assertEqual((kind_, state), (kind, 'finished'))
+        self.assertGreater(points, 0)
+        return points
+
+    def wait_json(self, path):
+        def loaded():
+            try:
+                with open(path) as f:
+                    return json.load(f)
+            except (OSError, ValueError):
+                return None
+        return self.gui.wait_for(loaded, 20, what=f'{path} to hold JSON')
+
+    # ---- the steps ----
+
+    def test_00_app_exports_its_actions(self):
+        actions = set(self.gui.list_actions())
+        self.assertFalse(set(APP_ACTIONS) - actions,
+                         f'missing actions; the app has {sorted(actions)}')
+        enabled, ptype, state = self.gui.describe_action('status')
+        self.assertEqual(ptype, '')
+        self.assertEqual(len(state), 1, 'status must be stateful')
+        for name in ('select-device', 'run-benchmark', 'save-result', 'open-result',
+                     'export-graph'):
+            self.assertEqual(self.gui.describe_action(name)[1], 's', name)
+        self.assertTrue(self.gui.window_names(), 'no window on the screen')
+
+    def test_01_seek_runs_and_is_drawn(self):
+        self.gui.activate('select-device', self.gui.loop.node)
+        # The control: no graph yet, so the pixel check must find (almost) nothing.
+        empty = self.screenshot_path('before-seek.png')
+        self.gui.wait_for(lambda: self.gui.window_names(), 20, what='a window')
+        time.sleep(1)  # the first frame
+        self.gui.screenshot(empty)
+        self.assertLessEqual(series_pixels(empty), MIN_SERIES_PIXELS // 2,
+                             f'{empty} shows the series colours before any run: '
+                             'the pixel check cannot tell a graph from the rest')
+        self.run_kind('seek')
+        self.wait_graph_drawn('seek.png')
+
+    def test_02_save_open_save_keeps_series(self):
+        first = self.gui.user_path('seek-result.json')
+        second = self.gui.user_path('seek-result-again.json')
+        self.gui.activate('save-result', first)
+        saved = self.wait_json(first)
+        self.assertTrue(saved.get('series'), f'no series in {first}: {saved}')
+        self.gui.activate('open-result', first)
+        kind, state, points = self.gui.wait_status('seek', timeout=20)
+        self.assertEqual(state, 'finished')
+        self.gui.activate('save-result', second)
+        again = self.wait_json(second)
+        self.assertEqual(saved['series'], again['series'])
+
+    def test_03_export_png_and_svg(self):
+        png = self.gui.user_path('seek.png')
+        svg = self.gui.user_path('seek.svg')
+        self.gui.activate('export-graph', png)
+        self.gui.wait_for(lambda: os.path.exists(png) and os.path.getsize(png) > 33, 20,
+                          what=f'{png} to be written')
+        width, height = self.gui.wait_for(lambda: _try(png_size, png), 10,
+                                          what=f'{png} to be a complete PNG')
+        self.assertGreater(width, 0)
+        self.assertGreater(height, 0)
+        self.gui.activate('export-graph', svg)
+        # (a tuple: an Element without children is false)
+        root, = self.gui.wait_for(lambda: _try(lambda p: (ET.parse(p).getroot(),), svg), 20,
+                                  what=f'{svg} to be well-formed XML')
+        self.assertIn(root.tag, ('svg', '{http://www.w3.org/2000/svg}svg'))
+
+    def test_04_sequential_runs_and_is_drawn(self):
+        self.run_kind('sequential')
+        self.wait_graph_drawn('sequential.png')
+
+    def test_05_runs_are_kept_and_overlay_as_reference(self):
+        # The finished runs were kept in the user's XDG data dir (the
+        # reference picker's "this disk, last time").
+        kept_dir = self.gui.user_path('.local', 'share', 'diskbench', 'results')
+        suffix = '-sequential-' + os.path.basename(self.gui.loop.node) + '.json'
+        kept = sorted(f for f in os.listdir(kept_dir) if f.endswith(suffix))
+        self.assertTrue(kept, f'no kept sequential result in {kept_dir}: {os.listdir(kept_dir)}')
+        # The control: before a reference is set, no orange anywhere.
+        self.assertLessEqual(count_colour(self.screenshot_path('sequential.png'), REFERENCE_COLOURS), 25,
+                             'the reference colour shows before a reference was set')
+        shot = self.screenshot_path('sequential-reference.png')
+        self.gui.activate('set-reference', os.path.join(kept_dir, kept[-1]))
+
+        def overlaid():
+            self.gui.screenshot(shot)
+            return count_colour(shot, REFERENCE_COLOURS) > MIN_SERIES_PIXELS
+        self.gui.wait_for(overlaid, 15, interval=0.5, what='the reference drawn in its colour')
+        self.gui.activate('set-reference', '')
+
+        def removed():
+            self.gui.screenshot(shot)
+            return count_colour(shot, REFERENCE_COLOURS) <= 25
+        self.gui.wait_for(removed, 15, interval=0.5, what='the reference gone again')
+
+
+def _try(fn, *args):
+    try:
+        return fn(*args)
+    except (OSError, ValueError, ET.ParseError):
+        return None
+
+
+if __name__ == '__main__':
+    gui_stack.main()

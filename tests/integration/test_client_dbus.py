@@ -1,0 +1,79 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""The app's D-Bus layer (client-gtk/dbus, DaemonClient on a GLib main loop)
+against the real daemon, driven by tests/integration/probe/client_probe.cpp as
+an unprivileged user: the device table, starting a job, refusals, and the
+catch-up of a job joined mid-run (GetSamples, then Samples signals) giving
+exactly the daemon's samples, none twice, none missing."""
+
+import json
+import math
+import os
+import subprocess
+
+import harness
+from harness import FINAL_STATES, JOB_IFACE, wait_until
+
+PROBE = os.environ.get('DISKBENCH_CLIENT_PROBE')
+
+
+class ClientDBusTest(harness.LoopDeviceTestCase):
+
+    def probe(self, *args, user='dbtest-in', check=True):
+        self.assertTrue(PROBE, 'DISKBENCH_CLIENT_PROBE is not set (meson sets it)')
+        proc = subprocess.run(self.stack.as_user(user, [os.path.abspath(PROBE), *args]),
+                              capture_output=True, text=True, timeout=150)
+        if check:
+            self.assertEqual(proc.returncode, 0, f'probe failed: {proc.stderr}')
+        return proc.returncode, json.loads(proc.stdout.strip().splitlines()[-1]) if proc.stdout.strip() else None
+
+    def assertSameSamples(self, job, seen):
+        """seen (per series lists of [x, y]) equals GetSamples(0), in order."""
+        next_index, fetched = self.stack.call(job, JOB_IFACE, 'GetSamples', 't', 0)
+        expected = {}
+        for series, x, y in fetched:
+            expected.setdefault(series, []).append((x, y))
+        got = {i: [tuple(p) for p in points] for i, points in enumerate(seen) if points}
+        self.assertEqual(sorted(got), sorted(expected))
+        for series in expected:
+            self.assertEqual(len(got[series]), len(expected[series]), f'series {series}')
+            for i, (a, b) in enumerate(zip(got[series], expected[series])):
+                if not (math.isclose(a[0], b[0], rel_tol=1e-12) and math.isclose(a[1], b[1], rel_tol=1e-12)):
+                    self.fail(f'series {series} point {i}: client {a} != daemon {b}')
+        self.assertEqual(sum(len(v) for v in expected.values()), next_index)
+
+    def test_devices_come_from_the_object_manager(self):
+        _, out = self.probe('devices')
+        nodes = {d['node']: d for d in out['devices']}
+        self.assertIn(self.loop.node, nodes)
+        self.assertEqual(nodes[self.loop.node]['size'], self.loop.size)
+        self.assertEqual(nodes[self.loop.node]['path'], self.loop.object_path)
+
+    def test_start_and_follow_to_the_end(self):
+        _, out = self.probe('start', self.loop.node, 'seek', 'count=300')
+        self.assertEqual(out['state'], 'finished')
+        self.assertEqual(sum(len(s) for s in out['series']), 300)
+        self.assertSameSamples(out['job'], out['series'])
+
+    def test_refusal_arrives_as_a_named_error(self):
+        code, out = self.probe('start', self.loop.node, 'seek', user='dbtest-out', check=False)
+        self.assertEqual(code, 3)
+        self.assertEqual(out['error'], 'org.diskbench.DiskBench1.Error.NotAuthorized')
+
+    def test_joining_a_running_job_catches_up_without_gaps_or_duplicates(self):
+        # 20000 single-block reads take a few seconds on a loop device: the
+        # probe joins after the first batches were signalled.
+        job = self.stack.start_benchmark(self.loop, 'seek',
+                                         {'count': ('t', 20000), 'detach': ('b', True)})
+        wait_until(lambda: self.stack.get_property(job, JOB_IFACE, 'SampleCount') > 500,
+                   timeout=30, what='first samples')
+        self.assertEqual(self.stack.get_property(job, JOB_IFACE, 'State'), 'running',
+                         'the job ended before the probe could join; make it longer')
+        _, out = self.probe('follow', job)
+        self.assertIn(out['state'], FINAL_STATES)
+        self.assertEqual(sum(len(s) for s in out['series']), 20000)
+        self.assertSameSamples(job, out['series'])
+
+
+if __name__ == '__main__':
+    harness.main()
