@@ -3,6 +3,7 @@
 
 #include "../model/benchmark_description.hpp"
 #include "../model/job_result.hpp"
+#include "../model/saved_values.hpp"
 #include "../widgets/value_format.hpp"
 
 #include <glib/gi18n-lib.h>
@@ -47,35 +48,23 @@ std::string date_text(std::int64_t unix_us)
     return result;
 }
 
-double summary_number(const SavedValueMap& summary, const char* key)
-{
-    const auto found = summary.find(key);
-    if (found == summary.end())
-        return NAN;
-    if (const auto* value = std::get_if<double>(&found->second))
-        return *value;
-    if (const auto* value = std::get_if<std::int64_t>(&found->second))
-        return static_cast<double>(*value);
-    return NAN;
-}
-
 // The headline figures of a finished run, e.g. "1 234 MB/s · p50 85 µs · p99 1.0 ms".
 std::string summary_text(const std::string& kind, const SavedValueMap& summary)
 {
     std::vector<std::string> parts;
-    const double throughput = summary_number(summary, "throughput_mb_s");
+    const double throughput = number_of(summary, "throughput_mb_s", NAN);
     if (!std::isnan(throughput))
         parts.push_back(format_value(throughput, Unit::MegabytesPerSecond));
     if (kind == "qd-sweep") {
-        const double best = summary_number(summary, "best_iops");
+        const double best = number_of(summary, "best_iops", NAN);
         if (!std::isnan(best))
             parts.push_back(printf_string(_("best %s (queue depth %d, thread count %d)"),
                                           format_value(best, Unit::Iops).c_str(),
-                                          static_cast<int>(summary_number(summary, "best_queue_depth")),
-                                          static_cast<int>(summary_number(summary, "best_threads"))));
+                                          static_cast<int>(number_of(summary, "best_queue_depth", 0)),
+                                          static_cast<int>(number_of(summary, "best_threads", 0))));
     }
-    const double p50 = summary_number(summary, "latency_p50_us");
-    const double p99 = summary_number(summary, "latency_p99_us");
+    const double p50 = number_of(summary, "latency_p50_us", NAN);
+    const double p99 = number_of(summary, "latency_p99_us", NAN);
     if (!std::isnan(p50))
         parts.push_back(std::string(_("p50")) + " " + format_value(p50, Unit::Microseconds));
     if (!std::isnan(p99))
@@ -483,15 +472,10 @@ void BenchmarkPageView::update_controls()
             bars = static_cast<double>(spec_for(view(), page_.kind, job->parameters, job->summary, 0).categories.size());
             next = static_cast<double>(done);
         } else {
-            const auto number = [&](const char* key) {
-                const auto found = job->parameters.find(key);
-                const auto* value = found == job->parameters.end() ? nullptr : std::get_if<std::int64_t>(&found->second);
-                return value ? static_cast<double>(*value) : 0.0;
-            };
-            double low = number("min_block");
+            double low = number_of(job->parameters, "min_block", 0);
             if (low <= 0)
                 low = device && device->logical_block_size ? device->logical_block_size : 512;
-            const double high = std::max(low, number("max_block"));
+            const double high = std::max(low, number_of(job->parameters, "max_block", 0));
             bars = std::floor(std::log2(high / low)) + 1;
             next = done ? last * 2 : low;
         }

@@ -2,6 +2,7 @@
 #include "benchmark_description.hpp"
 
 #include "../widgets/value_format.hpp"
+#include "saved_values.hpp"
 
 #include <fmt/format.h>
 #include <glib/gi18n-lib.h>
@@ -13,50 +14,6 @@
 namespace diskbench::client {
 
 namespace {
-
-std::int64_t integer(const SavedValueMap& map, const char* key, std::int64_t fallback = 0)
-{
-    const auto found = map.find(key);
-    if (found == map.end())
-        return fallback;
-    if (const auto* value = std::get_if<std::int64_t>(&found->second))
-        return *value;
-    if (const auto* value = std::get_if<double>(&found->second))
-        return static_cast<std::int64_t>(*value);
-    return fallback;
-}
-
-double number(const SavedValueMap& map, const char* key, double fallback = 0)
-{
-    const auto found = map.find(key);
-    if (found == map.end())
-        return fallback;
-    if (const auto* value = std::get_if<double>(&found->second))
-        return *value;
-    if (const auto* value = std::get_if<std::int64_t>(&found->second))
-        return static_cast<double>(*value);
-    return fallback;
-}
-
-bool boolean(const SavedValueMap& map, const char* key, bool fallback)
-{
-    const auto found = map.find(key);
-    if (found == map.end())
-        return fallback;
-    if (const auto* value = std::get_if<bool>(&found->second))
-        return *value;
-    return fallback;
-}
-
-std::string text(const SavedValueMap& map, const char* key, const std::string& fallback = {})
-{
-    const auto found = map.find(key);
-    if (found == map.end())
-        return fallback;
-    if (const auto* value = std::get_if<std::string>(&found->second))
-        return *value;
-    return fallback;
-}
 
 // printf with a translated format (gettext checks the placeholders).
 template <typename... Args> std::string printf_string(const char* format, Args... args)
@@ -93,10 +50,10 @@ struct Sweep {
 
 Sweep block_sweep(const SavedValueMap& p, std::uint32_t logical_block_size)
 {
-    std::int64_t low = integer(p, "min_block");
+    std::int64_t low = integer_of(p, "min_block");
     if (low == 0)
         low = logical_block_size ? logical_block_size : 512;
-    return { low, std::max(low, integer(p, "max_block", 1 << 20)) };
+    return { low, std::max(low, integer_of(p, "max_block", 1 << 20)) };
 }
 
 // "SEQ1M Q8T1" -> fio options; the notation of CrystalDiskMark and KDiskMark.
@@ -120,48 +77,32 @@ std::string fio_profile_test(const std::string& test, const std::string& node, s
                        warmup, seconds, sequential ? "" : " --norandommap --randrepeat=0");
 }
 
-std::vector<std::string> split_tests(const std::string& list)
-{
-    std::vector<std::string> tests;
-    std::size_t start = 0;
-    while (start < list.size()) {
-        const std::size_t comma = std::min(list.find(',', start), list.size());
-        std::string test = list.substr(start, comma - start);
-        test.erase(0, test.find_first_not_of(' '));
-        test.erase(test.find_last_not_of(' ') + 1);
-        if (!test.empty())
-            tests.push_back(test);
-        start = comma + 1;
-    }
-    return tests;
-}
-
 } // namespace
 
 BenchmarkDescription describe_benchmark(const std::string& kind, const SavedValueMap& p, const std::string& node,
                                         std::uint32_t logical_block_size)
 {
     BenchmarkDescription d;
-    const std::int64_t depth = integer(p, "queue_depth", 1);
+    const std::int64_t depth = integer_of(p, "queue_depth", 1);
     if (kind == "seek") {
-        std::int64_t block = integer(p, "block_size");
+        std::int64_t block = integer_of(p, "block_size");
         if (block == 0)
             block = logical_block_size ? logical_block_size : 512;
         d.what = printf_string(_("Reads %lld blocks of %s, one at a time (queue depth 1), each at a random place "
                                  "over the whole device, and plots how far each read jumped against how long it took. "
                                  "The same seed reads the same places on every machine."),
-                               static_cast<long long>(integer(p, "count", 1000)), bytes(block).c_str());
+                               static_cast<long long>(integer_of(p, "count", 1000)), bytes(block).c_str());
         d.fio_commands.push_back(fmt::format("{} --rw=randread --bs={} --iodepth=1 --number_ios={} --norandommap "
                                              "--randrepeat=0 --lat_percentiles=1",
-                                             fio_base("seek", node), fio_size(block), integer(p, "count", 1000)));
+                                             fio_base("seek", node), fio_size(block), integer_of(p, "count", 1000)));
     } else if (kind == "random" || kind == "block") {
         const Sweep sweep = block_sweep(p, logical_block_size);
         if (kind == "random")
             d.what = printf_string(_("For each block size from %s to %s (doubling), reads %lld blocks at random "
                                      "places (%s) with queue depth %lld; one bar per size."),
                                    bytes(sweep.low).c_str(), bytes(sweep.high).c_str(),
-                                   static_cast<long long>(integer(p, "count_per_size", 100)),
-                                   boolean(p, "aligned", true)
+                                   static_cast<long long>(integer_of(p, "count_per_size", 100)),
+                                   boolean_of(p, "aligned", true)
                                        ? _("aligned to the block size")
                                        : _("aligned only to the logical block"),
                                    static_cast<long long>(depth));
@@ -169,71 +110,68 @@ BenchmarkDescription describe_benchmark(const std::string& kind, const SavedValu
             d.what = printf_string(_("For each block size from %s to %s (doubling), reads %s sequentially from the "
                                      "start of the device with queue depth %lld; one bar per size."),
                                    bytes(sweep.low).c_str(), bytes(sweep.high).c_str(),
-                                   bytes(integer(p, "amount_per_size", 100 << 20)).c_str(),
+                                   bytes(integer_of(p, "amount_per_size", 100 << 20)).c_str(),
                                    static_cast<long long>(depth));
         for (std::int64_t block = sweep.low; block <= sweep.high; block *= 2) {
             if (kind == "random")
                 d.fio_commands.push_back(fmt::format("{} --rw=randread --bs={} --iodepth={} --number_ios={} "
                                                      "--norandommap --randrepeat=0",
                                                      fio_base(fmt::format("random-{}", fio_size(block)), node),
-                                                     fio_size(block), depth, integer(p, "count_per_size", 100)));
+                                                     fio_size(block), depth, integer_of(p, "count_per_size", 100)));
             else
                 d.fio_commands.push_back(fmt::format("{} --rw=read --bs={} --iodepth={} --size={}",
                                                      fio_base(fmt::format("block-{}", fio_size(block)), node),
                                                      fio_size(block), depth,
-                                                     fio_size(integer(p, "amount_per_size", 100 << 20))));
+                                                     fio_size(integer_of(p, "amount_per_size", 100 << 20))));
         }
     } else if (kind == "sequential") {
         d.what = printf_string(_("Reads %s from offset %s in blocks of %s with queue depth %lld and plots MB/s "
                                  "along the way (sizes larger than the device are scaled down to fit)."),
-                               bytes(integer(p, "size", 4LL << 30)).c_str(), bytes(integer(p, "offset")).c_str(),
-                               bytes(integer(p, "block_size", 4 << 20)).c_str(), static_cast<long long>(depth));
+                               bytes(integer_of(p, "size", 4LL << 30)).c_str(), bytes(integer_of(p, "offset")).c_str(),
+                               bytes(integer_of(p, "block_size", 4 << 20)).c_str(), static_cast<long long>(depth));
         d.fio_commands.push_back(fmt::format("{} --rw=read --bs={} --iodepth={} --offset={} --size={} "
                                              "--write_bw_log=cont --log_avg_msec=100",
-                                             fio_base("cont", node), fio_size(integer(p, "block_size", 4 << 20)), depth,
-                                             integer(p, "offset"), fio_size(integer(p, "size", 4LL << 30))));
+                                             fio_base("cont", node), fio_size(integer_of(p, "block_size", 4 << 20)), depth,
+                                             integer_of(p, "offset"), fio_size(integer_of(p, "size", 4LL << 30))));
     } else if (kind == "surface") {
         d.what = printf_string(_("Reads the whole device once, front to back, in blocks of %s at queue depth 1, "
                                  "timing every read, and draws %lld stretches with their mean, slowest and fastest "
                                  "read. Takes as long as reading the whole disk."),
-                               bytes(integer(p, "block_size", 1 << 20)).c_str(),
-                               static_cast<long long>(integer(p, "buckets", 1000)));
+                               bytes(integer_of(p, "block_size", 1 << 20)).c_str(),
+                               static_cast<long long>(integer_of(p, "buckets", 1000)));
         d.fio_commands.push_back(fmt::format("{} --rw=read --bs={} --iodepth=1 --size=100% --write_bw_log=surface "
                                              "--log_avg_msec=1000",
-                                             fio_base("surface", node), fio_size(integer(p, "block_size", 1 << 20))));
+                                             fio_base("surface", node), fio_size(integer_of(p, "block_size", 1 << 20))));
     } else if (kind == "profile") {
-        std::string tests = text(p, "tests");
-        if (tests.empty())
-            tests = text(p, "preset", "default") == "nvme" ? "SEQ1M Q8T1, SEQ128K Q32T1, RND4K Q32T16, RND4K Q1T1"
-                                                            : "SEQ1M Q8T1, SEQ1M Q1T1, RND4K Q32T1, RND4K Q1T1";
-        const double seconds = number(p, "duration_s", 5);
-        const double warmup = number(p, "warmup_s", 1);
+        const std::string tests = profile_tests_of(p);
+        const double seconds = number_of(p, "duration_s", 5);
+        const double warmup = number_of(p, "warmup_s", 1);
         d.what = printf_string(_("Runs %s, each after %.1f s of warm-up for %.1f s, within the first %s of the "
                                  "device. SEQ = sequential, RND = random, Q = reads in flight per thread, T = threads."),
-                               tests.c_str(), warmup, seconds, bytes(integer(p, "region_size", 1LL << 30)).c_str());
-        for (const std::string& test : split_tests(tests))
+                               tests.c_str(), warmup, seconds, bytes(integer_of(p, "region_size", 1LL << 30)).c_str());
+        for (const std::string& test : split_profile_tests(tests))
             d.fio_commands.push_back(
-                fio_profile_test(test, node, integer(p, "region_size", 1LL << 30), seconds, warmup));
+                fio_profile_test(test, node, integer_of(p, "region_size", 1LL << 30), seconds, warmup));
     } else if (kind == "qd-sweep") {
-        const std::int64_t max_depth = integer(p, "max_queue_depth", 128);
-        const std::int64_t max_threads = integer(p, "max_threads", 8);
-        std::int64_t block = integer(p, "block_size", 4096);
+        const std::int64_t max_depth = integer_of(p, "max_queue_depth", 128);
+        const std::int64_t max_threads = integer_of(p, "max_threads", 8);
+        std::int64_t block = integer_of(p, "block_size", 4096);
         if (block == 0)
             block = logical_block_size ? logical_block_size : 512;
         d.what = printf_string(_("Random reads of %s at queue depths 1 to %lld on 1 to %lld threads (doubling), "
                                  "each for %.1f s after %.1f s of warm-up, within the first %s; IOPS and p99 "
                                  "latency per queue depth."),
                                bytes(block).c_str(), static_cast<long long>(max_depth),
-                               static_cast<long long>(max_threads), number(p, "duration_s", 1),
-                               number(p, "warmup_s", 0.2), bytes(integer(p, "region_size", 1LL << 30)).c_str());
+                               static_cast<long long>(max_threads), number_of(p, "duration_s", 1),
+                               number_of(p, "warmup_s", 0.2), bytes(integer_of(p, "region_size", 1LL << 30)).c_str());
         for (std::int64_t threads = 1; threads <= max_threads; threads *= 2)
             for (std::int64_t qd = 1; qd <= max_depth; qd *= 2)
                 d.fio_commands.push_back(fmt::format(
                     "{} --rw=randread --bs={} --iodepth={} --numjobs={} --size={} --ramp_time={:g} --runtime={:g} "
                     "--time_based --group_reporting --norandommap --randrepeat=0",
                     fio_base(fmt::format("qd{}-t{}", qd, threads), node), fio_size(block), qd, threads,
-                    fio_size(integer(p, "region_size", 1LL << 30)), number(p, "warmup_s", 0.2),
-                    number(p, "duration_s", 1)));
+                    fio_size(integer_of(p, "region_size", 1LL << 30)), number_of(p, "warmup_s", 0.2),
+                    number_of(p, "duration_s", 1)));
     }
     return d;
 }

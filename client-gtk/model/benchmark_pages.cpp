@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "benchmark_pages.hpp"
 
+#include "saved_values.hpp"
+
 #include <glib/gi18n-lib.h>
 
 #include <algorithm>
@@ -68,34 +70,6 @@ std::vector<BenchmarkPage> make_pages()
 bool shows(const PageView& view, const std::string& name)
 {
     return view.prefix ? name.starts_with(view.series) : name == view.series;
-}
-
-std::int64_t integer(const SavedValueMap& map, const char* key, std::int64_t fallback)
-{
-    const auto found = map.find(key);
-    if (found == map.end())
-        return fallback;
-    if (const auto* value = std::get_if<std::int64_t>(&found->second))
-        return *value;
-    if (const auto* value = std::get_if<double>(&found->second))
-        return static_cast<std::int64_t>(*value);
-    return fallback;
-}
-
-std::vector<std::string> split_tests(const std::string& text)
-{
-    std::vector<std::string> tests;
-    std::size_t start = 0;
-    while (start <= text.size()) {
-        const std::size_t comma = std::min(text.find(',', start), text.size());
-        std::string test = text.substr(start, comma - start);
-        test.erase(0, test.find_first_not_of(' '));
-        test.erase(test.find_last_not_of(' ') + 1);
-        if (!test.empty())
-            tests.push_back(test);
-        start = comma + 1;
-    }
-    return tests;
 }
 
 } // namespace
@@ -181,8 +155,8 @@ ChartSpec spec_for(const PageView& view, const std::string& kind, const SavedVal
         result.x_low = 0;
         result.x_high = static_cast<double>(device_size);
     } else if (kind == "sequential") {
-        const std::int64_t offset = integer(parameters, "offset", 0);
-        std::int64_t end = offset + integer(parameters, "size", 0);
+        const std::int64_t offset = integer_of(parameters, "offset", 0);
+        std::int64_t end = offset + integer_of(parameters, "size", 0);
         if (device_size > 0)
             end = std::min<std::int64_t>(end, static_cast<std::int64_t>(device_size));
         if (end > offset) {
@@ -193,24 +167,9 @@ ChartSpec spec_for(const PageView& view, const std::string& kind, const SavedVal
         result.x_low = 0;
         result.x_high = static_cast<double>(device_size);
     } else if (kind == "profile") {
-        for (const auto* source : { &summary, &parameters }) {
-            const auto found = source->find("tests");
-            if (found == source->end())
-                continue;
-            if (const auto* text = std::get_if<std::string>(&found->second); text && !text->empty()) {
-                result.categories = split_tests(*text);
-                break;
-            }
-        }
-        if (result.categories.empty()) {
-            // The daemon's presets (engine/benchmarks/profile), for a run
-            // that has not reported its tests yet.
-            const auto preset = parameters.find("preset");
-            const bool nvme = preset != parameters.end() && std::get_if<std::string>(&preset->second)
-                && std::get<std::string>(preset->second) == "nvme";
-            result.categories = nvme ? split_tests("SEQ1M Q8T1, SEQ128K Q32T1, RND4K Q32T16, RND4K Q1T1")
-                                     : split_tests("SEQ1M Q8T1, SEQ1M Q1T1, RND4K Q32T1, RND4K Q1T1");
-        }
+        // The tests the run reported (summary), else those it was asked for.
+        const std::string reported = text_of(summary, "tests");
+        result.categories = split_profile_tests(reported.empty() ? profile_tests_of(parameters) : reported);
     }
     return result;
 }

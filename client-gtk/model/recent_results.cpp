@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "recent_results.hpp"
 
+#include "saved_values.hpp"
+
 #include <glib.h>
 #include <glib/gi18n-lib.h>
 #include <glib/gstdio.h>
@@ -11,18 +13,6 @@
 namespace diskbench::client {
 
 namespace {
-
-std::string text_of(const SavedValueMap& map, const char* key)
-{
-    const auto found = map.find(key);
-    if (found == map.end())
-        return {};
-    if (const auto* value = std::get_if<std::string>(&found->second))
-        return *value;
-    if (const auto* value = std::get_if<std::int64_t>(&found->second))
-        return std::to_string(*value);
-    return {};
-}
 
 using GCharPtr = std::unique_ptr<gchar, decltype(&g_free)>;
 
@@ -37,8 +27,8 @@ bool same_device(const SavedValueMap& a, const SavedValueMap& b)
     }
     const std::string model_a = text_of(a, "model"), model_b = text_of(b, "model");
     if (!model_a.empty() || !model_b.empty())
-        return model_a == model_b && text_of(a, "size") == text_of(b, "size");
-    return text_of(a, "node") == text_of(b, "node") && text_of(a, "size") == text_of(b, "size");
+        return model_a == model_b && integer_of(a, "size") == integer_of(b, "size");
+    return text_of(a, "node") == text_of(b, "node") && integer_of(a, "size") == integer_of(b, "size");
 }
 
 std::string result_file_name(const SavedResult& result)

@@ -6,6 +6,7 @@
 #include "model/job_result.hpp"
 #include "model/recent_results.hpp"
 #include "model/sample_stream.hpp"
+#include "model/saved_values.hpp"
 
 #include <catch2/catch.hpp>
 #include <glib.h>
@@ -310,4 +311,21 @@ TEST_CASE("samples: a failed catch-up lets signals through again; bad series ind
     stream.on_signal(3, bad, points);
     CHECK(points.size() == 2);
     CHECK(stream.next() == 4); // the index is used up, the next batch follows on
+}
+
+TEST_CASE("typed reads of saved maps, and the profile's tests", "[client-model]")
+{
+    const SavedValueMap map = { { "n", std::int64_t { 7 } }, { "d", 2.5 }, { "s", std::string("x") }, { "b", true } };
+    CHECK(integer_of(map, "n") == 7);
+    CHECK(integer_of(map, "d") == 2);
+    CHECK(integer_of(map, "s", -1) == -1);
+    CHECK(number_of(map, "n", 0) == 7.0);
+    CHECK(number_of(map, "missing", 1.5) == 1.5);
+    CHECK(text_of(map, "s") == "x");
+    CHECK(text_of(map, "n", "none") == "none");
+    CHECK(boolean_of(map, "b", false));
+    CHECK(split_profile_tests(" SEQ1M Q8T1 ,, RND4K Q1T1 ") == std::vector<std::string> { "SEQ1M Q8T1", "RND4K Q1T1" });
+    CHECK(profile_tests_of({ { "tests", std::string("RND4K Q32T16") }, { "preset", std::string("nvme") } }) == "RND4K Q32T16");
+    CHECK(split_profile_tests(profile_tests_of({ { "preset", std::string("nvme") } }))[1] == "SEQ128K Q32T1");
+    CHECK(split_profile_tests(profile_tests_of({}))[1] == "SEQ1M Q1T1");
 }

@@ -1,0 +1,27 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "saved_result.hpp"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace diskbench::client {
+
+// Typed reads of the daemon's a{sv} maps (parameters, summaries, device
+// facts) as SavedValueMap holds them; missing keys or other types give the
+// fallback. Integers and numbers convert into each other.
+std::int64_t integer_of(const SavedValueMap& map, const char* key, std::int64_t fallback = 0);
+double number_of(const SavedValueMap& map, const char* key, double fallback);
+bool boolean_of(const SavedValueMap& map, const char* key, bool fallback);
+std::string text_of(const SavedValueMap& map, const char* key, const std::string& fallback = {});
+
+// The profile benchmark's tests: "SEQ1M Q8T1, RND4K Q1T1" split at commas,
+// and the tests of the daemon's presets (engine/benchmarks/profile).
+std::vector<std::string> split_profile_tests(const std::string& list);
+std::string profile_preset_tests(const std::string& preset);
+// The tests a run does: `tests` when given, else its preset's.
+std::string profile_tests_of(const SavedValueMap& parameters);
+
+} // namespace diskbench::client
