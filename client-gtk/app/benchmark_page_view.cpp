@@ -303,17 +303,23 @@ void BenchmarkPageView::job_points_added(const JobEntry& job)
 {
     if (job.path != job_path_)
         return;
-    if (job.series.size() != appended_.size() || !view().band_min.empty() || page_.kind == "profile") {
-        // Bands and the profile table are rebuilt whole: few points.
+    if (job.series.size() != appended_.size() || page_.kind == "profile") {
+        // New series change the routes; the profile table is rebuilt whole
+        // (a handful of points).
         rebuild_chart();
     } else {
+        // Only what arrived since the last update goes to the chart, so the
+        // chart's kept envelopes are updated, not recomputed.
         const std::vector<SeriesRoute> routes = route_series(view(), names_of(job.series));
         for (std::size_t i = 0; i < routes.size() && i < job.points.size(); ++i) {
-            const std::vector<GraphPoint>& points = job.points[i];
-            if (routes[i].line && points.size() > appended_[i])
-                graph_.chart().append_points(*routes[i].line,
-                                             std::span(points).subspan(appended_[i]));
-            appended_[i] = points.size();
+            const std::span<const GraphPoint> fresh = std::span(job.points[i]).subspan(std::min(appended_[i], job.points[i].size()));
+            if (routes[i].line)
+                graph_.chart().append_points(*routes[i].line, fresh);
+            if (routes[i].band_min)
+                graph_.chart().append_band(*routes[i].band_min, fresh, {});
+            if (routes[i].band_max)
+                graph_.chart().append_band(*routes[i].band_max, {}, fresh);
+            appended_[i] = job.points[i].size();
         }
         graph_.changed();
     }
@@ -386,6 +392,15 @@ void BenchmarkPageView::rebuild_chart()
         spec = spec_for(view(), page_.kind, reference_->parameters, reference_->summary, size);
     chart.set_spec(spec);
     chart.set_current(std::move(current));
+    if (live_job() && view().band_min.empty()) {
+        // The run's size is known up front: room for all its points, so the
+        // append that would outgrow the storage does not cost a slow frame.
+        const std::int64_t expected = page_.kind == "seek" ? integer_of(parameters, "count", 0)
+            : page_.kind == "surface"                      ? integer_of(parameters, "buckets", 0)
+                                                           : 0;
+        if (expected > 0 && expected <= (1 << 24))
+            chart.reserve_points(0, static_cast<std::size_t>(expected));
+    }
     if (reference_)
         chart.set_reference(chart_series_for(view(), reference_->series, reference_label_));
     else

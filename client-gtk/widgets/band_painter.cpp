@@ -29,11 +29,9 @@ void polygon(cairo_t* cr, const PlotArea& area, std::span<const GraphPoint> lowe
 // to the lowest lower value in it, like paint_envelope() does for lines. A
 // polygon through the column extremes would turn a one-column dip into a
 // needle too thin to see; the box keeps it a full pixel wide.
-void column_boxes(cairo_t* cr, const PlotArea& area, std::span<const GraphPoint> lower,
-                  std::span<const GraphPoint> upper)
+void column_boxes(cairo_t* cr, const PlotArea& area, std::span<const EnvelopeColumn> bottom,
+                  std::span<const EnvelopeColumn> top)
 {
-    const std::vector<EnvelopeColumn> top = envelope_for(area, upper);
-    const std::vector<EnvelopeColumn> bottom = envelope_for(area, lower);
     const double column_width = area.width / std::ceil(area.width);
     auto box = [&](double centre, double high, double low) {
         const double x = std::floor(area.to_x(centre) - column_width / 2);
@@ -74,7 +72,21 @@ void paint_band(cairo_t* cr, const PlotArea& area, std::span<const GraphPoint> l
     if (lower.size() <= columns && upper.size() <= columns)
         polygon(cr, area, lower, upper);
     else
-        column_boxes(cr, area, lower, upper);
+        column_boxes(cr, area, envelope_for(area, lower), envelope_for(area, upper));
+    set_band_colour(cr, colour);
+    cairo_fill(cr);
+    cairo_restore(cr);
+}
+
+void paint_band_columns(cairo_t* cr, const PlotArea& area, std::span<const EnvelopeColumn> lower,
+                        std::span<const EnvelopeColumn> upper, Rgba colour)
+{
+    if (lower.empty() || upper.empty() || !(area.width > 0 && area.height > 0))
+        return;
+    cairo_save(cr);
+    cairo_rectangle(cr, area.left, area.top, area.width, area.height);
+    cairo_clip(cr);
+    column_boxes(cr, area, lower, upper);
     set_band_colour(cr, colour);
     cairo_fill(cr);
     cairo_restore(cr);

@@ -16,4 +16,9 @@ namespace diskbench::client {
 void paint_band(cairo_t* cr, const PlotArea& area, std::span<const GraphPoint> lower,
                 std::span<const GraphPoint> upper, Rgba colour);
 
+// The same band from kept columns: envelope_for(area, lower) and
+// envelope_for(area, upper), e.g. from an EnvelopeCache.
+void paint_band_columns(cairo_t* cr, const PlotArea& area, std::span<const EnvelopeColumn> lower,
+                        std::span<const EnvelopeColumn> upper, Rgba colour);
+
 } // namespace diskbench::client

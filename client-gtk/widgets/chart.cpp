@@ -27,8 +27,11 @@ struct Chart::State {
     void forget_envelopes() noexcept
     {
         for (auto* all : { &data.current, &data.reference })
-            for (StoredSeries& stored : *all)
+            for (StoredSeries& stored : *all) {
                 stored.envelope.clear();
+                stored.band_low.clear();
+                stored.band_high.clear();
+            }
     }
     [[nodiscard]] bool layer_fits(const ChartFrame& frame, const ChartTheme& theme, double scale) const noexcept
     {
@@ -65,9 +68,15 @@ void Chart::State::update_envelopes(const PlotArea& area)
     if (data.spec.style != ChartStyle::Line || data.spec.x_scale == AxisScale::Log2)
         return;
     for (auto* all : { &data.current, &data.reference })
-        for (StoredSeries& stored : *all)
-            if (stored.series.points.size() > static_cast<std::size_t>(std::ceil(area.width)))
+        for (StoredSeries& stored : *all) {
+            const auto columns = static_cast<std::size_t>(std::ceil(area.width));
+            if (stored.series.points.size() > columns)
                 stored.envelope.update(stored.series.points, stored.sorted, area, stats);
+            if (stored.series.band_min.size() > columns && stored.series.band_max.size() > columns) {
+                stored.band_low.update(stored.series.band_min, stored.band_sorted, area, stats);
+                stored.band_high.update(stored.series.band_max, stored.band_sorted, area, stats);
+            }
+        }
 }
 
 Chart::Chart(ChartSpec spec) : state_(std::make_unique<State>())
@@ -103,6 +112,14 @@ void Chart::append_points(std::size_t index, std::span<const GraphPoint> points)
     if (current.size() <= index)
         current.resize(index + 1);
     current[index].append(points);
+}
+
+void Chart::append_band(std::size_t index, std::span<const GraphPoint> band_min, std::span<const GraphPoint> band_max)
+{
+    auto& current = state_->data.current;
+    if (current.size() <= index)
+        current.resize(index + 1);
+    current[index].append_band(band_min, band_max);
 }
 
 void Chart::set_current_label(std::size_t index, std::string label)

@@ -108,6 +108,9 @@ public:
     // map's buckets). Without it, the append that outgrows the series'
     // storage copies all of it: one ~10 ms frame at a million points.
     void reserve_points(std::size_t index, std::size_t count);
+    // Grows the band around series `index` (see ChartSeries), as a surface
+    // map's per-bucket min and max arrive.
+    void append_band(std::size_t index, std::span<const GraphPoint> band_min, std::span<const GraphPoint> band_max);
     void clear_current();
 
     // The result to compare with (drawn under the current, in the reference colour).

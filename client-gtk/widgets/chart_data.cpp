@@ -47,7 +47,10 @@ void paint_line(cairo_t* cr, const ChartData& data, const StoredSeries& stored, 
             paint_markers(cr, area, points, colour);
         return;
     }
-    paint_band(cr, area, series.band_min, series.band_max, colour);
+    if (kept_envelopes && data.uses_band_envelope(stored, area))
+        paint_band_columns(cr, area, stored.band_low.columns(), stored.band_high.columns(), colour);
+    else
+        paint_band(cr, area, series.band_min, series.band_max, colour);
     if (kept_envelopes && data.uses_envelope(stored, area))
         paint_envelope(cr, area, stored.envelope.columns(), colour);
     else
@@ -86,6 +89,7 @@ StoredSeries::StoredSeries(ChartSeries from) : series(std::move(from))
     extent.add(series.band_min);
     extent.add(series.band_max);
     sorted = in_order(series.points, -DataExtent::none);
+    band_sorted = in_order(series.band_min, -DataExtent::none) && in_order(series.band_max, -DataExtent::none);
 }
 
 void StoredSeries::append(std::span<const GraphPoint> points)
@@ -95,6 +99,17 @@ void StoredSeries::append(std::span<const GraphPoint> points)
     sorted = sorted && in_order(points, series.points.empty() ? -DataExtent::none : series.points.back().x);
     series.points.insert(series.points.end(), points.begin(), points.end());
     extent.add(points);
+}
+
+void StoredSeries::append_band(std::span<const GraphPoint> lower, std::span<const GraphPoint> upper)
+{
+    band_sorted = band_sorted
+        && in_order(lower, series.band_min.empty() ? -DataExtent::none : series.band_min.back().x)
+        && in_order(upper, series.band_max.empty() ? -DataExtent::none : series.band_max.back().x);
+    series.band_min.insert(series.band_min.end(), lower.begin(), lower.end());
+    series.band_max.insert(series.band_max.end(), upper.begin(), upper.end());
+    extent.add(lower);
+    extent.add(upper);
 }
 
 bool ChartData::has_points() const noexcept
@@ -111,6 +126,14 @@ bool ChartData::uses_envelope(const StoredSeries& series, const PlotArea& area) 
     return spec.style == ChartStyle::Line && spec.x_scale != AxisScale::Log2
         && series.series.points.size() > static_cast<std::size_t>(std::ceil(area.width))
         && series.envelope.matches(area, series.series.points.size());
+}
+
+bool ChartData::uses_band_envelope(const StoredSeries& series, const PlotArea& area) const noexcept
+{
+    const auto columns = static_cast<std::size_t>(std::ceil(area.width));
+    return spec.style == ChartStyle::Line && spec.x_scale != AxisScale::Log2 && series.series.band_min.size() > columns
+        && series.series.band_max.size() > columns && series.band_low.matches(area, series.series.band_min.size())
+        && series.band_high.matches(area, series.series.band_max.size());
 }
 
 LayoutInput ChartData::layout_input(double width, double height, double font_size) const

@@ -20,10 +20,14 @@ struct StoredSeries {
     DataExtent extent;
     bool sorted = true; // points in x order: the envelope may be updated in place
     EnvelopeCache envelope;
+    // The band's per-column extremes, kept like the line's envelope.
+    bool band_sorted = true;
+    EnvelopeCache band_low, band_high;
 
     StoredSeries() = default;
     explicit StoredSeries(ChartSeries from);
     void append(std::span<const GraphPoint> points);
+    void append_band(std::span<const GraphPoint> lower, std::span<const GraphPoint> upper);
 };
 
 // Everything a chart shows; Chart adds the caches around it.
@@ -38,6 +42,8 @@ struct ChartData {
     [[nodiscard]] LayoutInput layout_input(double width, double height, double font_size) const;
     // Whether paint_chart_data() would draw `series` from its envelope.
     [[nodiscard]] bool uses_envelope(const StoredSeries& series, const PlotArea& area) const noexcept;
+    // Whether it would draw the series' band from its kept band columns.
+    [[nodiscard]] bool uses_band_envelope(const StoredSeries& series, const PlotArea& area) const noexcept;
 };
 
 // Draws the data over a background painted for `frame`: reference under

@@ -865,3 +865,44 @@ TEST_CASE("a dip in a million points shows through the cached drawing", "[client
     // ...while the mean line stays at 180.
     CHECK(shows(image, dip_x - 30, static_cast<int>(area.to_y(180)), colour, theme.background, 0.5));
 }
+
+TEST_CASE("a band grown by appends draws like the same band given whole", "[client][chart]")
+{
+    // The surface map's page grows mean, min and max as buckets arrive.
+    const ChartTheme theme = ChartTheme::light();
+    ChartSpec spec = line_spec();
+    spec.x_low = 0;
+    spec.x_high = 5000;
+    ChartSeries whole = wave("now", 5000, 1, 100);
+    for (const GraphPoint& point : whole.points) {
+        whole.band_min.push_back({ point.x, point.y - 20 - (static_cast<int>(point.x) % 997 == 0 ? 60 : 0) });
+        whole.band_max.push_back({ point.x, point.y + 10 });
+    }
+    Chart given(spec);
+    given.set_current({ whole });
+    Chart grown(spec);
+    grown.set_current_label(0, "now");
+    for (std::size_t start = 0; start < whole.points.size(); start += 777) {
+        const std::size_t count = std::min<std::size_t>(777, whole.points.size() - start);
+        grown.append_points(0, std::span(whole.points).subspan(start, count));
+        // min and max arrive as separate series, at different times
+        grown.append_band(0, std::span(whole.band_min).subspan(start, count), {});
+        grown.append_band(0, {}, std::span(whole.band_max).subspan(start, count));
+        Image partial(700, 350);
+        grown.paint(partial.cr.get(), 700, 350, theme); // caches built on partial data
+    }
+    Image a(700, 350), b(700, 350);
+    given.paint(a.cr.get(), 700, 350, theme);
+    grown.paint(b.cr.get(), 700, 350, theme);
+    CHECK(a.bytes() == b.bytes());
+    // The kept band columns give the picture the export path draws from points.
+    Image c(700, 350);
+    grown.paint_uncached(c.cr.get(), 700, 350, theme);
+    CHECK(c.bytes() == b.bytes());
+    // And the band is there: its tint below the line at a dip column.
+    Image plain(700, 350);
+    Chart no_band(spec);
+    no_band.set_current({ wave("now", 5000, 1, 100) });
+    no_band.paint(plain.cr.get(), 700, 350, theme);
+    CHECK(plain.bytes() != b.bytes());
+}
