@@ -26,6 +26,9 @@ std::string printf_string(const char* format, auto... args)
 
 std::string duration_text(double seconds)
 {
+    // The daemon's timestamps are not ours to trust blindly: no casts of
+    // negative or absurd values.
+    seconds = std::isfinite(seconds) ? std::clamp(seconds, 0.0, 1e7) : 0.0;
     if (seconds < 60)
         return printf_string(_("%d s"), static_cast<int>(std::ceil(seconds)));
     if (seconds < 3600)
@@ -242,6 +245,7 @@ void BenchmarkPageView::device_changed()
 {
     detach();
     opened_.reset();
+    stopping_ = false;
     DaemonClient* client = host_.client();
     const DeviceEntry* device = host_.selected_device();
     if (client && device) {
@@ -294,7 +298,7 @@ void BenchmarkPageView::job_changed(const JobEntry& job)
         rebuild_chart(); // new series declared: routes change
     }
     if (!job.running())
-        maybe_save(job);
+        stopping_ = false;
     update_controls();
     host_.page_changed();
 }
@@ -327,15 +331,15 @@ void BenchmarkPageView::job_points_added(const JobEntry& job)
     host_.page_changed();
 }
 
-void BenchmarkPageView::job_removed(const std::string& path)
+void BenchmarkPageView::job_removed(const JobEntry& job)
 {
-    if (path != job_path_)
+    if (job.path != job_path_)
         return;
     // Keep showing what it measured: the daemon forgets ended jobs after a
     // while (or exits), the user should not see the graph vanish.
-    if (auto result = shown_result())
-        opened_ = std::move(*result);
     detach();
+    opened_ = saved_result_from_job(job);
+    rebuild_chart();
     update_controls();
     host_.page_changed();
 }
@@ -432,7 +436,7 @@ void BenchmarkPageView::update_controls()
     gtk_button_set_label(GTK_BUTTON(start_button_), running ? _("Stop") : _("Start"));
     gtk_widget_remove_css_class(start_button_, running ? "suggested-action" : "destructive-action");
     gtk_widget_add_css_class(start_button_, running ? "destructive-action" : "suggested-action");
-    gtk_widget_set_sensitive(start_button_, !starting_ && (running || (device && host_.client())));
+    gtk_widget_set_sensitive(start_button_, !starting_ && !stopping_ && (running || (device && host_.client())));
 
     std::string progress_text;
     double fraction = 0;
@@ -446,14 +450,25 @@ void BenchmarkPageView::update_controls()
                                                          duration_text(elapsed / fraction * (1 - fraction)).c_str());
         } else if (job->state == "finished") {
             fraction = 1;
-            progress_text = printf_string(_("Finished in %s"),
-                                          duration_text(static_cast<double>(job->finished_at_us - job->started_at_us) / 1e6).c_str());
+            const double took = job->finished_at_us > job->started_at_us
+                ? static_cast<double>(job->finished_at_us - job->started_at_us) / 1e6
+                : 0.0;
+            progress_text = printf_string(_("Finished in %s"), duration_text(took).c_str());
         } else if (job->state == "cancelled") {
             progress_text = _("Stopped");
         } else if (job->state == "failed") {
             progress_text = _("Failed");
         }
-        update_messages(job->warnings, job->error.empty() ? job->notes : std::vector<std::string> { job->error });
+        std::vector<std::string> notes = job->notes;
+        if (!job->error.empty()) {
+            // "org.diskbench.DiskBench1.Error.Name: message" -> the user's words.
+            const std::size_t colon = job->error.find(": ");
+            const CallError failure = colon == std::string::npos
+                ? CallError { "org.diskbench.DiskBench1.Error.Failed", job->error }
+                : CallError { job->error.substr(0, colon), job->error.substr(colon + 2) };
+            notes = { error_text(failure).message };
+        }
+        update_messages(job->warnings, notes);
         gtk_label_set_text(GTK_LABEL(summary_label_), summary_text(page_.kind, job->summary).c_str());
     } else if (opened_) {
         fraction = opened_->state == "finished" ? 1 : 0;
@@ -500,24 +515,6 @@ void BenchmarkPageView::update_controls()
     graph_.changed();
 }
 
-void BenchmarkPageView::maybe_save(const JobEntry& job)
-{
-    // Runs of this user end up in the recent results, once, so they can be
-    // the reference next time ("this disk, last time").
-    if (job.owner != ::getuid() || job.state == "failed" || saved_jobs_.count(job.path + std::to_string(job.started_at_us)))
-        return;
-    bool any = false;
-    for (const auto& points : job.points)
-        any = any || !points.empty();
-    if (!any)
-        return;
-    saved_jobs_.insert(job.path + std::to_string(job.started_at_us));
-    std::string error;
-    host_.recent_results().add(saved_result_from_job(job), error);
-    if (!error.empty())
-        host_.toast(std::string(_("Could not keep the result:")) + " " + error);
-}
-
 SavedValueMap BenchmarkPageView::effective_parameters() const
 {
     SavedValueMap parameters;
@@ -554,13 +551,18 @@ void BenchmarkPageView::start()
     rebuild_chart();
     update_controls();
     std::weak_ptr<bool> alive = alive_;
-    client->start_benchmark(device->path, page_.kind, {}, [this, alive](std::variant<std::string, CallError> reply) {
+    const std::string device_path = device->path;
+    client->start_benchmark(device_path, page_.kind, {}, [this, alive, device_path](std::variant<std::string, CallError> reply) {
         if (alive.expired())
             return;
         starting_ = false;
+        const DeviceEntry* selected = host_.selected_device();
         if (const auto* error = std::get_if<CallError>(&reply)) {
             host_.toast(error_text(*error).message);
-        } else if (DaemonClient* client = host_.client()) {
+        } else if (DaemonClient* client = host_.client(); client && selected && selected->path == device_path) {
+            // Still the device it was started on (the password dialog may
+            // have taken a while): show the job. Else it shows up when that
+            // device is selected again.
             const std::string& path = std::get<std::string>(reply);
             // InterfacesAdded came before the reply, so the job is known.
             if (const JobEntry* job = client->job(path)) {
@@ -579,12 +581,17 @@ void BenchmarkPageView::stop()
 {
     DaemonClient* client = host_.client();
     const JobEntry* job = live_job();
-    if (!client || !job || !job->running())
+    if (!client || !job || !job->running() || stopping_)
         return;
+    stopping_ = true;
+    update_controls();
     std::weak_ptr<bool> alive = alive_;
     client->cancel_job(job->path, [this, alive](std::optional<CallError> error) {
-        if (!alive.expired() && error)
-            host_.toast(error_text(*error).message);
+        if (alive.expired() || !error)
+            return;
+        stopping_ = false;
+        update_controls();
+        host_.toast(error_text(*error).message);
     });
 }
 

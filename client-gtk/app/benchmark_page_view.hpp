@@ -10,7 +10,6 @@
 
 #include <memory>
 #include <optional>
-#include <set>
 #include <string>
 
 namespace diskbench::client {
@@ -35,7 +34,7 @@ public:
     void benchmarks_changed();
     void job_changed(const JobEntry& job);
     void job_points_added(const JobEntry& job);
-    void job_removed(const std::string& path);
+    void job_removed(const JobEntry& job);
 
     void start();
     void stop();
@@ -57,7 +56,6 @@ private:
     void update_controls();
     void update_description();
     void update_messages(const std::vector<std::string>& warnings, const std::vector<std::string>& notes);
-    void maybe_save(const JobEntry& job);
     [[nodiscard]] const PageView& view() const { return page_.views.at(view_index_); }
     [[nodiscard]] SavedValueMap effective_parameters() const;
     [[nodiscard]] const JobEntry* live_job() const;
@@ -87,7 +85,7 @@ private:
     std::string reference_label_;
     std::vector<std::size_t> appended_;  // per job series: points already in the chart
     bool starting_ = false;
-    std::set<std::string> saved_jobs_;
+    bool stopping_ = false;
     std::shared_ptr<bool> alive_ = std::make_shared<bool>(true);
 };
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "device_sidebar.hpp"
 
+#include "../model/benchmark_pages.hpp"
 #include "../model/job_result.hpp"
 
 #include <adwaita.h>
@@ -44,6 +45,12 @@ void clear(GtkWidget* list)
 {
     while (GtkWidget* child = gtk_widget_get_first_child(list))
         gtk_list_box_remove(GTK_LIST_BOX(list), child);
+}
+
+std::string kind_title(const std::string& kind)
+{
+    const BenchmarkPage* page = benchmark_page(kind);
+    return page ? _(page->title) : kind;
 }
 
 const char* icon_for(const DeviceEntry& device)
@@ -132,7 +139,7 @@ void DeviceSidebar::set_results(const std::vector<RecentResult>& results)
         gchar* base = g_path_get_basename(recent.path.c_str());
         GtkWidget* row = gtk_list_box_row_new();
         gtk_list_box_row_set_child(GTK_LIST_BOX_ROW(row),
-                                   row_box("document-open-recent-symbolic", recent.result.kind + " · " + node, base));
+                                   row_box("document-open-recent-symbolic", kind_title(recent.result.kind) + " · " + node, base));
         g_free(base);
         gtk_list_box_append(GTK_LIST_BOX(results_), row);
         result_paths_.push_back(recent.path);

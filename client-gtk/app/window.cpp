@@ -4,6 +4,7 @@
 #include "../model/job_result.hpp"
 
 #include <glib/gi18n-lib.h>
+#include <unistd.h>
 
 namespace diskbench::client {
 
@@ -58,7 +59,10 @@ Window::Window(AdwApplication* app, DaemonClient* client, RecentResults& recent,
     gtk_window_set_default_size(window(), 1180, 780);
     gtk_window_set_icon_name(window(), "org.diskbench.DiskBench");
 
-    GtkWidget* leaflet = adw_leaflet_new();
+    GtkWidget* leaflet = leaflet_ = adw_leaflet_new();
+    // Folded (a narrow window), the content shows; swipe or Back returns
+    // to the device list.
+    adw_leaflet_set_can_navigate_back(ADW_LEAFLET(leaflet), TRUE);
     adw_leaflet_append(ADW_LEAFLET(leaflet), build_sidebar());
     GtkWidget* separator = gtk_separator_new(GTK_ORIENTATION_VERTICAL);
     adw_leaflet_page_set_navigatable(adw_leaflet_append(ADW_LEAFLET(leaflet), separator), FALSE);
@@ -66,6 +70,8 @@ Window::Window(AdwApplication* app, DaemonClient* client, RecentResults& recent,
     adw_leaflet_set_visible_child(ADW_LEAFLET(leaflet), gtk_widget_get_last_child(leaflet));
     adw_application_window_set_content(ADW_APPLICATION_WINDOW(window_.get()), leaflet);
 
+    g_signal_connect(window_.get(), "destroy", G_CALLBACK(&Window::on_destroy), this);
+    g_signal_connect(window_.get(), "notify::is-active", G_CALLBACK(&Window::on_active_changed), this);
     recent_.reload();
     sidebar_->set_results(recent_.results());
     if (client_) {
@@ -78,9 +84,42 @@ Window::Window(AdwApplication* app, DaemonClient* client, RecentResults& recent,
 
 Window::~Window()
 {
+    disconnect();
+    if (!destroyed_)
+        gtk_window_destroy(window());
+    pages_.clear();
+}
+
+void Window::disconnect()
+{
     if (client_)
         client_->remove_observer(this);
-    pages_.clear();
+    client_ = nullptr;
+    status_listener_ = nullptr;
+    g_signal_handlers_disconnect_by_data(window_.get(), this);
+    if (stack_)
+        g_signal_handlers_disconnect_by_data(stack_, this);
+    if (reference_list_)
+        g_signal_handlers_disconnect_by_data(reference_list_, this);
+    if (reference_popover_)
+        g_signal_handlers_disconnect_by_data(reference_popover_, this);
+}
+
+void Window::on_destroy(GtkWidget*, gpointer self)
+{
+    // The widgets are going: nothing may reach them from a D-Bus callback.
+    auto* window = static_cast<Window*>(self);
+    window->destroyed_ = true;
+    window->disconnect();
+}
+
+void Window::on_active_changed(GObject*, GParamSpec*, gpointer self)
+{
+    // The daemon exits when idle; coming back to the window, see the
+    // devices as they are now (this also starts it again).
+    auto* window = static_cast<Window*>(self);
+    if (window->client_ && !window->client_->daemon_running() && gtk_window_is_active(window->window()))
+        window->client_->refresh();
 }
 
 GtkWidget* Window::build_sidebar()
@@ -140,6 +179,14 @@ GtkWidget* Window::build_content()
     gtk_widget_set_vexpand(stack_, TRUE);
 
     GtkWidget* header = adw_header_bar_new();
+    GtkWidget* back = gtk_button_new_from_icon_name("go-previous-symbolic");
+    gtk_widget_set_tooltip_text(back, _("Devices"));
+    g_object_bind_property(leaflet_, "folded", back, "visible", G_BINDING_SYNC_CREATE);
+    g_signal_connect_swapped(back, "clicked", G_CALLBACK(+[](GtkWidget* leaflet) {
+                                 adw_leaflet_navigate(ADW_LEAFLET(leaflet), ADW_NAVIGATION_DIRECTION_BACK);
+                             }),
+                             leaflet_);
+    adw_header_bar_pack_start(ADW_HEADER_BAR(header), back);
     GtkWidget* switcher = adw_view_switcher_title_new();
     adw_view_switcher_title_set_stack(ADW_VIEW_SWITCHER_TITLE(switcher), ADW_VIEW_STACK(stack_));
     adw_view_switcher_title_set_title(ADW_VIEW_SWITCHER_TITLE(switcher), _("Disk Benchmark"));
@@ -188,7 +235,13 @@ const DeviceEntry* Window::selected_device()
 
 void Window::toast(const std::string& message)
 {
-    AdwToast* toast = adw_toast_new(message.c_str());
+    if (destroyed_)
+        return;
+    // libadwaita 1.2 reads a toast's title as Pango markup; messages carry
+    // file names and the daemon's words.
+    gchar* escaped = g_markup_escape_text(message.c_str(), -1);
+    AdwToast* toast = adw_toast_new(escaped);
+    g_free(escaped);
     adw_toast_set_timeout(toast, 6);
     adw_toast_overlay_add_toast(ADW_TOAST_OVERLAY(toasts_), toast);
 }
@@ -201,6 +254,8 @@ void Window::page_changed()
 
 void Window::select_device(const std::string& path)
 {
+    if (leaflet_ && adw_leaflet_get_folded(ADW_LEAFLET(leaflet_)))
+        adw_leaflet_navigate(ADW_LEAFLET(leaflet_), ADW_NAVIGATION_DIRECTION_FORWARD);
     if (path == selected_device_)
         return;
     selected_device_ = path;
@@ -253,8 +308,7 @@ void Window::job_changed(const JobEntry& job)
     for (auto& page : pages_)
         page->job_changed(job);
     if (!job.running()) {
-        // A finished run of ours was kept: offer it as a reference.
-        sidebar_->set_results(recent_.results());
+        keep_if_ours(job);
         update_info_page();
     }
 }
@@ -263,18 +317,44 @@ void Window::job_points_added(const JobEntry& job)
 {
     for (auto& page : pages_)
         page->job_points_added(job);
+    if (!job.running())
+        keep_if_ours(job); // the last points came after the end
 }
 
-void Window::job_removed(const std::string& path)
+void Window::job_removed(const JobEntry& job)
 {
     for (auto& page : pages_)
-        page->job_removed(path);
+        page->job_removed(job);
+}
+
+void Window::keep_if_ours(const JobEntry& job)
+{
+    // Every run of this user that ended with data goes to the recent
+    // results, once and complete (all announced samples here), whichever
+    // page or device is shown: it is "this disk, last time" next time.
+    std::size_t points = 0;
+    for (const auto& series : job.points)
+        points += series.size();
+    const std::string key = job.path + "@" + std::to_string(job.started_at_us);
+    if (job.owner != ::getuid() || job.state == "failed" || points == 0 || points < job.sample_count
+        || kept_jobs_.count(key))
+        return;
+    kept_jobs_.insert(key);
+    std::string error;
+    recent_.add(saved_result_from_job(job), error);
+    if (!error.empty())
+        toast(std::string(_("Could not keep the result:")) + " " + error);
+    sidebar_->set_results(recent_.results());
 }
 
 void Window::daemon_availability_changed(bool running)
 {
     if (running)
         sidebar_->set_status({});
+    else if (client_ && client_->bus_broken())
+        sidebar_->set_status(_("Lost the connection to the system bus. Restart the app."));
+    else if (client_ && client_->devices().empty())
+        sidebar_->set_status(_("The benchmark service (diskbenchd) is not available. Is diskbench installed correctly?"));
     for (auto& page : pages_)
         page->benchmarks_changed();
 }

@@ -10,6 +10,7 @@
 
 #include <functional>
 #include <memory>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -49,7 +50,7 @@ public:
     void benchmarks_changed() override;
     void job_changed(const JobEntry& job) override;
     void job_points_added(const JobEntry& job) override;
-    void job_removed(const std::string& path) override;
+    void job_removed(const JobEntry& job) override;
     void daemon_availability_changed(bool running) override;
 
 private:
@@ -59,6 +60,10 @@ private:
     void select_device(const std::string& path);
     void fill_reference_list();
     void update_info_page();
+    void keep_if_ours(const JobEntry& job);
+    void disconnect();
+    static void on_destroy(GtkWidget*, gpointer self);
+    static void on_active_changed(GObject*, GParamSpec*, gpointer self);
     static void on_page_switched(GObject*, GParamSpec*, gpointer self);
     static void on_reference_row(GtkListBox*, GtkListBoxRow* row, gpointer self);
     static void on_reference_popover_shown(GtkPopover*, gpointer self);
@@ -69,6 +74,7 @@ private:
     std::unique_ptr<DeviceSidebar> sidebar_;
     std::vector<std::unique_ptr<BenchmarkPageView>> pages_;
     std::unique_ptr<InfoPage> info_;
+    GtkWidget* leaflet_ = nullptr;
     GtkWidget* stack_ = nullptr;
     GtkWidget* toasts_ = nullptr;
     GtkWidget* reference_button_ = nullptr;
@@ -76,6 +82,8 @@ private:
     GtkWidget* reference_popover_ = nullptr;
     std::vector<std::string> reference_paths_;
     std::string selected_device_;
+    std::set<std::string> kept_jobs_; // runs already written to the recent results
+    bool destroyed_ = false;
     std::function<void()> status_listener_;
 };
 

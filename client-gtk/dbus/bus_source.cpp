@@ -18,7 +18,26 @@ struct SdbusSource {
     gpointer fd_tag;
     gint64 deadline_us; // CLOCK_MONOTONIC, as g_get_monotonic_time(); -1: none
     bool broken;
+    std::function<void()>* on_broken;
 };
+
+// sd-bus refuses to work on a closed connection by throwing: stop polling
+// and tell the owner, from the loop (never from inside sd-bus).
+void mark_broken(GSource* source, SdbusSource* self, const char* why)
+{
+    if (self->broken)
+        return;
+    g_warning("the D-Bus connection is lost: %s", why);
+    self->broken = true;
+    if (self->fd_tag)
+        g_source_remove_unix_fd(source, self->fd_tag);
+    self->fd_tag = nullptr;
+    if (self->on_broken && *self->on_broken)
+        g_idle_add_full(G_PRIORITY_DEFAULT, [](gpointer callback) -> gboolean {
+            (*static_cast<std::function<void()>*>(callback))();
+            return G_SOURCE_REMOVE;
+        }, self->on_broken, nullptr);
+}
 
 SdbusSource* as_sdbus(GSource* source)
 {
@@ -43,7 +62,13 @@ gboolean prepare(GSource* source, gint* timeout_ms)
     *timeout_ms = -1;
     if (self->broken)
         return FALSE;
-    const sdbus::IConnection::PollData poll = self->connection->getEventLoopPollData();
+    sdbus::IConnection::PollData poll {};
+    try {
+        poll = self->connection->getEventLoopPollData();
+    } catch (const std::exception& error) {
+        mark_broken(source, self, error.what());
+        return FALSE;
+    }
     g_source_modify_unix_fd(source, self->fd_tag, to_condition(poll.events));
     self->deadline_us = -1;
     if (poll.timeout_usec != std::numeric_limits<std::uint64_t>::max()) {
@@ -70,23 +95,24 @@ gboolean check(GSource* source)
 gboolean dispatch(GSource* source, GSourceFunc, gpointer)
 {
     SdbusSource* self = as_sdbus(source);
+    if (self->broken)
+        return G_SOURCE_CONTINUE;
+    // processPendingRequest() handles one message per call. A bounded
+    // number per iteration keeps a flood of signals from starving GTK: the
+    // rest wait for the next iteration (sd-bus then asks for no timeout).
     try {
-        // processPendingRequest() handles one message per call; drain them so
-        // a burst of signals is handled in one main-loop iteration.
-        while (self->connection->processPendingRequest()) {
+        for (int handled = 0; handled < 64 && self->connection->processPendingRequest(); ++handled) {
         }
     } catch (const std::exception& error) {
-        // A handler's mistake must not unwind through GLib's C frames.
-        g_warning("error while handling a D-Bus message: %s", error.what());
+        // Handlers catch their own errors; what gets here is sd-bus failing
+        // on the connection itself.
+        mark_broken(source, self, error.what());
+        return G_SOURCE_CONTINUE;
     }
     // A hung-up socket stays readable forever: stop polling it instead of
-    // spinning; the owner sees broken() and says the daemon is unreachable.
-    if (self->fd_tag && (g_source_query_unix_fd(source, self->fd_tag) & (G_IO_HUP | G_IO_ERR))) {
-        g_warning("the D-Bus connection closed");
-        self->broken = true;
-        g_source_remove_unix_fd(source, self->fd_tag);
-        self->fd_tag = nullptr;
-    }
+    // spinning.
+    if (self->fd_tag && (g_source_query_unix_fd(source, self->fd_tag) & (G_IO_HUP | G_IO_ERR)))
+        mark_broken(source, self, "the bus closed the connection");
     return G_SOURCE_CONTINUE;
 }
 
@@ -94,14 +120,17 @@ GSourceFuncs sdbus_source_funcs = {prepare, check, dispatch, nullptr, nullptr, n
 
 } // namespace
 
-BusSource::BusSource(sdbus::IConnection& connection, GMainContext* context)
+BusSource::BusSource(sdbus::IConnection& connection, std::function<void()> on_broken, GMainContext* context)
+    : on_broken_(std::make_unique<std::function<void()>>(std::move(on_broken)))
 {
+    // Throws (before anything is allocated) when the connection is unusable.
+    const sdbus::IConnection::PollData poll = connection.getEventLoopPollData();
     source_ = g_source_new(&sdbus_source_funcs, sizeof(SdbusSource));
     SdbusSource* self = as_sdbus(source_);
     self->connection = &connection;
     self->deadline_us = -1;
     self->broken = false;
-    const sdbus::IConnection::PollData poll = connection.getEventLoopPollData();
+    self->on_broken = on_broken_.get();
     self->fd_tag = g_source_add_unix_fd(source_, poll.fd, to_condition(poll.events));
     g_source_set_name(source_, "diskbench D-Bus");
     g_source_attach(source_, context);
@@ -109,6 +138,8 @@ BusSource::BusSource(sdbus::IConnection& connection, GMainContext* context)
 
 BusSource::~BusSource()
 {
+    // A pending "broken" idle callback must not outlive the callback it calls.
+    g_idle_remove_by_data(on_broken_.get());
     g_source_destroy(source_);
     g_source_unref(source_);
 }

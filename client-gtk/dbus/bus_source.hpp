@@ -4,6 +4,9 @@
 #include <glib.h>
 #include <sdbus-c++/IConnection.h>
 
+#include <functional>
+#include <memory>
+
 namespace diskbench::client {
 
 // Runs an sdbus-c++ connection on a GLib main context: a GSource that polls
@@ -14,7 +17,8 @@ namespace diskbench::client {
 // connection.
 class BusSource {
 public:
-    BusSource(sdbus::IConnection& connection, GMainContext* context = nullptr);
+    // `on_broken` runs (once, on the loop) when the connection is lost.
+    BusSource(sdbus::IConnection& connection, std::function<void()> on_broken, GMainContext* context = nullptr);
     ~BusSource();
     BusSource(const BusSource&) = delete;
     BusSource& operator=(const BusSource&) = delete;
@@ -23,6 +27,7 @@ public:
     [[nodiscard]] bool broken() const noexcept;
 
 private:
+    std::unique_ptr<std::function<void()>> on_broken_;
     GSource* source_ = nullptr;
 };
 

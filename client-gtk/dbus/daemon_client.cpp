@@ -5,6 +5,7 @@
 #include "variant_values.hpp"
 
 #include <glib.h>
+#include <glib/gi18n-lib.h>
 
 #include <algorithm>
 #include <chrono>
@@ -105,50 +106,64 @@ CallError call_error(const sdbus::Error& error)
 
 } // namespace
 
-// The root object: ObjectManager signals (InterfacesAdded/Removed) and the
-// Manager's methods. Generated from the same XML as the daemon's adaptors.
-class DaemonClient::RootProxy final : public sdbus::ProxyInterfaces<sdbus::ObjectManager_proxy, ManagerInterface> {
+// The root object's Manager interface (generated from the same XML as the
+// daemon's adaptors), for calls. Its ObjectManager signals are taken by
+// DaemonClient's own matches, which check the sender first.
+class DaemonClient::RootProxy final : public sdbus::ProxyInterfaces<ManagerInterface> {
 public:
-    RootProxy(sdbus::IConnection& connection, DaemonClient& owner)
+    explicit RootProxy(sdbus::IConnection& connection)
         : ProxyInterfaces(connection, bus_name, root_path)
-        , owner_(owner)
     {
         registerProxy();
     }
     ~RootProxy() { unregisterProxy(); }
     sdbus::IProxy& proxy() { return getProxy(); }
-
-private:
-    void onInterfacesAdded(const sdbus::ObjectPath& path, const std::map<std::string, PropertyMap>& interfaces) override
-    {
-        owner_.add_interfaces(path, interfaces);
-    }
-    void onInterfacesRemoved(const sdbus::ObjectPath& path, const std::vector<std::string>& interfaces) override
-    {
-        owner_.remove_interfaces(path, interfaces);
-    }
-
-    DaemonClient& owner_;
 };
 
 DaemonClient::DaemonClient()
     : connection_(sdbus::createSystemBusConnection())
 {
-    source_ = std::make_unique<BusSource>(*connection_);
-    root_ = std::make_unique<RootProxy>(*connection_, *this);
+    source_ = std::make_unique<BusSource>(*connection_, [this] { daemon_gone(); });
+    root_ = std::make_unique<RootProxy>(*connection_);
     // One match per kind of signal for all objects, instead of a proxy (and
-    // a synchronous AddMatch round trip) per job.
+    // a synchronous AddMatch round trip) per job. The bus delivers unicast
+    // signals from anyone and sd-bus does not compare a well-known sender
+    // name with the real one, so every handler checks the sender itself.
     const std::string sender = std::string("sender='") + bus_name + "',";
-    matches_.push_back(connection_->addMatch(
-        "type='signal'," + sender + "interface='org.freedesktop.DBus.Properties',member='PropertiesChanged',path_namespace='"
-            + root_path + "'",
-        [this](sdbus::Message& message) { on_properties_changed(message); }));
-    matches_.push_back(connection_->addMatch("type='signal'," + sender + "interface='" + JobInterface::INTERFACE_NAME + "'",
-                                             [this](sdbus::Message& message) { on_job_signal(message); }));
+    auto watch = [this](const std::string& rule, void (DaemonClient::*handler)(sdbus::Message&)) {
+        matches_.push_back(connection_->addMatch(rule, [this, handler](sdbus::Message& message) {
+            guarded("a signal", [&] {
+                if (from_daemon(message))
+                    (this->*handler)(message);
+            });
+        }));
+    };
+    watch("type='signal'," + sender + "interface='org.freedesktop.DBus.ObjectManager',path='" + root_path + "'",
+          &DaemonClient::on_object_manager_signal);
+    watch("type='signal'," + sender + "interface='org.freedesktop.DBus.Properties',member='PropertiesChanged',path_namespace='"
+              + root_path + "'",
+          &DaemonClient::on_properties_changed);
+    watch("type='signal'," + sender + "interface='" + JobInterface::INTERFACE_NAME + "'", &DaemonClient::on_job_signal);
     matches_.push_back(connection_->addMatch(
         std::string("type='signal',sender='org.freedesktop.DBus',interface='org.freedesktop.DBus',member='NameOwnerChanged',arg0='")
             + bus_name + "'",
-        [this](sdbus::Message& message) { on_name_owner_changed(message); }));
+        [this](sdbus::Message& message) {
+            guarded("NameOwnerChanged", [&] {
+                // Only the bus itself may say who owns the name.
+                if (message.getSender() == "org.freedesktop.DBus")
+                    on_name_owner_changed(message);
+            });
+        }));
+    bus_proxy_ = sdbus::createProxy(*connection_, "org.freedesktop.DBus", "/org/freedesktop/DBus");
+    bus_proxy_->callMethodAsync("GetNameOwner")
+        .onInterface("org.freedesktop.DBus")
+        .withArguments(std::string(bus_name))
+        .uponReplyInvoke([this](const sdbus::Error* error, const std::string& owner) {
+            // Not running yet: GetManagedObjects below starts it, and
+            // NameOwnerChanged says who it is.
+            if (!error && daemon_owner_.empty())
+                daemon_owner_ = owner;
+        });
     refresh();
 }
 
@@ -157,6 +172,7 @@ DaemonClient::~DaemonClient()
     // Proxies and matches go before the source and the connection.
     job_proxies_.clear();
     matches_.clear();
+    bus_proxy_.reset();
     root_.reset();
     source_.reset();
 }
@@ -178,6 +194,50 @@ template <typename F> void DaemonClient::notify(F&& call)
     for (Observer* observer : observers)
         if (std::find(observers_.begin(), observers_.end(), observer) != observers_.end())
             call(*observer);
+}
+
+template <typename F> void DaemonClient::guarded(const char* what, F&& body)
+{
+    // Nothing may unwind into sd-bus: it would leave its connection stuck
+    // on the message (every later call fails with EBUSY).
+    try {
+        body();
+    } catch (const std::exception& error) {
+        g_warning("ignored a malformed message (%s): %s", what, error.what());
+    }
+}
+
+bool DaemonClient::from_daemon(const sdbus::Message& message) const
+{
+    return !daemon_owner_.empty() && message.getSender() == daemon_owner_;
+}
+
+void DaemonClient::daemon_gone()
+{
+    std::vector<std::string> gone;
+    for (const auto& [path, job] : jobs_)
+        gone.push_back(path);
+    for (const std::string& path : gone)
+        remove_interfaces(path, { JobInterface::INTERFACE_NAME });
+    daemon_running_ = false;
+    daemon_owner_.clear();
+    notify([](Observer& o) { o.daemon_availability_changed(false); });
+}
+
+// (A message of another shape throws while being read; guarded() drops it.)
+void DaemonClient::on_object_manager_signal(sdbus::Message& message)
+{
+    if (message.getMemberName() == "InterfacesAdded") {
+        sdbus::ObjectPath path;
+        std::map<std::string, PropertyMap> interfaces;
+        message >> path >> interfaces;
+        add_interfaces(path, interfaces);
+    } else if (message.getMemberName() == "InterfacesRemoved") {
+        sdbus::ObjectPath path;
+        std::vector<std::string> interfaces;
+        message >> path >> interfaces;
+        remove_interfaces(path, interfaces);
+    }
 }
 
 const BenchmarkInfo* DaemonClient::benchmark(const std::string& kind) const
@@ -222,10 +282,8 @@ void DaemonClient::load_objects()
         .uponReplyInvoke([this](const sdbus::Error* error, const ObjectMap& objects) {
             if (error) {
                 g_message("cannot list the daemon's objects: %s", error->what());
-                if (daemon_running_) {
-                    daemon_running_ = false;
-                    notify([](Observer& o) { o.daemon_availability_changed(false); });
-                }
+                daemon_running_ = false;
+                notify([](Observer& o) { o.daemon_availability_changed(false); });
                 return;
             }
             apply_objects(objects);
@@ -325,10 +383,13 @@ void DaemonClient::remove_interfaces(const std::string& path, const std::vector<
         if (name == DeviceInterface::INTERFACE_NAME && devices_.erase(path))
             notify([](Observer& o) { o.devices_changed(); });
         if (name == JobInterface::INTERFACE_NAME && jobs_.count(path)) {
-            jobs_.erase(path);
+            // Observers get the job as it was (a page keeps showing its
+            // result); it is out of the table already.
+            auto node = jobs_.extract(path);
             job_proxies_.erase(path);
             streams_.erase(path);
-            notify([&path](Observer& o) { o.job_removed(path); });
+            const JobEntry& job = node.mapped();
+            notify([&job](Observer& o) { o.job_removed(job); });
         }
     }
 }
@@ -428,54 +489,77 @@ void DaemonClient::on_name_owner_changed(sdbus::Message& message)
     message >> name >> old_owner >> new_owner;
     if (name != bus_name)
         return;
+    daemon_owner_ = new_owner;
     if (new_owner.empty()) {
         // The daemon exited (idle) or crashed: its jobs are gone; its
         // devices are still there and come back when it is started again.
-        std::vector<std::string> gone;
-        for (const auto& [path, job] : jobs_)
-            gone.push_back(path);
-        for (const std::string& path : gone)
-            remove_interfaces(path, { JobInterface::INTERFACE_NAME });
-        daemon_running_ = false;
-        notify([](Observer& o) { o.daemon_availability_changed(false); });
+        daemon_gone();
     } else {
         load_objects();
     }
 }
 
+namespace {
+
+// Runs `task` from the main loop: a reply that could not even be sent must
+// still arrive as a reply, after the caller's code returned.
+void post(std::function<void()> task)
+{
+    auto owned = std::make_unique<std::function<void()>>(std::move(task));
+    g_idle_add_full(
+        G_PRIORITY_DEFAULT,
+        [](gpointer data) -> gboolean {
+            (*static_cast<std::function<void()>*>(data))();
+            return G_SOURCE_REMOVE;
+        },
+        owned.release(), [](gpointer data) { std::unique_ptr<std::function<void()>>(static_cast<std::function<void()>*>(data)); });
+}
+
+} // namespace
+
 void DaemonClient::start_benchmark(const std::string& device_path, const std::string& kind, const SavedValueMap& options,
                                    StartReply reply)
 {
-    root_->proxy()
-        .callMethodAsync("StartBenchmark")
-        .onInterface(ManagerInterface::INTERFACE_NAME)
-        .withTimeout(interactive_timeout)
-        .withArguments(sdbus::ObjectPath(device_path), kind, variants_from_saved_map(options))
-        .uponReplyInvoke([reply = std::move(reply)](const sdbus::Error* error, const sdbus::ObjectPath& job) {
-            if (error)
-                reply(call_error(*error));
-            else
-                reply(std::string(job));
-        });
+    auto shared = std::make_shared<StartReply>(std::move(reply));
+    try {
+        root_->proxy()
+            .callMethodAsync("StartBenchmark")
+            .onInterface(ManagerInterface::INTERFACE_NAME)
+            .withTimeout(interactive_timeout)
+            .withArguments(sdbus::ObjectPath(device_path), kind, variants_from_saved_map(options))
+            .uponReplyInvoke([shared](const sdbus::Error* error, const sdbus::ObjectPath& job) {
+                if (error)
+                    (*shared)(call_error(*error));
+                else
+                    (*shared)(std::string(job));
+            });
+    } catch (const sdbus::Error& error) {
+        post([shared, failure = call_error(error)] { (*shared)(failure); });
+    }
 }
 
 void DaemonClient::cancel_job(const std::string& job_path, DoneReply reply)
 {
+    auto shared = std::make_shared<DoneReply>(std::move(reply));
     const auto proxy = job_proxies_.find(job_path);
     if (proxy == job_proxies_.end()) {
-        reply(CallError { "org.diskbench.DiskBench1.Error.NotFound", job_path });
+        post([shared] { (*shared)(CallError { "org.diskbench.DiskBench1.Error.Failed", _("The job has already ended.") }); });
         return;
     }
-    proxy->second->callMethodAsync("Cancel")
-        .onInterface(JobInterface::INTERFACE_NAME)
-        .withTimeout(interactive_timeout)
-        .withArguments(std::map<std::string, sdbus::Variant> {})
-        .uponReplyInvoke([reply = std::move(reply)](const sdbus::Error* error) {
-            if (error)
-                reply(call_error(*error));
-            else
-                reply(std::nullopt);
-        });
+    try {
+        proxy->second->callMethodAsync("Cancel")
+            .onInterface(JobInterface::INTERFACE_NAME)
+            .withTimeout(interactive_timeout)
+            .withArguments(std::map<std::string, sdbus::Variant> {})
+            .uponReplyInvoke([shared](const sdbus::Error* error) {
+                if (error)
+                    (*shared)(call_error(*error));
+                else
+                    (*shared)(std::nullopt);
+            });
+    } catch (const sdbus::Error& error) {
+        post([shared, failure = call_error(error)] { (*shared)(failure); });
+    }
 }
 
 } // namespace diskbench::client

@@ -36,7 +36,8 @@ public:
         virtual void job_changed(const JobEntry&) {}
         // Points were appended to job.points (after catch-up or a Samples signal).
         virtual void job_points_added(const JobEntry&) {}
-        virtual void job_removed(const std::string& /*path*/) {}
+        // The job is gone from the daemon (and from jobs()); `job` is its last state.
+        virtual void job_removed(const JobEntry& /*job*/) {}
         // The daemon started or went away (it exits when idle and is started
         // again by the next call), or the bus is unreachable.
         virtual void daemon_availability_changed(bool /*running*/) {}
@@ -62,6 +63,8 @@ public:
     [[nodiscard]] const JobEntry* job(const std::string& path) const;
     [[nodiscard]] const std::string& daemon_version() const noexcept { return version_; }
     [[nodiscard]] bool daemon_running() const noexcept { return daemon_running_; }
+    // Our own name on the bus (for tests that send us messages).
+    [[nodiscard]] std::string unique_name() const { return connection_->getUniqueName(); }
     [[nodiscard]] bool bus_broken() const noexcept { return source_ && source_->broken(); }
 
     using StartReply = std::function<void(std::variant<std::string, CallError>)>;
@@ -85,15 +88,21 @@ private:
     void apply_objects(const ObjectMap& objects);
     void add_interfaces(const std::string& path, const std::map<std::string, std::map<std::string, sdbus::Variant>>& interfaces);
     void remove_interfaces(const std::string& path, const std::vector<std::string>& interfaces);
+    void on_object_manager_signal(sdbus::Message& message);
     void on_properties_changed(sdbus::Message& message);
     void on_job_signal(sdbus::Message& message);
     void on_name_owner_changed(sdbus::Message& message);
     void request_samples(JobEntry& job);
     template <typename F> void notify(F&& call);
+    template <typename F> void guarded(const char* what, F&& body);
+    [[nodiscard]] bool from_daemon(const sdbus::Message& message) const;
+    void daemon_gone();
 
     std::unique_ptr<sdbus::IConnection> connection_;
     std::unique_ptr<BusSource> source_;
     std::unique_ptr<RootProxy> root_;
+    std::unique_ptr<sdbus::IProxy> bus_proxy_; // org.freedesktop.DBus
+    std::string daemon_owner_;                 // the daemon's unique name: signals must come from it
     std::vector<sdbus::Slot> matches_;
     std::vector<Observer*> observers_;
     std::map<std::string, DeviceEntry> devices_;

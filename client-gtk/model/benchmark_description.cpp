@@ -112,7 +112,9 @@ BenchmarkDescription describe_benchmark(const std::string& kind, const SavedValu
                                    bytes(sweep.low).c_str(), bytes(sweep.high).c_str(),
                                    bytes(integer_of(p, "amount_per_size", 100 << 20)).c_str(),
                                    static_cast<long long>(depth));
-        for (std::int64_t block = sweep.low; block <= sweep.high; block *= 2) {
+        // At most 64 doublings: parameters come from the daemon, and a bad
+        // value must not spin the GTK thread.
+        for (std::int64_t block = sweep.low, n = 0; block > 0 && block <= sweep.high && n < 64; ++n) {
             if (kind == "random")
                 d.fio_commands.push_back(fmt::format("{} --rw=randread --bs={} --iodepth={} --number_ios={} "
                                                      "--norandommap --randrepeat=0",
@@ -123,6 +125,9 @@ BenchmarkDescription describe_benchmark(const std::string& kind, const SavedValu
                                                      fio_base(fmt::format("block-{}", fio_size(block)), node),
                                                      fio_size(block), depth,
                                                      fio_size(integer_of(p, "amount_per_size", 100 << 20))));
+            if (block > sweep.high / 2)
+                break; // doubling would pass the end (or overflow)
+            block *= 2;
         }
     } else if (kind == "sequential") {
         d.what = printf_string(_("Reads %s from offset %s in blocks of %s with queue depth %lld and plots MB/s "
@@ -164,8 +169,8 @@ BenchmarkDescription describe_benchmark(const std::string& kind, const SavedValu
                                bytes(block).c_str(), static_cast<long long>(max_depth),
                                static_cast<long long>(max_threads), number_of(p, "duration_s", 1),
                                number_of(p, "warmup_s", 0.2), bytes(integer_of(p, "region_size", 1LL << 30)).c_str());
-        for (std::int64_t threads = 1; threads <= max_threads; threads *= 2)
-            for (std::int64_t qd = 1; qd <= max_depth; qd *= 2)
+        for (std::int64_t threads = 1; threads <= std::min<std::int64_t>(max_threads, 1 << 20); threads *= 2)
+            for (std::int64_t qd = 1; qd <= std::min<std::int64_t>(max_depth, 1 << 20); qd *= 2)
                 d.fio_commands.push_back(fmt::format(
                     "{} --rw=randread --bs={} --iodepth={} --numjobs={} --size={} --ramp_time={:g} --runtime={:g} "
                     "--time_based --group_reporting --norandommap --randrepeat=0",

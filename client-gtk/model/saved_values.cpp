@@ -2,6 +2,7 @@
 #include "saved_values.hpp"
 
 #include <algorithm>
+#include <cmath>
 
 namespace diskbench::client {
 
@@ -21,7 +22,9 @@ std::int64_t integer_of(const SavedValueMap& map, const char* key, std::int64_t 
     if (const auto* integer = value ? std::get_if<std::int64_t>(value) : nullptr)
         return *integer;
     if (const auto* number = value ? std::get_if<double>(value) : nullptr)
-        return static_cast<std::int64_t>(*number);
+        // Casting NaN or a value past int64 is undefined: those fall back.
+        if (std::isfinite(*number) && std::fabs(*number) < 9.2e18)
+            return static_cast<std::int64_t>(*number);
     return fallback;
 }
 

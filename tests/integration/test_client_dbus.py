@@ -60,6 +60,47 @@ class ClientDBusTest(harness.LoopDeviceTestCase):
         self.assertEqual(code, 3)
         self.assertEqual(out['error'], 'org.diskbench.DiskBench1.Error.NotAuthorized')
 
+    def test_forged_signals_from_another_user_are_ignored(self):
+        # Anyone on the system bus may send a unicast signal to the app. One
+        # claiming to be the daemon's (a fake device), and one of the wrong
+        # shape (which, unhandled, would leave sd-bus stuck on it), must
+        # change nothing and break nothing.
+        argv = self.stack.as_user('dbtest-in', [os.path.abspath(PROBE), 'spoof-check', '3'])
+        proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        try:
+            unique = json.loads(proc.stdout.readline())['unique_name']
+            forger = (
+                'import dbus, dbus.lowlevel, sys\n'
+                'bus = dbus.SystemBus()\n'
+                'm = dbus.lowlevel.SignalMessage("/org/diskbench/DiskBench1", '
+                '"org.freedesktop.DBus.ObjectManager", "InterfacesAdded")\n'
+                'm.set_destination(sys.argv[1])\n'
+                'm.append(dbus.ObjectPath("/org/diskbench/DiskBench1/devices/forged"), '
+                '{"org.diskbench.DiskBench1.Device": {"Node": "/dev/forged", "Size": dbus.UInt64(1)}}, '
+                'signature="oa{sa{sv}}")\n'
+                'bus.send_message(m)\n'
+                'm = dbus.lowlevel.SignalMessage("/org/diskbench/DiskBench1/jobs/1", '
+                '"org.diskbench.DiskBench1.Job", "Samples")\n'
+                'm.set_destination(sys.argv[1])\n'
+                'm.append("not", "samples", signature="ss")\n'
+                'bus.send_message(m)\n'
+                'bus.flush()\n')
+            sent = subprocess.run(self.stack.as_user('dbtest-out', ['/usr/bin/python3', '-c', forger, unique]),
+                                  capture_output=True, text=True, timeout=30)
+            self.assertEqual(sent.returncode, 0, sent.stderr)
+            out, err = proc.communicate(timeout=60)
+        finally:
+            if proc.poll() is None:
+                proc.kill()
+                proc.wait()
+        self.assertEqual(proc.returncode, 0, err)
+        before_refresh, after_refresh = [[d['node'] for d in json.loads(line)['devices']]
+                                         for line in out.strip().splitlines()[-2:]]
+        self.assertNotIn('/dev/forged', before_refresh, 'a forged InterfacesAdded was believed')
+        self.assertIn(self.loop.node, before_refresh)
+        # A fresh round trip still completes: the connection is not stuck.
+        self.assertIn(self.loop.node, after_refresh, 'the connection no longer works after the forged signals')
+
     def test_joining_a_running_job_catches_up_without_gaps_or_duplicates(self):
         # 20000 single-block reads take a few seconds on a loop device: the
         # probe joins after the first batches were signalled.

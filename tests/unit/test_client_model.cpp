@@ -329,3 +329,15 @@ TEST_CASE("typed reads of saved maps, and the profile's tests", "[client-model]"
     CHECK(split_profile_tests(profile_tests_of({ { "preset", std::string("nvme") } }))[1] == "SEQ128K Q32T1");
     CHECK(split_profile_tests(profile_tests_of({}))[1] == "SEQ1M Q1T1");
 }
+
+TEST_CASE("absurd parameters from the daemon give bounded descriptions", "[client-model]")
+{
+    const auto huge = describe_benchmark("random", { { "min_block", std::int64_t { 1 } }, { "max_block", std::int64_t { INT64_MAX } } },
+                                         "/dev/sdb", 512);
+    CHECK(huge.fio_commands.size() <= 64);
+    const auto negative = describe_benchmark("block", { { "min_block", std::int64_t { -4 } }, { "max_block", std::int64_t { -1 } } },
+                                             "/dev/sdb", 512);
+    CHECK(negative.fio_commands.size() <= 64);
+    CHECK(integer_of({ { "x", std::nan("") } }, "x", 5) == 5);
+    CHECK(integer_of({ { "x", 1e300 } }, "x", 5) == 5);
+}

@@ -5,6 +5,8 @@
 //   client-probe devices
 //   client-probe follow JOB_PATH      catch up with a running job, follow it to its end
 //   client-probe start NODE KIND [KEY=UNSIGNED ...]   start a job, follow it
+//   client-probe spoof-check SECONDS  print our unique name, wait (the test sends
+//                                     us forged signals), then list devices anew
 #include "dbus/daemon_client.hpp"
 
 #include <glib.h>
@@ -46,24 +48,14 @@ public:
     ~Probe() override { client_.remove_observer(this); }
 
     std::string mode, job_path, node, kind;
+    bool refreshed = false;
     SavedValueMap options;
     int exit_code = 0;
 
     void devices_changed() override
     {
-        if (mode == "devices" && !client_.devices().empty()) {
-            std::printf("{\"devices\": [");
-            bool first = true;
-            for (const auto& [path, device] : client_.devices()) {
-                std::printf("%s{\"path\": ", first ? "" : ", ");
-                print_json_string(path);
-                std::printf(", \"node\": ");
-                print_json_string(device.node);
-                std::printf(", \"size\": %llu, \"logical_block_size\": %u}",
-                            static_cast<unsigned long long>(device.size), device.logical_block_size);
-                first = false;
-            }
-            std::printf("]}\n");
+        if ((mode == "devices" || (mode == "spoof-check" && refreshed)) && !client_.devices().empty()) {
+            print_devices();
             g_main_loop_quit(loop_);
         }
         if (mode == "start" && !started_) {
@@ -85,6 +77,24 @@ public:
             });
         }
     }
+    // The device table as it stands: one JSON line.
+    void print_devices()
+    {
+        std::printf("{\"devices\": [");
+        bool first = true;
+        for (const auto& [path, device] : client_.devices()) {
+            std::printf("%s{\"path\": ", first ? "" : ", ");
+            print_json_string(path);
+            std::printf(", \"node\": ");
+            print_json_string(device.node);
+            std::printf(", \"size\": %llu, \"logical_block_size\": %u}",
+                        static_cast<unsigned long long>(device.size), device.logical_block_size);
+            first = false;
+        }
+        std::printf("]}\n");
+        std::fflush(stdout);
+    }
+
     void job_changed(const JobEntry& job) override
     {
         if (job.path == job_path)
@@ -133,6 +143,23 @@ int main(int argc, char** argv)
         probe.mode = argv[1];
         if (probe.mode == "follow" && argc >= 3) {
             probe.job_path = argv[2];
+        } else if (probe.mode == "spoof-check" && argc >= 3) {
+            std::printf("{\"unique_name\": \"%s\"}\n", client.unique_name().c_str());
+            std::fflush(stdout);
+            struct Later {
+                DaemonClient* client;
+                Probe* probe;
+            };
+            static Later later { &client, &probe };
+            // After the forged signals: a fresh round trip, which only
+            // completes if the connection still works.
+            g_timeout_add_seconds(static_cast<guint>(std::atoi(argv[2])), [](gpointer data) -> gboolean {
+                auto* l = static_cast<Later*>(data);
+                l->probe->print_devices(); // what the forged signals left
+                l->probe->refreshed = true;
+                l->client->refresh();
+                return G_SOURCE_REMOVE;
+            }, &later);
         } else if (probe.mode == "start" && argc >= 4) {
             probe.node = argv[2];
             probe.kind = argv[3];
