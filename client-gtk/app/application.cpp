@@ -68,8 +68,16 @@ void Application::choose_file(GtkFileChooserAction action, const char* title, co
         return;
     chooser_ = Ref<GtkFileChooserNative>::adopt(
         gtk_file_chooser_native_new(title, window_->window(), action, accept, _("_Cancel")));
+    gtk_native_dialog_set_modal(GTK_NATIVE_DIALOG(chooser_.get()), TRUE);
     if (suggested_name)
         gtk_file_chooser_set_current_name(GTK_FILE_CHOOSER(chooser_.get()), suggested_name);
+    if (action == GTK_FILE_CHOOSER_ACTION_OPEN) {
+        GtkFileFilter* results = gtk_file_filter_new();
+        gtk_file_filter_set_name(results, _("Disk Benchmark results"));
+        gtk_file_filter_add_pattern(results, "*.json");
+        gtk_file_chooser_add_filter(GTK_FILE_CHOOSER(chooser_.get()), results);
+        g_object_unref(results);
+    }
     chosen_ = std::move(chosen);
     g_signal_connect(chooser_.get(), "response", G_CALLBACK(+[](GtkNativeDialog* dialog, int response, gpointer self) {
                          auto* app = static_cast<Application*>(self);

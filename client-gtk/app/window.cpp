@@ -486,7 +486,7 @@ void Window::fill_reference_list()
     add(_("No reference"), "");
     if (!page)
         return;
-    recent_.reload();
+    recent_.reload_if_changed();
     const DeviceEntry* device = selected_device();
     const SavedValueMap identity = device ? device_info_of(*device) : SavedValueMap {};
     for (const RecentResult* recent : recent_.for_kind(page->page().kind, identity))

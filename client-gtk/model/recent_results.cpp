@@ -88,9 +88,28 @@ std::string RecentResults::add(const SavedResult& result, std::string& error)
     return path;
 }
 
+namespace {
+
+std::int64_t mtime_ns(const std::string& path)
+{
+    GStatBuf st {};
+    if (g_stat(path.c_str(), &st) != 0)
+        return -2;
+    return static_cast<std::int64_t>(st.st_mtim.tv_sec) * 1'000'000'000 + st.st_mtim.tv_nsec;
+}
+
+} // namespace
+
+void RecentResults::reload_if_changed()
+{
+    if (mtime_ns(directory_) != loaded_mtime_ns_)
+        reload();
+}
+
 void RecentResults::reload()
 {
     results_.clear();
+    loaded_mtime_ns_ = mtime_ns(directory_);
     GDir* dir = g_dir_open(directory_.c_str(), 0, nullptr);
     if (!dir)
         return;

@@ -3,6 +3,7 @@
 
 #include "saved_result.hpp"
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -28,6 +29,9 @@ public:
 
     // Reads the directory (newest first). Files that do not load are skipped.
     void reload();
+    // reload() only when the directory changed since (its mtime): opening
+    // the reference picker should not parse every file again.
+    void reload_if_changed();
     [[nodiscard]] const std::vector<RecentResult>& results() const noexcept { return results_; }
 
     // Results of `kind`, those of the same disk first (by serial, WWN or
@@ -37,6 +41,7 @@ public:
 private:
     std::string directory_;
     std::vector<RecentResult> results_;
+    std::int64_t loaded_mtime_ns_ = -1;
 };
 
 // The same physical disk? Serial or WWN when known, else model and size,

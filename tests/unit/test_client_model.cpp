@@ -341,3 +341,26 @@ TEST_CASE("absurd parameters from the daemon give bounded descriptions", "[clien
     CHECK(integer_of({ { "x", std::nan("") } }, "x", 5) == 5);
     CHECK(integer_of({ { "x", 1e300 } }, "x", 5) == 5);
 }
+
+TEST_CASE("recent results are read again only when the directory changed", "[client-model]")
+{
+    TempDir dir;
+    RecentResults writer(dir.path + "/results");
+    RecentResults reader(dir.path + "/results");
+    std::string error;
+    writer.add(saved_result_from_job(finished_seek()), error);
+    REQUIRE(error.empty());
+    reader.reload_if_changed();
+    CHECK(reader.results().size() == 1);
+    // A damaged file replacing a good one without a directory change would
+    // still be listed: proof that nothing was parsed again.
+    std::ofstream(reader.results()[0].path) << "garbage";
+    reader.reload_if_changed();
+    CHECK(reader.results().size() == 1);
+    SavedResult later = saved_result_from_job(finished_seek());
+    later.finished_at_us += 1'000'000;
+    writer.add(later, error);
+    reader.reload_if_changed(); // a new file: the directory changed
+    CHECK(reader.results().size() == 1); // the garbage one is skipped now, the new one read
+    CHECK(reader.results()[0].result.finished_at_us == later.finished_at_us);
+}
