@@ -198,6 +198,41 @@ void Application::add_actions()
         g_action_map_add_action(G_ACTION_MAP(app_.get()), G_ACTION(action));
         g_object_unref(action);
     }
+    // set-parameter (key, value): a setting of the shown page's next run.
+    GSimpleAction* set_parameter = g_simple_action_new("set-parameter", G_VARIANT_TYPE("(sv)"));
+    g_signal_connect(set_parameter, "activate", G_CALLBACK(+[](GSimpleAction*, GVariant* parameter, gpointer self) {
+                         auto* app = static_cast<Application*>(self);
+                         BenchmarkPageView* page = app->window_ ? app->window_->shown_page() : nullptr;
+                         if (!page)
+                             return;
+                         const gchar* key = nullptr;
+                         GVariant* boxed = nullptr;
+                         g_variant_get(parameter, "(&sv)", &key, &boxed);
+                         std::optional<SavedValue> value;
+                         if (g_variant_is_of_type(boxed, G_VARIANT_TYPE_BOOLEAN))
+                             value = static_cast<bool>(g_variant_get_boolean(boxed));
+                         else if (g_variant_is_of_type(boxed, G_VARIANT_TYPE_UINT64))
+                             value = static_cast<std::int64_t>(g_variant_get_uint64(boxed));
+                         else if (g_variant_is_of_type(boxed, G_VARIANT_TYPE_INT64))
+                             value = g_variant_get_int64(boxed);
+                         else if (g_variant_is_of_type(boxed, G_VARIANT_TYPE_UINT32))
+                             value = static_cast<std::int64_t>(g_variant_get_uint32(boxed));
+                         else if (g_variant_is_of_type(boxed, G_VARIANT_TYPE_INT32))
+                             value = static_cast<std::int64_t>(g_variant_get_int32(boxed));
+                         else if (g_variant_is_of_type(boxed, G_VARIANT_TYPE_DOUBLE))
+                             value = g_variant_get_double(boxed);
+                         else if (g_variant_is_of_type(boxed, G_VARIANT_TYPE_STRING))
+                             value = std::string(g_variant_get_string(boxed, nullptr));
+                         g_variant_unref(boxed);
+                         if (value)
+                             page->set_parameter(key, *value);
+                         else
+                             app->window_->toast(_("That kind of value is not a benchmark setting."));
+                     }),
+                     this);
+    g_action_map_add_action(G_ACTION_MAP(app_.get()), G_ACTION(set_parameter));
+    g_object_unref(set_parameter);
+
     status_action_ = g_simple_action_new_stateful("status", nullptr, g_variant_new_string(""));
     // Read-only: scripts read the state; activating it does nothing.
     g_signal_connect(status_action_, "activate", G_CALLBACK(+[](GSimpleAction*, GVariant*, gpointer) {}), nullptr);

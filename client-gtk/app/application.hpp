@@ -19,6 +19,7 @@ namespace diskbench::client {
 //   open-result s         show a result file on its page
 //   set-reference s       overlay a result file ("" removes the reference)
 //   export-graph s        write the shown graph to .png, .svg or .pdf
+//   set-parameter (sv)    a setting of the shown page's next run, e.g. ("count", <uint64 300>)
 //   status (state s)      "KIND:STATE:POINTS" of the shown page
 class Application {
 public:

@@ -182,6 +182,17 @@ void BenchmarkPageView::build()
     gtk_widget_set_valign(info, GTK_ALIGN_CENTER);
     gtk_box_append(GTK_BOX(header), info);
 
+    // The run's settings, from the daemon's list of parameters.
+    GtkWidget* settings_popover = gtk_popover_new();
+    gtk_popover_set_child(GTK_POPOVER(settings_popover), settings_.widget());
+    g_signal_connect(settings_popover, "show", G_CALLBACK(&BenchmarkPageView::on_settings_shown), this);
+    GtkWidget* settings = gtk_menu_button_new();
+    gtk_menu_button_set_icon_name(GTK_MENU_BUTTON(settings), "emblem-system-symbolic");
+    gtk_menu_button_set_popover(GTK_MENU_BUTTON(settings), settings_popover);
+    gtk_widget_set_tooltip_text(settings, _("Settings of the next run"));
+    gtk_widget_set_valign(settings, GTK_ALIGN_CENTER);
+    gtk_box_append(GTK_BOX(header), settings);
+
     GtkWidget* export_button = gtk_button_new_from_icon_name("image-x-generic-symbolic");
     gtk_widget_set_tooltip_text(export_button, _("Export graph…"));
     gtk_widget_set_valign(export_button, GTK_ALIGN_CENTER);
@@ -522,6 +533,8 @@ SavedValueMap BenchmarkPageView::effective_parameters() const
         if (const BenchmarkInfo* info = client->benchmark(page_.kind))
             for (const ParameterInfo& p : info->parameters)
                 parameters[p.key] = p.default_value;
+    for (const auto& [key, value] : settings_.changed())
+        parameters[key] = value;
     return parameters;
 }
 
@@ -552,7 +565,9 @@ void BenchmarkPageView::start()
     update_controls();
     std::weak_ptr<bool> alive = alive_;
     const std::string device_path = device->path;
-    client->start_benchmark(device_path, page_.kind, {}, [this, alive, device_path](std::variant<std::string, CallError> reply) {
+    // Only what the user changed: defaults stay the daemon's, which scales
+    // them down to small devices.
+    client->start_benchmark(device_path, page_.kind, settings_.changed(), [this, alive, device_path](std::variant<std::string, CallError> reply) {
         if (alive.expired())
             return;
         starting_ = false;
@@ -660,6 +675,19 @@ void BenchmarkPageView::on_view_toggled(GtkToggleButton* button, gpointer self)
             page->rebuild_chart();
             page->update_controls();
         }
+}
+
+void BenchmarkPageView::set_parameter(const std::string& key, const SavedValue& value)
+{
+    settings_.set_value(key, value);
+}
+
+void BenchmarkPageView::on_settings_shown(GtkPopover*, gpointer self)
+{
+    auto* page = static_cast<BenchmarkPageView*>(self);
+    if (DaemonClient* client = page->host_.client())
+        if (const BenchmarkInfo* info = client->benchmark(page->page_.kind))
+            page->settings_.set_parameters(info->parameters);
 }
 
 void BenchmarkPageView::on_info_shown(GtkPopover*, gpointer self)

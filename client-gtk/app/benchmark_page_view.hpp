@@ -3,6 +3,7 @@
 
 #include "../model/benchmark_pages.hpp"
 #include "graph_area.hpp"
+#include "parameter_editor.hpp"
 #include "page_host.hpp"
 #include "profile_grid.hpp"
 
@@ -40,6 +41,8 @@ public:
     void stop();
     void show_result(SavedResult result);
     void set_reference(std::optional<SavedResult> reference, std::string label);
+    // Changes one setting of the next run (as the settings popover does).
+    void set_parameter(const std::string& key, const SavedValue& value);
     [[nodiscard]] bool has_reference() const noexcept { return reference_.has_value(); }
 
     // What is shown (a live job as it stands, or the opened result).
@@ -63,6 +66,7 @@ private:
     static void on_export_clicked(GtkButton*, gpointer self);
     static void on_view_toggled(GtkToggleButton*, gpointer self);
     static void on_info_shown(GtkPopover*, gpointer self);
+    static void on_settings_shown(GtkPopover*, gpointer self);
 
     const BenchmarkPage& page_;
     PageHost& host_;
@@ -77,6 +81,7 @@ private:
     std::vector<GtkWidget*> view_buttons_;
     GraphArea graph_;
     std::unique_ptr<ProfileGrid> profile_grid_;
+    ParameterEditor settings_ { [] {} };
 
     std::size_t view_index_ = 0;
     std::string job_path_;               // the live job shown, or ""

@@ -57,7 +57,7 @@ APP_ID = 'org.diskbench.DiskBench'
 APP_OBJECT = '/org/diskbench/DiskBench'
 ACTIONS_IFACE = 'org.gtk.Actions'
 APP_ACTIONS = ('select-device', 'run-benchmark', 'save-result', 'open-result', 'export-graph',
-               'set-reference', 'status')
+               'set-reference', 'set-parameter', 'status')
 STATUS_STATES = ('idle', 'running', 'finished', 'cancelled', 'failed')
 
 # What GTK needs to run headless and deterministic: X11 (Xvfb), the software

@@ -1,0 +1,171 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "parameter_editor.hpp"
+
+#include <glib/gi18n-lib.h>
+
+#include <cmath>
+
+namespace diskbench::client {
+
+namespace {
+
+double as_number(const SavedValue& value)
+{
+    if (const auto* integer = std::get_if<std::int64_t>(&value))
+        return static_cast<double>(*integer);
+    if (const auto* number = std::get_if<double>(&value))
+        return *number;
+    return 0;
+}
+
+} // namespace
+
+ParameterEditor::ParameterEditor(std::function<void()> on_changed)
+    : on_changed_(std::move(on_changed))
+    , root_(Ref<GtkWidget>::take_floating(gtk_box_new(GTK_ORIENTATION_VERTICAL, 8)))
+{
+    GtkWidget* heading = gtk_label_new(_("Settings"));
+    gtk_widget_add_css_class(heading, "heading");
+    gtk_box_append(GTK_BOX(root_.get()), heading);
+    grid_ = gtk_grid_new();
+    gtk_grid_set_row_spacing(GTK_GRID(grid_), 6);
+    gtk_grid_set_column_spacing(GTK_GRID(grid_), 12);
+    GtkWidget* scroll = gtk_scrolled_window_new();
+    gtk_scrolled_window_set_policy(GTK_SCROLLED_WINDOW(scroll), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC);
+    gtk_scrolled_window_set_max_content_height(GTK_SCROLLED_WINDOW(scroll), 420);
+    gtk_scrolled_window_set_propagate_natural_height(GTK_SCROLLED_WINDOW(scroll), TRUE);
+    gtk_scrolled_window_set_child(GTK_SCROLLED_WINDOW(scroll), grid_);
+    gtk_box_append(GTK_BOX(root_.get()), scroll);
+    GtkWidget* reset = gtk_button_new_with_label(_("Reset to Defaults"));
+    g_signal_connect_swapped(reset, "clicked", G_CALLBACK(+[](ParameterEditor* self) { self->reset(); }), this);
+    gtk_box_append(GTK_BOX(root_.get()), reset);
+}
+
+ParameterEditor::~ParameterEditor()
+{
+    for (auto& row : rows_)
+        if (row->editor)
+            g_signal_handlers_disconnect_by_data(row->editor, row.get());
+    g_signal_handlers_disconnect_by_data(root_.get(), this);
+}
+
+void ParameterEditor::set_parameters(const std::vector<ParameterInfo>& parameters)
+{
+    for (auto& row : rows_)
+        if (row->editor)
+            g_signal_handlers_disconnect_by_data(row->editor, row.get());
+    rows_.clear();
+    SavedValueMap kept;
+    for (const ParameterInfo& info : parameters) {
+        rows_.push_back(std::make_unique<Row>(Row { info, nullptr, this }));
+        if (const auto found = changed_.find(info.key); found != changed_.end())
+            kept.insert(*found);
+    }
+    changed_ = std::move(kept);
+    rebuild();
+}
+
+void ParameterEditor::rebuild()
+{
+    while (GtkWidget* child = gtk_widget_get_first_child(grid_))
+        gtk_grid_remove(GTK_GRID(grid_), child);
+    filling_ = true;
+    int line = 0;
+    for (auto& row : rows_) {
+        const ParameterInfo& info = row->info;
+        const auto changed = changed_.find(info.key);
+        const SavedValue& value = changed != changed_.end() ? changed->second : info.default_value;
+        GtkWidget* label = gtk_label_new(info.key.c_str());
+        gtk_label_set_xalign(GTK_LABEL(label), 0);
+        gtk_widget_set_tooltip_text(label, info.description.c_str());
+        GtkWidget* editor = nullptr;
+        if (info.type == "boolean") {
+            editor = gtk_switch_new();
+            gtk_widget_set_halign(editor, GTK_ALIGN_START);
+            const auto* flag = std::get_if<bool>(&value);
+            gtk_switch_set_active(GTK_SWITCH(editor), flag && *flag);
+            g_signal_connect(editor, "notify::active", G_CALLBACK(&ParameterEditor::on_switch_changed), row.get());
+        } else if (info.type == "unsigned" || info.type == "number") {
+            const bool integer = info.type == "unsigned";
+            // Sizes reach 2^40 and more; doubles hold integers exactly to 2^53.
+            editor = gtk_spin_button_new_with_range(0, integer ? 9.0e15 : 1.0e6, integer ? 1 : 0.1);
+            gtk_spin_button_set_digits(GTK_SPIN_BUTTON(editor), integer ? 0 : 2);
+            gtk_spin_button_set_value(GTK_SPIN_BUTTON(editor), as_number(value));
+            gtk_editable_set_width_chars(GTK_EDITABLE(editor), 14);
+            g_signal_connect(editor, "value-changed", G_CALLBACK(&ParameterEditor::on_spin_changed), row.get());
+        } else {
+            editor = gtk_entry_new();
+            const auto* text = std::get_if<std::string>(&value);
+            gtk_editable_set_text(GTK_EDITABLE(editor), text ? text->c_str() : "");
+            g_signal_connect(editor, "changed", G_CALLBACK(&ParameterEditor::on_entry_changed), row.get());
+        }
+        gtk_widget_set_tooltip_text(editor, info.description.c_str());
+        gtk_accessible_update_property(GTK_ACCESSIBLE(editor), GTK_ACCESSIBLE_PROPERTY_LABEL, info.key.c_str(), -1);
+        row->editor = editor;
+        gtk_grid_attach(GTK_GRID(grid_), label, 0, line, 1, 1);
+        gtk_grid_attach(GTK_GRID(grid_), editor, 1, line, 1, 1);
+        ++line;
+    }
+    filling_ = false;
+}
+
+void ParameterEditor::read(Row& row)
+{
+    if (filling_)
+        return;
+    const ParameterInfo& info = row.info;
+    SavedValue value;
+    if (GTK_IS_SWITCH(row.editor)) {
+        value = static_cast<bool>(gtk_switch_get_active(GTK_SWITCH(row.editor)));
+    } else if (GTK_IS_SPIN_BUTTON(row.editor)) {
+        const double number = gtk_spin_button_get_value(GTK_SPIN_BUTTON(row.editor));
+        if (info.type == "unsigned")
+            value = static_cast<std::int64_t>(std::llround(number));
+        else
+            value = number;
+    } else {
+        value = std::string(gtk_editable_get_text(GTK_EDITABLE(row.editor)));
+    }
+    if (value == info.default_value)
+        changed_.erase(info.key);
+    else
+        changed_[info.key] = value;
+    if (on_changed_)
+        on_changed_();
+}
+
+void ParameterEditor::set_value(const std::string& key, const SavedValue& value)
+{
+    changed_[key] = value;
+    rebuild();
+    if (on_changed_)
+        on_changed_();
+}
+
+void ParameterEditor::reset()
+{
+    changed_.clear();
+    rebuild();
+    if (on_changed_)
+        on_changed_();
+}
+
+void ParameterEditor::on_spin_changed(GtkSpinButton*, gpointer row)
+{
+    auto* r = static_cast<Row*>(row);
+    r->owner->read(*r);
+}
+
+void ParameterEditor::on_switch_changed(GObject*, GParamSpec*, gpointer row)
+{
+    auto* r = static_cast<Row*>(row);
+    r->owner->read(*r);
+}
+
+void ParameterEditor::on_entry_changed(GtkEditable*, gpointer row)
+{
+    auto* r = static_cast<Row*>(row);
+    r->owner->read(*r);
+}
+
+} // namespace diskbench::client
