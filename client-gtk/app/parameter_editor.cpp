@@ -85,6 +85,16 @@ void ParameterEditor::rebuild()
             const auto* flag = std::get_if<bool>(&value);
             gtk_switch_set_active(GTK_SWITCH(editor), flag && *flag);
             g_signal_connect(editor, "notify::active", G_CALLBACK(&ParameterEditor::on_switch_changed), row.get());
+        } else if (info.type == "unsigned" && as_number(info.default_value) > 0x1p50) {
+            // Seeds use all 64 bits: a spin button (a double) would round
+            // them, so they are typed. Kept as int64 like every saved value.
+            row->big_number = true;
+            editor = gtk_entry_new();
+            const auto* integer = std::get_if<std::int64_t>(&value);
+            const std::string digits = integer ? std::to_string(static_cast<std::uint64_t>(*integer)) : std::string();
+            gtk_editable_set_text(GTK_EDITABLE(editor), digits.c_str());
+            gtk_entry_set_input_purpose(GTK_ENTRY(editor), GTK_INPUT_PURPOSE_DIGITS);
+            g_signal_connect(editor, "changed", G_CALLBACK(&ParameterEditor::on_entry_changed), row.get());
         } else if (info.type == "unsigned" || info.type == "number") {
             const bool integer = info.type == "unsigned";
             // Sizes reach 2^40 and more; doubles hold integers exactly to 2^53.
@@ -123,6 +133,16 @@ void ParameterEditor::read(Row& row)
             value = static_cast<std::int64_t>(std::llround(number));
         else
             value = number;
+    } else if (row.big_number) {
+        guint64 number = 0;
+        const bool valid = g_ascii_string_to_unsigned(gtk_editable_get_text(GTK_EDITABLE(row.editor)), 10, 0,
+                                                      G_MAXUINT64, &number, nullptr);
+        if (!valid) {
+            gtk_widget_add_css_class(row.editor, "error");
+            return; // keep the last valid value
+        }
+        gtk_widget_remove_css_class(row.editor, "error");
+        value = static_cast<std::int64_t>(number);
     } else {
         value = std::string(gtk_editable_get_text(GTK_EDITABLE(row.editor)));
     }

@@ -37,6 +37,7 @@ private:
         ParameterInfo info;
         GtkWidget* editor = nullptr;
         ParameterEditor* owner = nullptr;
+        bool big_number = false; // an unsigned too large for a spin button (seeds): typed as text
     };
     void rebuild();
     void read(Row& row);
