@@ -36,21 +36,6 @@ std::string duration_text(double seconds)
     return printf_string(_("%d h %d min"), static_cast<int>(seconds / 3600), static_cast<int>(seconds / 60) % 60);
 }
 
-std::string date_text(std::int64_t unix_us)
-{
-    GDateTime* time = g_date_time_new_from_unix_local(unix_us / 1000000);
-    if (!time)
-        return {};
-    // TRANSLATORS: date and time of a result, strftime format
-    gchar* text = g_date_time_format(time, _("%e %b %Y %H:%M"));
-    std::string result = text ? text : "";
-    g_free(text);
-    g_date_time_unref(time);
-    while (!result.empty() && result.front() == ' ')
-        result.erase(0, 1);
-    return result;
-}
-
 // The headline figures of a finished run, e.g. "1 234 MB/s · p50 85 µs · p99 1.0 ms".
 std::string summary_text(const std::string& kind, const SavedValueMap& summary)
 {
@@ -84,11 +69,6 @@ std::vector<std::string> names_of(const std::vector<SeriesDeclaration>& series)
     for (const SeriesDeclaration& s : series)
         names.push_back(s.name);
     return names;
-}
-
-std::vector<std::string> tests_of(const ChartSpec& spec)
-{
-    return spec.categories;
 }
 
 } // namespace
@@ -395,7 +375,7 @@ void BenchmarkPageView::rebuild_chart()
         for (std::size_t i = 0; i < job->series.size() && i < job->points.size(); ++i)
             appended_[i] = job->points[i].size();
     } else if (opened_) {
-        current = chart_series_for(view(), opened_->series, date_text(opened_->finished_at_us));
+        current = chart_series_for(view(), opened_->series, result_date_text(opened_->finished_at_us));
         parameters = opened_->parameters;
         summary = opened_->summary;
         if (const auto found = opened_->device_info.find("size"); found != opened_->device_info.end())
@@ -422,7 +402,7 @@ void BenchmarkPageView::rebuild_chart()
         chart.clear_reference();
     if (profile_grid_) {
         const std::optional<SavedResult> shown = shown_result();
-        profile_grid_->set(tests_of(spec), shown ? shown->series : std::vector<SavedSeries> {},
+        profile_grid_->set(spec.categories, shown ? shown->series : std::vector<SavedSeries> {},
                            reference_ ? &reference_->series : nullptr);
     }
     graph_.redraw_now();
@@ -483,7 +463,7 @@ void BenchmarkPageView::update_controls()
         gtk_label_set_text(GTK_LABEL(summary_label_), summary_text(page_.kind, job->summary).c_str());
     } else if (opened_) {
         fraction = opened_->state == "finished" ? 1 : 0;
-        progress_text = printf_string(_("Result of %s"), date_text(opened_->finished_at_us).c_str());
+        progress_text = printf_string(_("Result of %s"), result_date_text(opened_->finished_at_us).c_str());
         update_messages(opened_->warnings, opened_->notes);
         gtk_label_set_text(GTK_LABEL(summary_label_), summary_text(page_.kind, opened_->summary).c_str());
     } else {
@@ -620,7 +600,7 @@ std::string BenchmarkPageView::graph_title() const
         if (const auto model = result->device_info.find("model"); model != result->device_info.end())
             if (const auto* text = std::get_if<std::string>(&model->second); text && !text->empty())
                 title += " (" + *text + ")";
-        title += " — " + date_text(result->finished_at_us ? result->finished_at_us : result->started_at_us);
+        title += " — " + result_date_text(result->finished_at_us ? result->finished_at_us : result->started_at_us);
     }
     return title;
 }

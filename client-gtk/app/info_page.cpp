@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "info_page.hpp"
 
+#include "../model/saved_values.hpp"
 #include "../widgets/value_format.hpp"
 
 #include <adwaita.h>
@@ -10,18 +11,6 @@
 namespace diskbench::client {
 
 namespace {
-
-std::string text_of(const SavedValueMap* map, const char* key)
-{
-    if (!map)
-        return {};
-    const auto found = map->find(key);
-    if (found == map->end())
-        return {};
-    if (const auto* value = std::get_if<std::string>(&found->second))
-        return *value;
-    return {};
-}
 
 std::string yes_no(bool value)
 {
@@ -99,8 +88,8 @@ void InfoPage::set(const DeviceEntry* device, const SavedValueMap* last_run, con
         add_row(device_group_, device_rows_, _("Node"), {});
     }
 
-    std::string kernel = text_of(last_run, "kernel");
-    std::string machine = text_of(last_run, "machine");
+    std::string kernel = last_run ? text_of(*last_run, "kernel") : std::string();
+    std::string machine = last_run ? text_of(*last_run, "machine") : std::string();
     if (kernel.empty()) {
         // No run yet: this machine's, which is where the daemon runs too.
         utsname names {};

@@ -29,16 +29,7 @@ std::string read_text_file(const std::string& path, std::string& error)
 
 std::string reference_label(const SavedResult& result, bool same_disk)
 {
-    GDateTime* time = g_date_time_new_from_unix_local(result.finished_at_us / 1000000);
-    std::string date;
-    if (time) {
-        gchar* text = g_date_time_format(time, _("%e %b %Y %H:%M"));
-        date = text ? text : "";
-        g_free(text);
-        g_date_time_unref(time);
-    }
-    while (!date.empty() && date.front() == ' ')
-        date.erase(0, 1);
+    const std::string date = result_date_text(result.finished_at_us);
     if (same_disk)
         return std::string(_("This disk")) + ", " + date;
     std::string node;

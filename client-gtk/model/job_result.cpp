@@ -96,3 +96,19 @@ SavedValueMap device_info_of(const DeviceEntry& device)
     };
 }
 } // namespace diskbench::client
+
+namespace diskbench::client {
+std::string result_date_text(std::int64_t unix_us)
+{
+    GDateTime* time = g_date_time_new_from_unix_local(unix_us / 1000000);
+    if (!time)
+        return {};
+    // TRANSLATORS: date and time of a result, strftime format
+    gchar* text = g_date_time_format(time, _("%e %b %Y %H:%M"));
+    std::string result = text ? text : "";
+    g_free(text);
+    g_date_time_unref(time);
+    result.erase(0, result.find_first_not_of(' '));
+    return result;
+}
+} // namespace diskbench::client

@@ -32,4 +32,6 @@ namespace diskbench::client {
 // The identity facts of a live device, in Job.DeviceInfo's keys, to find
 // earlier results of the same disk.
 SavedValueMap device_info_of(const DeviceEntry& device);
+// When a result was taken, for labels: "22 Nov 2026 14:03" (translated format).
+std::string result_date_text(std::int64_t unix_us);
 } // namespace diskbench::client
