@@ -1,0 +1,122 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "fs_beneath.hpp"
+
+#include "errors.hpp"
+
+#include <dirent.h>
+#include <fcntl.h>
+#include <linux/openat2.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <memory>
+
+#include <fmt/format.h>
+
+namespace diskbench::engine {
+
+namespace {
+
+constexpr __u64 confined = RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS | RESOLVE_NO_XDEV;
+
+// A name is a single component we chose: no separator, not "..". "." is
+// allowed only for opening the directory itself (listing, O_TMPFILE).
+void check_component(const std::string& name, bool dot_allowed)
+{
+    if (name.empty() || name == ".." || name.find('/') != std::string::npos || (name == "." && !dot_allowed))
+        throw Error(fmt::format("internal: \"{}\" is not a single path component", name));
+}
+
+struct DirCloser {
+    void operator()(DIR* dir) const noexcept { ::closedir(dir); }
+};
+
+IoError io_error(const std::string& what, const std::string& name, int error_number)
+{
+    return IoError(fmt::format("cannot {} \"{}\": {}", what, name, std::strerror(error_number)), error_number);
+}
+
+} // namespace
+
+UniqueFd open_beneath(int directory, const std::string& name, int flags, mode_t mode)
+{
+    check_component(name, true);
+    open_how how {};
+    how.flags = static_cast<__u64>(flags | O_NOFOLLOW | O_CLOEXEC);
+    // The kernel refuses a mode without O_CREAT or O_TMPFILE.
+    how.mode = (flags & O_CREAT) || (flags & O_TMPFILE) == O_TMPFILE ? mode : 0;
+    how.resolve = confined;
+    long fd;
+    do
+        fd = ::syscall(SYS_openat2, directory, name.c_str(), &how, sizeof how);
+    while (fd < 0 && errno == EINTR);
+    return UniqueFd(static_cast<int>(fd));
+}
+
+std::vector<std::string> list_directory(int directory)
+{
+    // fdopendir() takes the fd it is given, so give it a fresh one.
+    UniqueFd own = open_beneath(directory, ".", O_RDONLY | O_DIRECTORY);
+    if (!own.valid())
+        throw io_error("open", ".", errno);
+    std::unique_ptr<DIR, DirCloser> stream(::fdopendir(own.get()));
+    if (!stream)
+        throw io_error("list", ".", errno);
+    static_cast<void>(own.release()); // closedir() closes it now
+
+    std::vector<std::string> names;
+    errno = 0;
+    while (const dirent* entry = ::readdir(stream.get())) {
+        const std::string name = entry->d_name;
+        if (name != "." && name != "..")
+            names.push_back(name);
+        errno = 0;
+    }
+    if (errno != 0)
+        throw io_error("list", ".", errno);
+    return names;
+}
+
+void remove_beneath(int parent, const std::string& name, unsigned depth_limit)
+{
+    check_component(name, false);
+    // Unlink first and look at the answer instead of asking what the entry
+    // is: a question and a later act can be raced, unlinkat() cannot, and
+    // it removes a symlink itself, never its target.
+    if (::unlinkat(parent, name.c_str(), 0) == 0 || errno == ENOENT)
+        return;
+    if (errno != EISDIR && errno != EPERM) // EPERM: what POSIX says for a directory
+        throw io_error("remove", name, errno);
+    if (depth_limit == 0)
+        throw IoError(fmt::format("cannot remove \"{}\": nested too deeply", name), ELOOP);
+
+    // Three tries: something may add entries while we empty it (the
+    // caller, as the same user, could).
+    for (int attempt = 0; attempt < 3; ++attempt) {
+        UniqueFd child = open_beneath(parent, name, O_RDONLY | O_DIRECTORY);
+        if (!child.valid()) {
+            if (errno == ENOENT)
+                return;
+            // Swapped for a symlink or file since the unlink: unlink that.
+            if ((errno == ELOOP || errno == ENOTDIR) && ::unlinkat(parent, name.c_str(), 0) == 0)
+                return;
+            throw io_error("open", name, errno);
+        }
+        remove_tree_below(child.get(), depth_limit - 1);
+        if (::unlinkat(parent, name.c_str(), AT_REMOVEDIR) == 0 || errno == ENOENT)
+            return;
+        if (errno != ENOTEMPTY && errno != EEXIST)
+            throw io_error("remove", name, errno);
+    }
+    throw io_error("remove", name, ENOTEMPTY);
+}
+
+void remove_tree_below(int directory, unsigned depth_limit)
+{
+    for (const std::string& name : list_directory(directory))
+        remove_beneath(directory, name, depth_limit);
+}
+
+} // namespace diskbench::engine

@@ -1,0 +1,40 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+// Naming things below a directory fd: the only way the filesystem
+// benchmarks touch a filesystem. Every name is one component the engine
+// made itself; resolution never follows a symlink (not even an intermediate
+// one), never leaves the directory and never crosses into another mount. So
+// a symlink or mount the caller (or anyone) plants in the directory, or a
+// directory swapped for a symlink mid-run, only makes an operation fail.
+
+#include "unique_fd.hpp"
+
+#include <sys/types.h>
+
+#include <string>
+#include <vector>
+
+namespace diskbench::engine {
+
+// openat2(directory, name, flags | O_NOFOLLOW | O_CLOEXEC) resolved with
+// RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS |
+// RESOLVE_NO_XDEV. `name` must be one component or "."; anything else is a
+// bug and throws Error. On failure the fd is invalid and errno says why.
+UniqueFd open_beneath(int directory, const std::string& name, int flags, mode_t mode = 0);
+
+// The names in `directory`, without "." and "..". Throws IoError.
+std::vector<std::string> list_directory(int directory);
+
+// Empties `directory` (not the directory itself): files and symlinks are
+// unlinked (a symlink, never what it points to), subdirectories are emptied
+// through fds of their own and removed. At most `depth_limit` levels: the
+// engine's own trees are shallower, and a deeper one is not ours to chase.
+// Throws IoError on the first entry it cannot remove.
+void remove_tree_below(int directory, unsigned depth_limit = 64);
+
+// Removes `name` from `parent`, with everything in it if it is a directory.
+// Throws IoError; a name that is already gone is not an error.
+void remove_beneath(int parent, const std::string& name, unsigned depth_limit = 64);
+
+} // namespace diskbench::engine

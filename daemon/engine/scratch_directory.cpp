@@ -1,0 +1,138 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "scratch_directory.hpp"
+
+#include "errors.hpp"
+#include "fs_beneath.hpp"
+
+#include <fcntl.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <array>
+#include <cerrno>
+#include <cstring>
+#include <random>
+
+#include <fmt/format.h>
+
+namespace diskbench::engine {
+
+namespace {
+
+std::string random_suffix()
+{
+    std::random_device device; // getrandom(): names must not be guessable in advance
+    return fmt::format("{:08x}{:08x}", device(), device());
+}
+
+bool write_all(int fd, std::string_view text)
+{
+    while (!text.empty()) {
+        const ssize_t n = ::write(fd, text.data(), text.size());
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            return false;
+        text.remove_prefix(static_cast<std::size_t>(n));
+    }
+    return true;
+}
+
+// The marker of a leftover, opened and locked, or invalid when `directory`
+// is not a scratch directory we may take.
+UniqueFd claim_marker(int directory)
+{
+    UniqueFd marker = open_beneath(directory, std::string(scratch_marker_name), O_RDONLY | O_NONBLOCK);
+    if (!marker.valid())
+        return {};
+    struct stat st {};
+    if (::fstat(marker.get(), &st) != 0 || !S_ISREG(st.st_mode))
+        return {};
+    std::array<char, scratch_marker_text.size() + 1> text {};
+    const ssize_t n = ::pread(marker.get(), text.data(), text.size(), 0);
+    if (n != static_cast<ssize_t>(scratch_marker_text.size())
+        || std::string_view(text.data(), static_cast<std::size_t>(n)) != scratch_marker_text)
+        return {};
+    if (::flock(marker.get(), LOCK_EX | LOCK_NB) != 0)
+        return {}; // a live run's
+    return marker;
+}
+
+} // namespace
+
+ScratchDirectory::ScratchDirectory(int parent)
+    : parent_(parent)
+{
+    for (int attempt = 0;; ++attempt) {
+        name_ = std::string(scratch_prefix) + random_suffix();
+        if (::mkdirat(parent_, name_.c_str(), 0700) == 0)
+            break;
+        if (errno != EEXIST || attempt == 10)
+            throw IoError(fmt::format("cannot create a scratch directory: {}", std::strerror(errno)), errno);
+    }
+    try {
+        directory_ = open_beneath(parent_, name_, O_RDONLY | O_DIRECTORY);
+        if (!directory_.valid())
+            throw IoError(fmt::format("cannot open the scratch directory {}: {}", name_, std::strerror(errno)), errno);
+        marker_ = open_beneath(directory_.get(), std::string(scratch_marker_name), O_CREAT | O_EXCL | O_RDWR, 0600);
+        if (!marker_.valid() || !write_all(marker_.get(), scratch_marker_text) || ::flock(marker_.get(), LOCK_EX) != 0)
+            throw IoError(fmt::format("cannot mark the scratch directory {}: {}", name_, std::strerror(errno)), errno);
+    } catch (...) {
+        try {
+            remove_beneath(parent_, name_);
+        } catch (const Error&) {
+            // Left for the next run's cleanup only if it got its marker.
+        }
+        throw;
+    }
+}
+
+ScratchDirectory::~ScratchDirectory()
+{
+    try {
+        remove();
+    } catch (const Error&) {
+        // Whatever is left carries the marker; the next run removes it.
+    }
+}
+
+void ScratchDirectory::remove()
+{
+    if (!directory_.valid())
+        return;
+    // Emptied through our own fd, then the name removed in the parent. Had
+    // someone replaced the name by now, remove_beneath() would only take
+    // what the caller may take anyway, and never follow a symlink.
+    remove_tree_below(directory_.get());
+    directory_.reset();
+    marker_.reset();
+    remove_beneath(parent_, name_);
+}
+
+unsigned remove_leftover_scratch(int parent)
+{
+    unsigned removed = 0;
+    for (const std::string& name : list_directory(parent)) {
+        if (!name.starts_with(scratch_prefix))
+            continue;
+        // A symlink or file of that name fails here (ELOOP, ENOTDIR).
+        UniqueFd directory = open_beneath(parent, name, O_RDONLY | O_DIRECTORY);
+        if (!directory.valid())
+            continue;
+        UniqueFd marker = claim_marker(directory.get());
+        if (!marker.valid())
+            continue;
+        try {
+            remove_tree_below(directory.get());
+            directory.reset();
+            remove_beneath(parent, name);
+            ++removed;
+        } catch (const Error&) {
+            // Not ours to finish (permissions changed?); try the others.
+        }
+    }
+    return removed;
+}
+
+} // namespace diskbench::engine

@@ -1,0 +1,53 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+// Real filesystems for the filesystem benchmarks' tests: ext4 made with
+// mkfs.ext4 on a loop device the test attaches, and tmpfs. Both are
+// unmounted (lazily if busy) and the loop device detached (autoclear) when
+// the object goes, also when an assertion throws.
+
+#include "scratch.hpp"
+
+#include <sys/types.h>
+
+#include <cstdint>
+#include <filesystem>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace diskbench::testing {
+
+class MountedFilesystem {
+public:
+    // Ext4: mkfs.ext4 over a loop device on a file of `size` bytes of data.
+    enum class Kind { Ext4, Tmpfs };
+    MountedFilesystem(Kind kind, std::uint64_t size);
+    ~MountedFilesystem();
+    MountedFilesystem(const MountedFilesystem&) = delete;
+    MountedFilesystem& operator=(const MountedFilesystem&) = delete;
+
+    [[nodiscard]] const std::filesystem::path& path() const noexcept { return mount_point_; }
+    [[nodiscard]] const std::string& type() const noexcept { return type_; }
+
+private:
+    ScratchDir dir_;                    // holds the backing file and the mount point
+    std::unique_ptr<LoopDevice> loop_;  // destroyed after the unmount
+    std::filesystem::path mount_point_;
+    std::string type_;
+    bool mounted_ = false;
+};
+
+// Runs a program (no shell) and throws unless it exits with 0.
+void run_program(const std::vector<std::string>& argv);
+
+// A directory `name` in `parent` owned by uid:gid with `mode`.
+std::filesystem::path make_owned_directory(const std::filesystem::path& parent, const std::string& name, uid_t uid,
+                                           gid_t gid, mode_t mode);
+
+// Every path below `root` (not following symlinks) with its type, owner,
+// size and, for regular files, an FNV-1a checksum: to prove nothing
+// outside a directory was created, read into, changed or deleted.
+std::string tree_snapshot(const std::filesystem::path& root);
+
+} // namespace diskbench::testing

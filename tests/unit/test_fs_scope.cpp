@@ -1,0 +1,262 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// FilesystemScope on real ext4 (mkfs.ext4 on a loop device) and tmpfs,
+// acting for nobody: files belong to the caller, the caller's permissions
+// apply, planted symlinks are never followed, leftovers of a crashed run go
+// and nothing else does. No Catch2 assertion runs on the scope's thread
+// (Catch2 is not thread-safe): the work only collects facts, checked after.
+#include "errors.hpp"
+#include "fs_beneath.hpp"
+#include "fs_scope.hpp"
+#include "fs_test_support.hpp"
+#include "mounts.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <fstream>
+
+using namespace diskbench::engine;
+using namespace diskbench::testing;
+namespace fs = std::filesystem;
+
+namespace {
+
+constexpr std::uint64_t MiB = 1024 * 1024;
+
+struct stat stat_path(const fs::path& path)
+{
+    struct stat st {};
+    if (::lstat(path.c_str(), &st) != 0)
+        throw std::runtime_error("lstat " + path.string());
+    return st;
+}
+
+std::string capabilities_of_this_thread()
+{
+    std::ifstream status("/proc/thread-self/status");
+    std::string line;
+    while (std::getline(status, line))
+        if (line.starts_with("CapEff:"))
+            return line.substr(line.find_first_not_of(" \t", 7));
+    return "?";
+}
+
+void write_text(const fs::path& path, const std::string& text)
+{
+    std::ofstream out(path, std::ios::binary);
+    out << text;
+}
+
+} // namespace
+
+TEST_CASE("a scope acts as the caller: its files are the caller's, other threads stay root", "[fs-scope][loop]")
+{
+    for (const auto kind : { MountedFilesystem::Kind::Ext4, MountedFilesystem::Kind::Tmpfs }) {
+        MountedFilesystem mount(kind, 64 * MiB);
+        INFO(mount.type());
+        const fs::path home = make_owned_directory(mount.path(), "home", caller_uid, caller_gid, 0755);
+        std::string scratch_name;
+        {
+            FilesystemScope scope(open_directory(home), home.string(), test_caller());
+            scratch_name = scope.scratch_name();
+            CHECK(scope.leftovers_removed() == 0);
+            const struct stat scratch = stat_path(home / scratch_name);
+            CHECK(S_ISDIR(scratch.st_mode));
+            CHECK(scratch.st_uid == caller_uid);
+            CHECK(scratch.st_gid == caller_gid);
+            CHECK((scratch.st_mode & 07777) == 0700);
+
+            struct stat named {};
+            struct stat nameless {};
+            std::string capabilities;
+            scope.run([&] {
+                const UniqueFd kept = open_beneath(scope.scratch_directory(), "kept", O_CREAT | O_EXCL | O_RDWR, 0644);
+                ::fstat(kept.get(), &named);
+                const UniqueFd file = scope.create_scratch_file();
+                ::fstat(file.get(), &nameless);
+                capabilities = capabilities_of_this_thread();
+            });
+            CHECK(named.st_uid == caller_uid);
+            CHECK(named.st_gid == caller_gid);
+            CHECK(nameless.st_uid == caller_uid);
+            CHECK(nameless.st_nlink == 0); // never had a name (O_TMPFILE)
+            CHECK(scope.uses_tmpfile());
+            CHECK(capabilities == "0000000000000000");
+            CHECK(stat_path(home / scratch_name / "kept").st_uid == caller_uid);
+
+            // This thread is still root, and may not use the scope's directory.
+            write_text(home / "root-file", "x");
+            CHECK(stat_path(home / "root-file").st_uid == 0);
+            CHECK_THROWS_AS(scope.scratch_directory(), Error);
+            CHECK_THROWS_AS(scope.create_scratch_file(), Error);
+            bool nested_refused = false;
+            scope.run([&] {
+                try {
+                    scope.run([] {});
+                } catch (const Error&) {
+                    nested_refused = true;
+                }
+            });
+            CHECK(nested_refused);
+        }
+        // Gone, with the file in it; nothing else touched.
+        CHECK(scratch_entries(home).empty());
+        CHECK(fs::exists(home / "root-file"));
+    }
+}
+
+TEST_CASE("a scope in a folder the caller may not write is a permission error and writes nothing", "[fs-scope][loop]")
+{
+    MountedFilesystem mount(MountedFilesystem::Kind::Ext4, 32 * MiB);
+    const fs::path readable = make_owned_directory(mount.path(), "root-readable", 0, 0, 0755);
+    const fs::path closed = make_owned_directory(mount.path(), "root-only", 0, 0, 0700);
+    write_text(closed / "secret", "root's");
+    ::chmod((closed / "secret").c_str(), 0600);
+    const std::string before = tree_snapshot(mount.path());
+
+    for (const fs::path& dir : { readable, closed }) {
+        INFO(dir);
+        try {
+            FilesystemScope scope(open_directory(dir), dir.string(), test_caller());
+            FAIL("the scope was created");
+        } catch (const IoError& error) {
+            CHECK(error.error_number() == EACCES);
+            CHECK_THAT(error.what(), Catch::Contains("may not create files") && Catch::Contains(dir.string()));
+        }
+    }
+    CHECK(tree_snapshot(mount.path()) == before);
+
+    // Even with a directory fd root opened, the scope's thread reads nothing
+    // the caller could not.
+    const fs::path home = make_owned_directory(mount.path(), "home", caller_uid, caller_gid, 0755);
+    const UniqueFd closed_fd = open_directory(closed);
+    int open_errno = 0;
+    {
+        FilesystemScope scope(open_directory(home), home.string(), test_caller());
+        scope.run([&] {
+            const UniqueFd secret(::openat(closed_fd.get(), "secret", O_RDONLY | O_CLOEXEC));
+            open_errno = secret.valid() ? 0 : errno;
+        });
+    }
+    CHECK(open_errno == EACCES);
+}
+
+TEST_CASE("symlinks planted in the folder are never followed", "[fs-scope][loop]")
+{
+    MountedFilesystem mount(MountedFilesystem::Kind::Ext4, 32 * MiB);
+    // The caller could write `outside` itself: only the scope's own care
+    // keeps it untouched. It even looks like a leftover scratch directory.
+    const fs::path outside = make_owned_directory(mount.path(), "outside", caller_uid, caller_gid, 0755);
+    write_text(outside / std::string(scratch_marker_name), std::string(scratch_marker_text));
+    write_text(outside / "precious", "do not touch");
+    make_owned_directory(outside, "sub", caller_uid, caller_gid, 0755);
+    write_text(outside / "sub" / "also", "nor this");
+    const fs::path home = make_owned_directory(mount.path(), "home", caller_uid, caller_gid, 0755);
+    fs::create_symlink("../outside", home / ".diskbench-scratch-relative");
+    fs::create_symlink(outside, home / ".diskbench-scratch-absolute");
+    const std::string before = tree_snapshot(outside);
+
+    std::string scratch_name;
+    int open_errno = 0;
+    {
+        FilesystemScope scope(open_directory(home), home.string(), test_caller());
+        scratch_name = scope.scratch_name();
+        CHECK(scope.leftovers_removed() == 0);
+        scope.run([&] {
+            // A symlink inside the scratch directory is not followed either.
+            ::symlinkat(outside.c_str(), scope.scratch_directory(), "out");
+            const UniqueFd through = open_beneath(scope.scratch_directory(), "out", O_RDONLY | O_DIRECTORY);
+            open_errno = through.valid() ? 0 : errno;
+        });
+        // The scratch directory swapped for a symlink to `outside` mid-run.
+        fs::rename(home / scratch_name, home / "moved");
+        fs::create_symlink(outside, home / scratch_name);
+    }
+    CHECK((open_errno == ELOOP || open_errno == ENOTDIR)); // O_NOFOLLOW | O_DIRECTORY on a symlink
+    CHECK(tree_snapshot(outside) == before);
+    // The planted symlinks were not ours to remove; the one in place of the
+    // scratch directory was removed as a link, and the real scratch
+    // directory emptied through its fd.
+    CHECK(fs::is_symlink(home / ".diskbench-scratch-relative"));
+    CHECK(fs::is_symlink(home / ".diskbench-scratch-absolute"));
+    CHECK_FALSE(fs::exists(fs::symlink_status(home / scratch_name)));
+    CHECK(fs::is_empty(home / "moved"));
+}
+
+TEST_CASE("the scratch directory of a killed run is removed by the next one, and nothing else is", "[fs-scope][loop]")
+{
+    MountedFilesystem mount(MountedFilesystem::Kind::Ext4, 64 * MiB);
+    const fs::path home = make_owned_directory(mount.path(), "home", caller_uid, caller_gid, 0755);
+    const std::uint64_t free_before = free_bytes(home);
+
+    // A run killed with SIGKILL mid-work: a tree of named files and an
+    // unnamed scratch file with 8 MiB in it.
+    const pid_t child = ::fork();
+    REQUIRE(child >= 0);
+    if (child == 0) {
+        try {
+            FilesystemScope scope(open_directory(home), home.string(), test_caller());
+            scope.run([&] {
+                const int scratch = scope.scratch_directory();
+                ::mkdirat(scratch, "d", 0700);
+                const UniqueFd d = open_beneath(scratch, "d", O_RDONLY | O_DIRECTORY);
+                ::mkdirat(d.get(), "e", 0700);
+                const UniqueFd named = open_beneath(d.get(), "f", O_CREAT | O_WRONLY, 0600);
+                const UniqueFd file = scope.create_scratch_file();
+                const std::vector<char> data(8 * MiB, 'x');
+                if (::write(file.get(), data.data(), data.size()) != static_cast<ssize_t>(data.size()) || ::fsync(file.get()))
+                    ::_exit(4);
+                ::kill(::getpid(), SIGKILL);
+            });
+        } catch (...) {
+        }
+        ::_exit(3);
+    }
+    int status = 0;
+    REQUIRE(::waitpid(child, &status, 0) == child);
+    REQUIRE(WIFSIGNALED(status));
+    REQUIRE(WTERMSIG(status) == SIGKILL);
+    const std::vector<std::string> left = scratch_entries(home);
+    REQUIRE(left.size() == 1);
+    CHECK(fs::exists(home / left[0] / "d" / "f"));
+
+    // Look-alikes that are not ours: no marker, the wrong marker, a file.
+    const fs::path unmarked = make_owned_directory(home, ".diskbench-scratch-users", caller_uid, caller_gid, 0755);
+    write_text(unmarked / "data", "keep");
+    const fs::path wrong = make_owned_directory(home, ".diskbench-scratch-wrong", caller_uid, caller_gid, 0755);
+    write_text(wrong / std::string(scratch_marker_name), "something else\n");
+    write_text(home / ".diskbench-scratch-file", "keep");
+    const std::string unmarked_before = tree_snapshot(unmarked);
+    const std::string wrong_before = tree_snapshot(wrong);
+
+    {
+        FilesystemScope live(open_directory(home), home.string(), test_caller());
+        CHECK(live.leftovers_removed() == 1);
+        CHECK_FALSE(fs::exists(home / left[0]));
+        {
+            // A second run at the same time leaves the live one alone.
+            FilesystemScope second(open_directory(home), home.string(), test_caller());
+            CHECK(second.leftovers_removed() == 0);
+            CHECK(fs::exists(home / live.scratch_name() / std::string(scratch_marker_name)));
+        }
+        CHECK(fs::exists(home / live.scratch_name() / std::string(scratch_marker_name)));
+    }
+    CHECK(scratch_entries(home).size() == 3);
+    CHECK(tree_snapshot(unmarked) == unmarked_before);
+    CHECK(tree_snapshot(wrong) == wrong_before);
+    CHECK(fs::is_regular_file(home / ".diskbench-scratch-file"));
+    // The killed run's 8 MiB are free again (the unnamed file died with it).
+    CHECK(free_bytes(home) + MiB >= free_before);
+}
+
+TEST_CASE("a scope refuses what is not a folder on storage", "[fs-scope]")
+{
+    CHECK_THROWS_AS(FilesystemScope(open_directory("/proc"), "/proc", test_caller()), TargetError);
+    CHECK_THROWS_AS(FilesystemScope(open_directory("/sys/kernel"), "/sys/kernel", test_caller()), TargetError);
+    CHECK_THROWS_AS(FilesystemScope(UniqueFd(::open("/dev/null", O_RDONLY | O_CLOEXEC)), "/dev/null", test_caller()),
+                    TargetError);
+    CHECK_THROWS_AS(FilesystemScope(UniqueFd(), "nothing", test_caller()), TargetError);
+}
