@@ -3,10 +3,16 @@
 
 #include "errors.hpp"
 #include "io_worker.hpp"
+#include "prng.hpp"
+#include "write_data.hpp"
 
 #include <algorithm>
+#include <cerrno>
+#include <cstring>
 #include <thread>
 #include <vector>
+
+#include <unistd.h>
 
 #include <fmt/format.h>
 
@@ -34,6 +40,47 @@ double IoRunStats::cpu_percent() const noexcept
     const double s = seconds();
     return s > 0 ? static_cast<double>(cpu.user_ns + cpu.system_ns) / 1e9 / s * 100.0 : 0.0;
 }
+
+namespace detail {
+
+void prepare_write_buffers(const RunShared& shared, unsigned worker, std::byte* const* slots, unsigned count)
+{
+    if (shared.spec.direction != IoDirection::Write)
+        return;
+    for (unsigned i = 0; i < count; ++i) {
+        SplitMix64 mixer(shared.spec.data_seed ^ (static_cast<std::uint64_t>(worker) << 32) ^ i);
+        fill_pseudo_random(slots[i], shared.spec.max_request_bytes, mixer.next());
+    }
+}
+
+int finish_short_write(int fd, const std::byte* block, const IoRequest& request, std::uint32_t done)
+{
+    while (done < request.length) {
+        const ssize_t n = ::pwrite(fd, block + done, request.length - done, static_cast<off_t>(request.offset + done));
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0)
+            return errno;
+        if (n == 0)
+            return EIO; // no progress and no reason: do not spin
+        done += static_cast<std::uint32_t>(n);
+    }
+    return 0;
+}
+
+IoError request_error(const RunShared& shared, const IoRequest& request, long result)
+{
+    const char* what = shared.spec.direction == IoDirection::Write ? "write" : "read";
+    if (result < 0)
+        return IoError(fmt::format("{}: {} of {} bytes at offset {} failed: {}", shared.target.name, what,
+                                   request.length, request.offset, std::strerror(static_cast<int>(-result))),
+                       static_cast<int>(-result));
+    return IoError(fmt::format("{}: short {} at offset {}: {} of {} bytes", shared.target.name, what, request.offset,
+                               result, request.length),
+                   EIO);
+}
+
+} // namespace detail
 
 IoRunner::IoRunner(BackendPreference preference)
     : backend_(BackendKind::Psync)

@@ -19,10 +19,18 @@ enum class BackendPreference { Automatic, IoUring, Psync };
 
 std::string_view backend_name(BackendKind kind) noexcept;
 
+enum class IoDirection { Read, Write };
+
 struct IoRunSpec {
     unsigned workers = 1;     // threads, each with its own queue
     unsigned queue_depth = 1; // I/Os in flight per worker
     std::uint32_t max_request_bytes = 4096; // largest request a source will make
+    // Writes send pseudo-random data (write_data.hpp) drawn from this seed,
+    // a different stream per worker and buffer. A short write is finished
+    // with pwrite() so a failure reports the real cause (ENOSPC), not
+    // "short write".
+    IoDirection direction = IoDirection::Read;
+    std::uint64_t data_seed = 0;
     // Called once per worker, before the clock starts.
     std::function<std::unique_ptr<RequestSource>(unsigned worker)> make_source;
     // Stop submitting after this long (0: run until every source is exhausted).

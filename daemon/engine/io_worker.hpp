@@ -4,9 +4,11 @@
 // Internal to the I/O runner: what one worker thread shares with the others
 // and what it hands back. Not part of the engine's public interface.
 
+#include "errors.hpp"
 #include "io_runner.hpp"
 
 #include <atomic>
+#include <cstddef>
 #include <exception>
 #include <latch>
 
@@ -52,6 +54,17 @@ struct WorkerOutcome {
 // never deadlocks; failures land in outcome.error.
 void run_uring_worker(RunShared& shared, unsigned index, RequestSource& source, WorkerOutcome& outcome);
 void run_psync_worker(RunShared& shared, unsigned index, RequestSource& source, WorkerOutcome& outcome);
+
+// Fills the buffers of a write run before the clock starts (no-op for reads).
+void prepare_write_buffers(const RunShared& shared, unsigned worker, std::byte* const* slots, unsigned count);
+
+// Writes what a short write left of `request` (`done` bytes went out) with
+// pwrite(); 0 when all of it is written, else the errno that stopped it.
+int finish_short_write(int fd, const std::byte* block, const IoRequest& request, std::uint32_t done);
+
+// The error for a request that returned `result` (< 0: -errno; else fewer
+// bytes than asked).
+IoError request_error(const RunShared& shared, const IoRequest& request, long result);
 
 // Why io_uring cannot be used here, or empty when it can.
 std::string probe_io_uring();

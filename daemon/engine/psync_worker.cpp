@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The fallback backend for where io_uring cannot be set up (old kernels,
 // seccomp filters, io_uring_disabled=2): a worker's queue depth becomes that
-// many threads each doing blocking pread(), so QD still means I/Os in flight.
+// many threads each doing blocking pread() or pwrite(), so QD still means
+// I/Os in flight.
 #include "io_buffers.hpp"
 #include "errors.hpp"
 #include "io_worker.hpp"
+#include "write_data.hpp"
 
 #include <unistd.h>
 
@@ -42,6 +44,7 @@ void psync_thread(RunShared& shared, unsigned index, WorkerState& state, std::by
 {
     const ThreadCpuTime cpu_start = thread_cpu_time();
     const int fd = shared.target.fd.get();
+    const bool write = shared.spec.direction == IoDirection::Write;
     try {
         while (true) {
             IoRequest request;
@@ -54,23 +57,25 @@ void psync_thread(RunShared& shared, unsigned index, WorkerState& state, std::by
                     break;
                 }
             }
+            if (write)
+                stamp_offsets(buffer, request.length, request.offset);
             const std::uint64_t submitted_ns = monotonic_ns();
             ssize_t res;
             do
-                res = ::pread(fd, buffer, request.length, static_cast<off_t>(request.offset));
+                res = write ? ::pwrite(fd, buffer, request.length, static_cast<off_t>(request.offset))
+                            : ::pread(fd, buffer, request.length, static_cast<off_t>(request.offset));
             while (res < 0 && errno == EINTR);
-            const int error_number = res < 0 ? errno : EIO;
+            long result = res < 0 ? -errno : res;
+            if (write && res >= 0 && res < static_cast<ssize_t>(request.length)) {
+                const int error_number = finish_short_write(fd, buffer, request, static_cast<std::uint32_t>(res));
+                result = error_number != 0 ? -static_cast<long>(error_number)
+                                           : static_cast<long>(request.length);
+            }
             const std::uint64_t completed_ns = monotonic_ns();
 
             std::lock_guard lock(state.mutex);
-            if (res != static_cast<ssize_t>(request.length)) {
-                fail(shared, state,
-                     std::make_exception_ptr(IoError(
-                         res < 0 ? fmt::format("{}: read of {} bytes at offset {} failed: {}", shared.target.name,
-                                               request.length, request.offset, std::strerror(error_number))
-                                 : fmt::format("{}: short read at offset {}: {} of {} bytes", shared.target.name,
-                                               request.offset, res, request.length),
-                         error_number)));
+            if (result != static_cast<long>(request.length)) {
+                fail(shared, state, std::make_exception_ptr(request_error(shared, request, result)));
                 break;
             }
             const IoCompletion completion { request, submitted_ns, completed_ns };
@@ -104,6 +109,10 @@ void run_psync_worker(RunShared& shared, unsigned index, RequestSource& source, 
     std::vector<std::thread> threads;
     try {
         buffers = std::make_unique<IoBuffers>(depth, shared.spec.max_request_bytes, shared.target.memory_alignment);
+        std::vector<std::byte*> slots;
+        for (unsigned i = 0; i < depth; ++i)
+            slots.push_back(buffers->slot(i));
+        prepare_write_buffers(shared, index, slots.data(), depth);
         threads.reserve(depth);
         for (unsigned i = 0; i < depth; ++i)
             threads.emplace_back([&, i] {

@@ -57,9 +57,8 @@ void probe_block_device(Target& target)
     target.physical_block = std::max(physical, static_cast<unsigned int>(logical));
 }
 
-void probe_regular_file(Target& target, const struct stat& st)
+void probe_file_alignment(Target& target, const struct stat& st)
 {
-    target.size = static_cast<std::uint64_t>(st.st_size);
     std::uint32_t offset_align = 0;
     std::uint32_t memory_align = 0;
     if (file_dio_alignment(target.fd.get(), offset_align, memory_align)) {
@@ -72,6 +71,12 @@ void probe_regular_file(Target& target, const struct stat& st)
     }
     target.physical_block = std::max<std::uint32_t>(target.logical_block,
                                                     static_cast<std::uint32_t>(st.st_blksize));
+}
+
+void probe_regular_file(Target& target, const struct stat& st)
+{
+    target.size = static_cast<std::uint64_t>(st.st_size);
+    probe_file_alignment(target, st);
 }
 
 } // namespace
@@ -106,6 +111,27 @@ Target target_from_fd(UniqueFd fd, std::string name)
     if (target.size == 0)
         throw TargetError(fmt::format("{}: is empty (smaller than one {}-byte block)", target.name,
                                       target.logical_block));
+    return target;
+}
+
+Target target_for_scratch_file(UniqueFd fd, std::string name, std::uint64_t size)
+{
+    Target target;
+    target.fd = std::move(fd);
+    target.name = std::move(name);
+    target.size = size;
+    struct stat st {};
+    if (::fstat(target.fd.get(), &st) != 0 || !S_ISREG(st.st_mode))
+        throw TargetError(fmt::format("{}: the scratch file is not a regular file", target.name));
+    const int flags = ::fcntl(target.fd.get(), F_GETFL);
+    if (flags >= 0 && (flags & O_DIRECT)) {
+        probe_file_alignment(target, st);
+        target.memory_alignment = std::max(target.memory_alignment, target.logical_block);
+    } else {
+        // Through the page cache any offset and length work.
+        target.logical_block = 1;
+        target.physical_block = static_cast<std::uint32_t>(st.st_blksize);
+    }
     return target;
 }
 

@@ -8,9 +8,10 @@
 
 namespace diskbench::engine {
 
-// What a benchmark reads from: an fd opened with O_DIRECT plus the facts the
-// I/O needs. `size` is rounded down to whole logical blocks, so every aligned
-// request inside it is a full, valid direct read.
+// What a benchmark reads from (or, for the filesystem benchmarks' scratch
+// files, writes to): an fd, normally opened with O_DIRECT, plus the facts
+// the I/O needs. `size` is rounded down to whole logical blocks, so every
+// aligned request inside it is a full, valid direct read.
 struct Target {
     UniqueFd fd;
     std::string name;            // for messages and results only
@@ -31,5 +32,12 @@ Target open_target_for_read(const std::string& path);
 // OpenForBenchmark). The fd must already have O_DIRECT set; it is probed the
 // same way and refused the same way.
 Target target_from_fd(UniqueFd fd, std::string name);
+
+// A file the engine made to write and then read (the filesystem
+// benchmarks' scratch files): `fd` open read-write, with O_DIRECT or
+// without. With O_DIRECT the alignment is probed as above; without, any
+// offset works (logical_block 1). `size` is what the benchmark will write:
+// the file may still be empty.
+Target target_for_scratch_file(UniqueFd fd, std::string name, std::uint64_t size);
 
 } // namespace diskbench::engine

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// The io_uring backend: one ring per worker thread, queue_depth reads kept in
-// flight, completions reaped in batches.
+// The io_uring backend: one ring per worker thread, queue_depth reads or
+// writes kept in flight, completions reaped in batches.
 #include "io_buffers.hpp"
 #include "errors.hpp"
 #include "io_worker.hpp"
+#include "write_data.hpp"
 
 #include <liburing.h>
 
@@ -74,6 +75,10 @@ void run_uring_worker(RunShared& shared, unsigned index, RequestSource& source, 
         just_queued.reserve(depth);
         for (unsigned i = depth; i > 0; --i)
             free_slots.push_back(i - 1);
+        std::vector<std::byte*> slot_buffers;
+        for (unsigned i = 0; i < depth; ++i)
+            slot_buffers.push_back(buffers->slot(i));
+        prepare_write_buffers(shared, index, slot_buffers.data(), depth);
     } catch (...) {
         outcome.error = std::current_exception();
         shared.abort = true;
@@ -87,6 +92,7 @@ void run_uring_worker(RunShared& shared, unsigned index, RequestSource& source, 
     unsigned in_flight = 0;
     bool exhausted = false;
     const int fd = shared.target.fd.get();
+    const bool write = shared.spec.direction == IoDirection::Write;
     try {
         while (true) {
             if (!exhausted && !outcome.error && !shared.should_stop(monotonic_ns())) {
@@ -95,7 +101,12 @@ void run_uring_worker(RunShared& shared, unsigned index, RequestSource& source, 
                     const unsigned slot = free_slots.back();
                     free_slots.pop_back();
                     io_uring_sqe* sqe = ::io_uring_get_sqe(ring->get());
-                    ::io_uring_prep_read(sqe, fd, buffers->slot(slot), request.length, request.offset);
+                    if (write) {
+                        stamp_offsets(buffers->slot(slot), request.length, request.offset);
+                        ::io_uring_prep_write(sqe, fd, buffers->slot(slot), request.length, request.offset);
+                    } else {
+                        ::io_uring_prep_read(sqe, fd, buffers->slot(slot), request.length, request.offset);
+                    }
                     ::io_uring_sqe_set_data64(sqe, slot);
                     slots[slot].request = request;
                     just_queued.push_back(slot);
@@ -125,26 +136,30 @@ void run_uring_worker(RunShared& shared, unsigned index, RequestSource& source, 
                 ++reaped;
                 const auto slot = static_cast<unsigned>(::io_uring_cqe_get_data64(cqe));
                 const Slot& done = slots[slot];
-                const int res = cqe->res;
+                long result = cqe->res;
+                std::uint64_t done_ns = completed_ns;
+                if (write && result >= 0 && result < static_cast<long>(done.request.length)) {
+                    // Rare (a full filesystem, a signal): finish it
+                    // synchronously to learn whether and why it fails.
+                    const int error_number = finish_short_write(fd, buffers->slot(slot), done.request,
+                                                                static_cast<std::uint32_t>(result));
+                    result = error_number != 0 ? -static_cast<long>(error_number)
+                                               : static_cast<long>(done.request.length);
+                    done_ns = monotonic_ns();
+                }
                 free_slots.push_back(slot);
-                if (res != static_cast<int>(done.request.length)) {
+                if (result != static_cast<long>(done.request.length)) {
                     if (!outcome.error) {
-                        const int error_number = res < 0 ? -res : EIO;
-                        outcome.error = std::make_exception_ptr(IoError(
-                            res < 0 ? fmt::format("{}: read of {} bytes at offset {} failed: {}", shared.target.name,
-                                                  done.request.length, done.request.offset, std::strerror(-res))
-                                    : fmt::format("{}: short read at offset {}: {} of {} bytes", shared.target.name,
-                                                  done.request.offset, res, done.request.length),
-                            error_number));
+                        outcome.error = std::make_exception_ptr(request_error(shared, done.request, result));
                         shared.abort = true;
                     }
                     continue;
                 }
-                const IoCompletion completion { done.request, done.submitted_ns, completed_ns };
+                const IoCompletion completion { done.request, done.submitted_ns, done_ns };
                 outcome.latency.record(completion.latency_ns());
                 ++outcome.operations;
                 outcome.bytes += done.request.length;
-                outcome.last_completion_ns = completed_ns;
+                outcome.last_completion_ns = done_ns;
                 if (shared.spec.observer)
                     shared.spec.observer->completed(index, completion);
             }
