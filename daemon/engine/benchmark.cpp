@@ -3,6 +3,10 @@
 
 #include "benchmark_support.hpp"
 #include "benchmarks/benchmarks.hpp"
+#include "errors.hpp"
+#include "fs_scope.hpp"
+
+#include <fmt/format.h>
 
 namespace diskbench::engine {
 
@@ -11,7 +15,7 @@ std::span<const BenchmarkInfo> all_benchmarks()
     static const std::vector<BenchmarkInfo> list {
         benchmarks::seek(),        benchmarks::random_sweep(), benchmarks::sequential(),
         benchmarks::surface(),     benchmarks::block_sweep(),  benchmarks::profile(),
-        benchmarks::queue_depth_sweep(),
+        benchmarks::queue_depth_sweep(), benchmarks::file_rw(), benchmarks::write_sweep(),
     };
     return list;
 }
@@ -24,8 +28,45 @@ const BenchmarkInfo* find_benchmark(std::string_view kind)
     return nullptr;
 }
 
+namespace {
+
+void require_target(const BenchmarkInfo& info, TargetKind kind)
+{
+    if (info.target() != kind)
+        throw Error(fmt::format("{} runs {}", info.kind,
+                                info.target() == TargetKind::Directory ? "in a directory, not on a device"
+                                                                       : "on a device, not in a directory"));
+}
+
+Result started_result(const BenchmarkInfo& info, const ParameterSet& params)
+{
+    Result result;
+    result.kind = std::string(info.kind);
+    result.parameters = params.values();
+    result.started = std::chrono::system_clock::now();
+    return result;
+}
+
+void finish_result(Result& result, Recorder& recorder, const CancelToken& cancel)
+{
+    result.cancelled = cancel.cancelled();
+    if (!result.cancelled)
+        recorder.set_progress(1.0);
+    result.finished = std::chrono::system_clock::now();
+}
+
+void warn_about_fallback(Recorder& recorder, const IoRunner& io)
+{
+    if (!io.fallback_reason().empty())
+        recorder.warn("io_uring is not available (" + io.fallback_reason()
+                      + "); used the psync thread pool, which costs more CPU per I/O");
+}
+
+} // namespace
+
 void check_benchmark(const BenchmarkInfo& info, const Target& target, const ValueMap& given)
 {
+    require_target(info, TargetKind::Device);
     const ParameterSet params = validate_parameters(info.params, given);
     Result scratch;
     Recorder recorder(scratch, nullptr);
@@ -38,32 +79,66 @@ void check_benchmark(const BenchmarkInfo& info, const Target& target, const Valu
 Result run_benchmark(const BenchmarkInfo& info, const Target& target, const ValueMap& given, SampleSink* sink,
                      const CancelToken& cancel)
 {
+    require_target(info, TargetKind::Device);
     const ParameterSet params = validate_parameters(info.params, given);
     const IoRunner io(backend_preference(params));
 
-    Result result;
-    result.kind = std::string(info.kind);
-    result.parameters = params.values();
+    Result result = started_result(info, params);
     result.backend = std::string(backend_name(io.backend()));
     result.target_name = target.name;
     result.target_size = target.size;
     result.logical_block = target.logical_block;
     result.physical_block = target.physical_block;
-    result.started = std::chrono::system_clock::now();
 
     Recorder recorder(result, sink);
-    if (!io.fallback_reason().empty())
-        recorder.warn("io_uring is not available (" + io.fallback_reason()
-                      + "); used the psync thread pool, which costs more CPU per I/O");
+    warn_about_fallback(recorder, io);
     if (!target.is_block_device)
         recorder.warn("the target is a regular file: the figures include its filesystem and the device under it");
     BenchmarkContext ctx { target, params, recorder, result, cancel, io, false };
     info.run(ctx);
+    finish_result(result, recorder, cancel);
+    return result;
+}
 
-    result.cancelled = cancel.cancelled();
-    if (!result.cancelled)
-        recorder.set_progress(1.0);
-    result.finished = std::chrono::system_clock::now();
+void check_directory_benchmark(const BenchmarkInfo& info, const FilesystemFacts& facts, const ValueMap& given)
+{
+    require_target(info, TargetKind::Directory);
+    const ParameterSet params = validate_parameters(info.params, given);
+    Result scratch;
+    Recorder recorder(scratch, nullptr);
+    CancelToken cancel;
+    const IoRunner io(BackendPreference::Psync); // never used: plan only
+    DirectoryContext ctx { facts, nullptr, params, recorder, scratch, cancel, io, true };
+    info.run_in_directory(ctx);
+}
+
+Result run_directory_benchmark(const BenchmarkInfo& info, FilesystemScope& scope, const ValueMap& given,
+                               SampleSink* sink, const CancelToken& cancel)
+{
+    require_target(info, TargetKind::Directory);
+    const ParameterSet params = validate_parameters(info.params, given);
+    Result result = started_result(info, params);
+    result.target_name = scope.name();
+    Recorder recorder(result, sink);
+    scope.run([&] {
+        // Made on the scope's thread: whether io_uring may be used depends
+        // on the thread's credentials (kernel.io_uring_disabled=1 allows
+        // rings only to privileged processes and io_uring_group).
+        const IoRunner io(backend_preference(params));
+        result.backend = std::string(backend_name(io.backend()));
+        warn_about_fallback(recorder, io);
+        const FilesystemFacts facts = scope.facts();
+        result.target_size = facts.total_bytes;
+        result.logical_block = facts.block_size;
+        result.physical_block = facts.block_size;
+        result.summary["filesystem"] = facts.type;
+        if (scope.leftovers_removed() > 0)
+            recorder.note(fmt::format("removed {} scratch director{} left behind by an earlier run that did not end",
+                                      scope.leftovers_removed(), scope.leftovers_removed() == 1 ? "y" : "ies"));
+        DirectoryContext ctx { facts, &scope, params, recorder, result, cancel, io, false };
+        info.run_in_directory(ctx);
+    });
+    finish_result(result, recorder, cancel);
     return result;
 }
 

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "cancel_token.hpp"
+#include "filesystem_facts.hpp"
 #include "io_runner.hpp"
 #include "parameters.hpp"
 #include "recorder.hpp"
@@ -27,7 +28,28 @@ struct BenchmarkContext {
     bool plan_only = false;
 };
 
-// One kind of benchmark. `params` documents every key it accepts; `run`
+class FilesystemScope;
+
+// What a filesystem benchmark works in: the caller's directory through a
+// FilesystemScope. Its run function is called on the scope's thread, so
+// everything it does (and every thread it starts: the I/O runner's) acts
+// with the caller's filesystem credentials; so do the Recorder's calls into
+// the SampleSink.
+struct DirectoryContext {
+    const FilesystemFacts& facts; // when the run started (free space, type)
+    FilesystemScope* scope;       // null when plan_only
+    const ParameterSet& params;
+    Recorder& recorder;
+    Result& result;
+    const CancelToken& cancel;
+    const IoRunner& io;
+    bool plan_only = false;
+};
+
+enum class TargetKind { Device, Directory };
+
+// One kind of benchmark. `params` documents every key it accepts. A device
+// benchmark sets `run`, a filesystem benchmark `run_in_directory`; either
 // first checks everything against the target (throwing ParameterError naming
 // the key), returns if ctx.plan_only, and only then does I/O.
 struct BenchmarkInfo {
@@ -35,20 +57,39 @@ struct BenchmarkInfo {
     std::string_view title;
     std::string_view description;
     std::vector<ParamSpec> params;
-    void (*run)(BenchmarkContext& ctx);
+    void (*run)(BenchmarkContext& ctx) = nullptr;
+    void (*run_in_directory)(DirectoryContext& ctx) = nullptr;
+
+    [[nodiscard]] TargetKind target() const noexcept
+    {
+        return run_in_directory ? TargetKind::Directory : TargetKind::Device;
+    }
 };
 
+// Every kind, device and filesystem benchmarks alike (see target()).
 std::span<const BenchmarkInfo> all_benchmarks();
 const BenchmarkInfo* find_benchmark(std::string_view kind);
 
 // Validates the parameters (schema, then against the target) without doing
-// any I/O. Throws ParameterError on the first bad key.
+// any I/O. Throws ParameterError on the first bad key, Error when `info` is
+// a filesystem benchmark.
 void check_benchmark(const BenchmarkInfo& info, const Target& target, const ValueMap& given);
 
-// Runs one benchmark to the end, to cancellation (result.cancelled, with
-// everything measured so far) or to the first error (thrown: ParameterError
-// before any I/O, IoError during it). `sink` may be null.
+// Runs one device benchmark to the end, to cancellation (result.cancelled,
+// with everything measured so far) or to the first error (thrown:
+// ParameterError before any I/O, IoError during it). `sink` may be null.
+// Error when `info` is a filesystem benchmark.
 Result run_benchmark(const BenchmarkInfo& info, const Target& target, const ValueMap& given, SampleSink* sink,
                      const CancelToken& cancel);
+
+// The same for filesystem benchmarks. Checking needs only the facts of the
+// filesystem (filesystem_facts() of the caller's directory fd, which reads
+// nothing and writes nothing), so it can run before authorization and
+// before any scratch directory exists. Running happens on the scope's
+// thread; the scope's scratch directory stays until the scope goes, and
+// whatever the benchmark wrote is gone by then (unnamed files).
+void check_directory_benchmark(const BenchmarkInfo& info, const FilesystemFacts& facts, const ValueMap& given);
+Result run_directory_benchmark(const BenchmarkInfo& info, FilesystemScope& scope, const ValueMap& given,
+                               SampleSink* sink, const CancelToken& cancel);
 
 } // namespace diskbench::engine

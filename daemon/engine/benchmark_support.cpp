@@ -100,15 +100,21 @@ std::uint32_t checked_block_size(const BenchmarkContext& ctx, std::string_view k
 std::uint64_t fitted_amount(const BenchmarkContext& ctx, std::string_view key, std::uint64_t room,
                             std::uint64_t granule, std::string_view what)
 {
-    const std::uint64_t requested = ctx.params.unsigned_value(key);
+    return fitted_amount(ctx.params, ctx.recorder, key, room, granule, what, "the device");
+}
+
+std::uint64_t fitted_amount(const ParameterSet& params, Recorder& recorder, std::string_view key, std::uint64_t room,
+                            std::uint64_t granule, std::string_view what, std::string_view where)
+{
+    const std::uint64_t requested = params.unsigned_value(key);
     if (requested <= room)
         return requested;
-    if (ctx.params.given(key))
+    if (params.given(key))
         throw ParameterError(std::string(key), fmt::format("{} does not fit: only {} are available", format_bytes(requested),
                                                            format_bytes(room)));
     const std::uint64_t fitted = room - room % granule;
-    ctx.recorder.note(fmt::format("{} scaled down from {} to {} to fit the device", what, format_bytes(requested),
-                                  format_bytes(fitted)));
+    recorder.note(fmt::format("{} scaled down from {} to {} to fit {}", what, format_bytes(requested),
+                              format_bytes(fitted), where));
     return fitted;
 }
 

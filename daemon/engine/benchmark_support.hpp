@@ -46,6 +46,9 @@ std::uint32_t checked_block_size(const BenchmarkContext& ctx, std::string_view k
 // note; a value the caller gave that does not fit is an error.
 std::uint64_t fitted_amount(const BenchmarkContext& ctx, std::string_view key, std::uint64_t room,
                             std::uint64_t granule, std::string_view what);
+// The same for any benchmark; `where` ends the note ("the device", "the free space").
+std::uint64_t fitted_amount(const ParameterSet& params, Recorder& recorder, std::string_view key, std::uint64_t room,
+                            std::uint64_t granule, std::string_view what, std::string_view where);
 
 // Refuses, naming `key`, a run whose reads in flight would take too many
 // threads (psync runs one per read in flight) or too much buffer memory:

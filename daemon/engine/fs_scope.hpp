@@ -57,6 +57,10 @@ public:
     [[nodiscard]] UniqueFd create_scratch_file() const;
     // Whether create_scratch_file() gets O_TMPFILE files (known after the first).
     [[nodiscard]] bool uses_tmpfile() const noexcept { return uses_tmpfile_; }
+    // Makes create_scratch_file() use its fallback, as on a filesystem
+    // without O_TMPFILE. For tests: every filesystem this project's test
+    // machines can mount has O_TMPFILE.
+    void avoid_tmpfile() noexcept { uses_tmpfile_ = false; }
 
     [[nodiscard]] FilesystemFacts facts() const;
     [[nodiscard]] const std::string& name() const noexcept { return name_; }

@@ -159,6 +159,10 @@ Manager::ListBenchmarks()
                               std::vector<sdbus::Struct<std::string, std::string, std::string, sdbus::Variant>>>>
         list;
     for (const auto& info : engine::all_benchmarks()) {
+        // The filesystem benchmarks need a folder fd, which the API cannot
+        // pass yet (issue 5); until it can they are not offered at all.
+        if (info.target() != engine::TargetKind::Device)
+            continue;
         std::vector<sdbus::Struct<std::string, std::string, std::string, sdbus::Variant>> params;
         for (const auto& spec : info.params)
             params.emplace_back(std::string(spec.key), parameter_type(spec.type), std::string(spec.description),
@@ -207,7 +211,7 @@ void Manager::StartBenchmark(sdbus::Result<sdbus::ObjectPath>&& result, sdbus::O
             throw make_error(ErrorCode::NotFound, "no device " + device);
         request->device_path = device;
         request->benchmark = engine::find_benchmark(kind);
-        if (!request->benchmark)
+        if (!request->benchmark || request->benchmark->target() != engine::TargetKind::Device)
             throw make_error(ErrorCode::NotFound, "no benchmark kind \"" + kind + "\" (see ListBenchmarks)");
 
         const bool allow_interaction = !take_flag(options, no_interaction_option);

@@ -1,14 +1,21 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// diskbench-engine: run one engine benchmark on a file or block device from
-// the command line and print the result as JSON. For developers and the perf
-// benchmark; it does what diskbenchd does, minus D-Bus and polkit, so it must
-// be run by someone who may read the target anyway.
+// diskbench-engine: run one engine benchmark on a file or block device (or,
+// for the filesystem benchmarks, in a directory) from the command line and
+// print the result as JSON. For developers and the perf benchmark; it does
+// what diskbenchd does, minus D-Bus and polkit, so it must be run by someone
+// who may read the target anyway. A directory is opened here and worked in
+// with this process's own credentials, as the daemon does with a caller's.
 #include "benchmark.hpp"
 #include "errors.hpp"
 #include "engine_json.hpp"
+#include "fs_scope.hpp"
 #include "target.hpp"
 
+#include <fcntl.h>
+
+#include <cerrno>
 #include <csignal>
+#include <cstring>
 #include <cstdio>
 #include <cstdlib>
 #include <iostream>
@@ -49,10 +56,22 @@ bool parse_assignment(const std::string& text, engine::ValueMap& params)
     return true;
 }
 
+engine::Result run_in_directory(const engine::BenchmarkInfo& info, const std::string& path,
+                                const engine::ValueMap& params, const engine::CancelToken& cancel)
+{
+    engine::UniqueFd directory(::open(path.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
+    if (!directory.valid())
+        throw engine::TargetError(path + ": cannot open the directory: " + std::strerror(errno));
+    engine::check_directory_benchmark(info, engine::filesystem_facts(directory.get()), params);
+    engine::FilesystemScope scope(std::move(directory), path, engine::Credentials::of_this_process());
+    return engine::run_directory_benchmark(info, scope, params, nullptr, cancel);
+}
+
 int usage()
 {
     std::cerr << "usage: diskbench-engine --list\n"
-                 "       diskbench-engine KIND PATH [KEY=VALUE ...]\n";
+                 "       diskbench-engine KIND PATH [KEY=VALUE ...]\n"
+                 "PATH is a file or block device, or a directory for file-rw and write-sweep.\n";
     return 2;
 }
 
@@ -81,8 +100,9 @@ int main(int argc, char** argv)
     std::signal(SIGINT, on_interrupt);
     std::signal(SIGTERM, on_interrupt);
     try {
-        const engine::Target target = engine::open_target_for_read(argv[2]);
-        const engine::Result result = engine::run_benchmark(*info, target, params, nullptr, cancel);
+        const engine::Result result = info->target() == engine::TargetKind::Directory
+            ? run_in_directory(*info, argv[2], params, cancel)
+            : engine::run_benchmark(*info, engine::open_target_for_read(argv[2]), params, nullptr, cancel);
         std::cout << client::result_to_json(tools::saved_from_engine(result));
         return result.cancelled ? 130 : 0;
     } catch (const engine::Error& error) {

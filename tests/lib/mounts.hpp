@@ -29,6 +29,8 @@ public:
 
     [[nodiscard]] const std::filesystem::path& path() const noexcept { return mount_point_; }
     [[nodiscard]] const std::string& type() const noexcept { return type_; }
+    // The loop device under an ext4 filesystem (null for tmpfs).
+    [[nodiscard]] const LoopDevice* device() const noexcept { return loop_.get(); }
 
 private:
     ScratchDir dir_;                    // holds the backing file and the mount point

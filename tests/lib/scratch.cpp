@@ -140,6 +140,30 @@ std::uint64_t LoopDevice::completed_reads() const
     return reads;
 }
 
+namespace {
+// Fields of /sys/block/NAME/stat: reads, merged, sectors read, ticks,
+// writes, merged, sectors written, ... Sectors are 512 bytes whatever the
+// device's block size.
+std::uint64_t stat_field(const std::string& device, unsigned index)
+{
+    std::ifstream stat("/sys/block/" + device + "/stat");
+    std::uint64_t value = 0;
+    for (unsigned i = 0; i <= index; ++i)
+        stat >> value;
+    return value;
+}
+} // namespace
+
+std::uint64_t LoopDevice::bytes_read() const
+{
+    return stat_field(path_.substr(5), 2) * 512;
+}
+
+std::uint64_t LoopDevice::bytes_written() const
+{
+    return stat_field(path_.substr(5), 6) * 512;
+}
+
 void LoopDevice::wait_until_idle() const
 {
     using namespace std::chrono;

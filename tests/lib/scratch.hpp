@@ -54,6 +54,9 @@ public:
     void wait_until_idle() const;
     // Read requests the device has completed (/sys/block/NAME/stat).
     [[nodiscard]] std::uint64_t completed_reads() const;
+    // Bytes the device has read and written so far (/sys/block/NAME/stat).
+    [[nodiscard]] std::uint64_t bytes_read() const;
+    [[nodiscard]] std::uint64_t bytes_written() const;
 
 private:
     std::string path_;

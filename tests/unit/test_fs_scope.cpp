@@ -13,6 +13,7 @@
 #include <catch2/catch.hpp>
 
 #include <signal.h>
+#include <sys/mount.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -32,6 +33,12 @@ struct stat stat_path(const fs::path& path)
     if (::lstat(path.c_str(), &st) != 0)
         throw std::runtime_error("lstat " + path.string());
     return st;
+}
+
+// Root as the caller: only the filesystem's own refusal can stop it.
+Credentials engine_root()
+{
+    return { 0, 0, {} };
 }
 
 std::string capabilities_of_this_thread()
@@ -207,7 +214,8 @@ TEST_CASE("the scratch directory of a killed run is removed by the next one, and
                 const UniqueFd named = open_beneath(d.get(), "f", O_CREAT | O_WRONLY, 0600);
                 const UniqueFd file = scope.create_scratch_file();
                 const std::vector<char> data(8 * MiB, 'x');
-                if (::write(file.get(), data.data(), data.size()) != static_cast<ssize_t>(data.size()) || ::fsync(file.get()))
+                if (::write(file.get(), data.data(), data.size()) != static_cast<ssize_t>(data.size())
+                    || ::fsync(file.get()) != 0)
                     ::_exit(4);
                 ::kill(::getpid(), SIGKILL);
             });
@@ -250,6 +258,19 @@ TEST_CASE("the scratch directory of a killed run is removed by the next one, and
     CHECK(fs::is_regular_file(home / ".diskbench-scratch-file"));
     // The killed run's 8 MiB are free again (the unnamed file died with it).
     CHECK(free_bytes(home) + MiB >= free_before);
+}
+
+TEST_CASE("a scope on a read-only filesystem says so", "[fs-scope][loop]")
+{
+    MountedFilesystem mount(MountedFilesystem::Kind::Tmpfs, MiB);
+    REQUIRE(::mount(nullptr, mount.path().c_str(), nullptr, MS_REMOUNT | MS_RDONLY, nullptr) == 0);
+    try {
+        FilesystemScope scope(open_directory(mount.path()), mount.path().string(), engine_root());
+        FAIL("the scope was created");
+    } catch (const IoError& error) {
+        CHECK(error.error_number() == EROFS);
+        CHECK_THAT(error.what(), Catch::Contains("read-only"));
+    }
 }
 
 TEST_CASE("a scope refuses what is not a folder on storage", "[fs-scope]")

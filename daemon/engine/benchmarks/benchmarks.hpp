@@ -4,7 +4,9 @@
 #include "../benchmark.hpp"
 
 // One function per benchmark kind, each in its own file; the registry in
-// benchmark.cpp lists them. All of them only read from the target.
+// benchmark.cpp lists them. The device benchmarks only read from the
+// target; the filesystem benchmarks write, but only unnamed files in their
+// FilesystemScope's scratch directory.
 namespace diskbench::engine::benchmarks {
 
 BenchmarkInfo seek();
@@ -14,5 +16,7 @@ BenchmarkInfo surface();
 BenchmarkInfo block_sweep();
 BenchmarkInfo profile();
 BenchmarkInfo queue_depth_sweep();
+BenchmarkInfo file_rw();
+BenchmarkInfo write_sweep();
 
 } // namespace diskbench::engine::benchmarks
