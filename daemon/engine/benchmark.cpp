@@ -132,6 +132,9 @@ Result run_directory_benchmark(const BenchmarkInfo& info, FilesystemScope& scope
         result.logical_block = facts.block_size;
         result.physical_block = facts.block_size;
         result.summary["filesystem"] = facts.type;
+        if (facts.type == "tmpfs")
+            recorder.warn("the folder is on tmpfs: its files live in memory, so the figures are the memory's, not a "
+                          "disk's");
         if (scope.leftovers_removed() > 0)
             recorder.note(fmt::format("removed {} scratch director{} left behind by an earlier run that did not end",
                                       scope.leftovers_removed(), scope.leftovers_removed() == 1 ? "y" : "ies"));

@@ -23,6 +23,7 @@
 #include <algorithm>
 #include <fstream>
 #include <functional>
+#include <sstream>
 
 using namespace diskbench::engine;
 using namespace diskbench::testing;
@@ -121,15 +122,28 @@ void check_position_series(const Series& series, std::uint64_t size)
 // What the caller sees of the scratch directory during a run, read from
 // the sink (as the caller) through an fd of the folder.
 struct ScratchWitness {
-    int folder = -1;
+    explicit ScratchWitness(int folder_fd) : folder(folder_fd) {}
+    int folder;
     bool seen = false;
     uid_t owner = 0;
     std::size_t entries = 0;
+    std::string fsuid;        // of the thread that looked
+    std::string capabilities; // its CapEff
 
     void look()
     {
         if (seen)
             return;
+        std::ifstream status("/proc/thread-self/status");
+        for (std::string line; std::getline(status, line);) {
+            std::istringstream fields(line);
+            std::string key, real, effective, saved, fs;
+            fields >> key;
+            if (key == "Uid:" && fields >> real >> effective >> saved >> fs)
+                fsuid = fs;
+            if (key == "CapEff:")
+                fields >> capabilities;
+        }
         for (const auto& entry : fs::directory_iterator(fs::path("/proc/self/fd") / std::to_string(folder))) {
             const std::string name = entry.path().filename().string();
             if (!name.starts_with(scratch_prefix))
@@ -158,7 +172,7 @@ TEST_CASE("file-rw and write-sweep complete with sane figures, as the caller, in
 
         {
             HookSink sink;
-            ScratchWitness witness { home_fd.get() };
+            ScratchWitness witness(home_fd.get());
             sink.on_point = [&](std::size_t, const SeriesPoint&) { witness.look(); };
             const Result result = run_in(home, "file-rw", { { "size", 8 * MiB }, { "block_size", 256 * KiB } }, &sink);
             check_streamed(result, sink.record);
@@ -173,13 +187,20 @@ TEST_CASE("file-rw and write-sweep complete with sane figures, as the caller, in
             CHECK(std::get<std::string>(result.summary.at("scratch_file")) == "O_TMPFILE");
             CHECK(std::get<std::string>(result.summary.at("filesystem"))
                   == (kind == MountedFilesystem::Kind::Ext4 ? "ext2/ext3/ext4" : "tmpfs"));
-            CHECK(result.warnings.empty());
+            if (kind == MountedFilesystem::Kind::Tmpfs)
+                CHECK((result.warnings.size() == 1 && mentions(result.warnings, "memory")));
+            else
+                CHECK(result.warnings.empty());
             CHECK(result.notes.empty());
             // During the run: the scratch directory was the caller's, and
             // held only its marker (the data file has no name).
             CHECK(witness.seen);
             CHECK(witness.owner == caller_uid);
             CHECK(witness.entries == 1);
+            // The I/O threads (where the sink is called from) act as the
+            // caller too: its fsuid, no capabilities (no root reserve).
+            CHECK(witness.fsuid == std::to_string(caller_uid));
+            CHECK(witness.capabilities == "0000000000000000");
         }
         {
             RecordingSink sink;
@@ -296,7 +317,7 @@ TEST_CASE("without O_TMPFILE scratch files are named and unlinked at once", "[fs
     const UniqueFd home_fd = open_directory(home);
     const std::uint64_t free_before = free_bytes(home);
     HookSink sink;
-    ScratchWitness witness { home_fd.get() };
+    ScratchWitness witness(home_fd.get());
     sink.on_point = [&](std::size_t, const SeriesPoint&) { witness.look(); };
     const Result result = run_in(home, "file-rw", { { "size", 8 * MiB }, { "block_size", 256 * KiB } }, &sink,
                                  nullptr, [](FilesystemScope& scope) { scope.avoid_tmpfile(); });
