@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "mounts.hpp"
 
+#include <sched.h>
 #include <spawn.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
@@ -10,6 +11,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <mutex>
 #include <stdexcept>
 #include <system_error>
 
@@ -20,6 +22,27 @@ extern char** environ;
 namespace diskbench::testing {
 
 namespace fs = std::filesystem;
+
+namespace {
+
+// The test process gets a mount namespace of its own before its first
+// mount, with nothing propagating back. Should it crash (a test hitting
+// undefined behaviour under a mutation did), the kernel tears the
+// namespace down with it, which unmounts the filesystems; the loop devices'
+// autoclear then detaches them. The destructor stays the normal way out.
+// Threads started later (the scopes', the I/O runner's) inherit it.
+void enter_private_mount_namespace()
+{
+    static std::once_flag once;
+    std::call_once(once, [] {
+        if (::unshare(CLONE_NEWNS) != 0)
+            throw std::system_error(errno, std::generic_category(), "unshare(CLONE_NEWNS)");
+        if (::mount(nullptr, "/", nullptr, MS_REC | MS_PRIVATE, nullptr) != 0)
+            throw std::system_error(errno, std::generic_category(), "make / private");
+    });
+}
+
+} // namespace
 
 void run_program(const std::vector<std::string>& argv)
 {
@@ -41,6 +64,7 @@ void run_program(const std::vector<std::string>& argv)
 
 MountedFilesystem::MountedFilesystem(Kind kind, std::uint64_t size)
 {
+    enter_private_mount_namespace();
     mount_point_ = dir_.path() / "mnt";
     fs::create_directory(mount_point_);
     // Mounting is the last step: if anything before it throws, there is

@@ -4,7 +4,8 @@
 // Real filesystems for the filesystem benchmarks' tests: ext4 made with
 // mkfs.ext4 on a loop device the test attaches, and tmpfs. Both are
 // unmounted (lazily if busy) and the loop device detached (autoclear) when
-// the object goes, also when an assertion throws.
+// the object goes, also when an assertion throws; the mounts live in a mount
+// namespace of the test process's own, so even a crash leaves none behind.
 
 #include "scratch.hpp"
 

@@ -355,7 +355,9 @@ TEST_CASE("the defaults scale down to the free space with a note", "[fs-bench][l
     CHECK(mentions(sweep.notes, "scaled down"));
     CHECK(mentions(sweep.notes, "largest block size"));
     CHECK(number(sweep, "bytes_per_size") <= static_cast<double>(available) * 0.9);
-    CHECK(series_named(sweep, "throughput").points.back().x < 16 * MiB);
+    const auto& bars = series_named(sweep, "throughput").points;
+    REQUIRE(!bars.empty());
+    CHECK(bars.back().x < 16 * MiB);
     CHECK(scratch_entries(home).empty());
 }
 
