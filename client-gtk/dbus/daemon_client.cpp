@@ -297,7 +297,7 @@ void DaemonClient::load_objects()
 void DaemonClient::load_benchmarks()
 {
     using ParameterList = std::vector<sdbus::Struct<std::string, std::string, std::string, sdbus::Variant>>;
-    using KindList = std::vector<sdbus::Struct<std::string, std::string, std::string, ParameterList>>;
+    using KindList = std::vector<sdbus::Struct<std::string, std::string, std::string, std::string, ParameterList>>;
     root_->proxy()
         .callMethodAsync("ListBenchmarks")
         .onInterface(ManagerInterface::INTERFACE_NAME)
@@ -308,8 +308,8 @@ void DaemonClient::load_benchmarks()
             }
             benchmarks_.clear();
             for (const auto& kind : kinds) {
-                BenchmarkInfo info { kind.get<0>(), kind.get<1>(), kind.get<2>(), {} };
-                for (const auto& parameter : kind.get<3>()) {
+                BenchmarkInfo info { kind.get<0>(), kind.get<1>(), kind.get<2>(), kind.get<3>(), {} };
+                for (const auto& parameter : kind.get<4>()) {
                     ParameterInfo p { parameter.get<0>(), parameter.get<1>(), parameter.get<2>(), {} };
                     if (auto value = saved_value_from_variant(parameter.get<3>()))
                         p.default_value = *value;

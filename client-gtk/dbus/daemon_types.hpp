@@ -49,7 +49,9 @@ struct ParameterInfo {
 };
 
 struct BenchmarkInfo {
-    std::string kind, title, description;
+    std::string kind;
+    std::string target; // "device", "device-write" or "directory": how it is started
+    std::string title, description;
     std::vector<ParameterInfo> parameters;
 };
 

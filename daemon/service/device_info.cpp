@@ -25,6 +25,13 @@ VariantMap device_info(const system::DeviceFacts& facts)
         { "max_sectors_kib", sdbus::Variant(facts.queue.max_sectors_kib) },
         { "write_cache", sdbus::Variant(facts.queue.write_cache) },
     };
+    info.merge(system_info());
+    return info;
+}
+
+VariantMap system_info()
+{
+    VariantMap info;
     utsname system {};
     if (::uname(&system) == 0) {
         info.emplace("kernel", sdbus::Variant(std::string(system.release)));

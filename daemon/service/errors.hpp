@@ -3,6 +3,7 @@
 
 #include <sdbus-c++/Error.h>
 
+#include <exception>
 #include <string>
 #include <string_view>
 
@@ -18,11 +19,19 @@ enum class ErrorCode {
     InvalidArgument,
     NotFound,
     DeviceBusy,
+    PermissionDenied, // a filesystem benchmark: the caller may not write in its folder
+    NoSpace,          // a filesystem benchmark: the filesystem or the caller's quota is full
     Cancelled,
     Failed,
 };
 
 std::string_view error_name(ErrorCode code) noexcept;
 sdbus::Error make_error(ErrorCode code, const std::string& message);
+
+// The error an engine failure is reported as. Parameters are the caller's
+// to fix (InvalidArgument); a full filesystem or a refused permission are
+// named, because the caller can act on them (free space, pick another
+// folder); everything else is Failed.
+ErrorCode error_code_of(const std::exception& error) noexcept;
 
 } // namespace diskbench::service

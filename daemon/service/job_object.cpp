@@ -54,12 +54,17 @@ JobObject::Outcome JobObject::run_engine()
 {
     Outcome outcome;
     try {
-        outcome.result = engine::run_benchmark(*setup_.benchmark, setup_.target, setup_.options, &sink_, cancel_);
-    } catch (const engine::ParameterError& error) {
-        outcome.error = std::string(error_name(ErrorCode::InvalidArgument)) + ": " + error.what();
+        if (setup_.scope)
+            outcome.result = engine::run_directory_benchmark(*setup_.benchmark, *setup_.scope, setup_.options, &sink_,
+                                                             cancel_);
+        else
+            outcome.result = engine::run_benchmark(*setup_.benchmark, setup_.target, setup_.options, &sink_, cancel_);
     } catch (const std::exception& error) {
-        outcome.error = std::string(error_name(ErrorCode::Failed)) + ": " + error.what();
+        outcome.error = std::string(error_name(error_code_of(error))) + ": " + error.what();
     }
+    // The scratch folder goes here, on this thread, not on the bus thread:
+    // removing many files can take a while, and "ended" should mean "gone".
+    setup_.scope.reset();
     return outcome;
 }
 
@@ -97,7 +102,7 @@ void JobObject::finish(Outcome outcome)
     emitPropertiesChangedSignal(interface_name,
                                 { "State", "Progress", "Backend", "Summary", "Warnings", "Notes", "Error", "FinishedAt" });
     emitCompleted(state_, variants_from_values(result_.summary), error_);
-    log_info("{} {} on {} ended: {}{}", getObjectPath(), setup_.benchmark->kind, setup_.target.name, state_,
+    log_info("{} {} on {} ended: {}{}", getObjectPath(), setup_.benchmark->kind, setup_.target_name, state_,
              error_.empty() ? "" : " (" + error_ + ")");
     setup_.target.fd.reset(); // the device is not ours any more
     if (ended_)

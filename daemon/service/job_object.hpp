@@ -2,6 +2,7 @@
 #pragma once
 
 #include "../engine/benchmark.hpp"
+#include "../engine/fs_scope.hpp"
 #include "../engine/target.hpp"
 #include "diskbench-adaptor.h"
 #include "job_sink.hpp"
@@ -23,13 +24,18 @@ namespace diskbench::service {
 // What a job is made from; the Manager checks all of it before.
 struct JobSetup {
     const engine::BenchmarkInfo* benchmark = nullptr;
-    std::string device_path;       // our Device object
+    std::string device_path;       // our Device object, "/" for a folder on none of them
+    std::string target_name;       // the device node or the folder, for people
     uid_t owner_uid = 0;
     std::string owner_bus_name;    // unique name of the caller
     engine::ValueMap options;      // as the caller gave them
     engine::ValueMap parameters;   // validated, defaults filled in
     VariantMap device_info;
-    engine::Target target;         // the device, opened with O_DIRECT
+    engine::Target target;         // device benchmarks: the device, opened with O_DIRECT
+    // Filesystem benchmarks: the caller's folder, with the caller's
+    // credentials. Released on the job's thread when the run ends, so its
+    // scratch folder is gone before the job says it has ended.
+    std::unique_ptr<engine::FilesystemScope> scope;
 };
 
 // /org/diskbench/DiskBench1/jobs/N: one benchmark run on its own thread.
@@ -63,6 +69,7 @@ public:
     [[nodiscard]] const std::string& owner_bus_name() const noexcept { return setup_.owner_bus_name; }
     [[nodiscard]] const std::string& device_path() const noexcept { return setup_.device_path; }
     [[nodiscard]] uid_t owner_uid() const noexcept { return setup_.owner_uid; }
+    [[nodiscard]] const std::string& target_name() const noexcept { return setup_.target_name; }
 
 private:
     // What the engine thread hands to the bus thread, by value, so the bus
@@ -78,6 +85,7 @@ private:
     std::tuple<uint64_t, std::vector<Sample>> GetSamples(const uint64_t& from_index) override;
     std::string Kind() override { return std::string(setup_.benchmark->kind); }
     sdbus::ObjectPath Device() override { return sdbus::ObjectPath(setup_.device_path); }
+    std::string Target() override { return setup_.target_name; }
     uint32_t Owner() override { return setup_.owner_uid; }
     std::map<std::string, sdbus::Variant> Parameters() override { return variants_from_values(setup_.parameters); }
     std::map<std::string, sdbus::Variant> DeviceInfo() override { return setup_.device_info; }

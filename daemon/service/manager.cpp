@@ -3,11 +3,13 @@
 
 #include "../engine/errors.hpp"
 #include "authorization_error.hpp"
+#include "caller_credentials.hpp"
 #include "device_info.hpp"
 #include "errors.hpp"
 #include "log.hpp"
 
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <set>
@@ -17,6 +19,7 @@ namespace diskbench::service {
 namespace {
 
 constexpr const char* read_device_action = "org.diskbench.read-device";
+constexpr const char* filesystem_action = "org.diskbench.benchmark-filesystem";
 constexpr const char* manage_jobs_action = "org.diskbench.manage-jobs";
 constexpr const char* no_interaction_option = "auth.no_user_interaction";
 constexpr const char* detach_option = "detach";
@@ -50,6 +53,31 @@ engine::Target unopened_target(const system::DeviceFacts& facts)
     return target;
 }
 
+// How ListBenchmarks() tells the kinds apart (see the interface XML).
+std::string target_name(engine::TargetKind target)
+{
+    switch (target) {
+    case engine::TargetKind::Device:
+        return "device";
+    case engine::TargetKind::Directory:
+        return "directory";
+    }
+    return "device";
+}
+
+// The folder behind a caller's fd, as this process sees it: for logs,
+// polkit's dialog and the Job's Target, never to open anything by.
+std::string folder_name(int fd)
+{
+    std::string link = "/proc/self/fd/" + std::to_string(fd);
+    std::string name(4096, '\0');
+    const ssize_t length = ::readlink(link.c_str(), name.data(), name.size());
+    if (length <= 0 || static_cast<std::size_t>(length) >= name.size())
+        return "(a folder)";
+    name.resize(static_cast<std::size_t>(length));
+    return name;
+}
+
 // Removes a daemon option (not a benchmark parameter) from `options`.
 bool take_flag(std::map<std::string, sdbus::Variant>& options, const char* key)
 {
@@ -71,6 +99,9 @@ struct Manager::StartRequest {
     const engine::BenchmarkInfo* benchmark = nullptr;
     engine::ValueMap options;
     engine::ValueMap parameters;
+    engine::UniqueFd directory; // filesystem benchmarks: the caller's folder
+    std::string directory_name;
+    bool allow_interaction = true;
     std::string sender;
     uid_t uid = 0;
     bool detach = false;
@@ -96,6 +127,8 @@ Manager::~Manager()
 
 void Manager::shutdown()
 {
+    // Waits for folders still being prepared; their replies go nowhere.
+    preparations_.clear();
     for (auto& [path, job] : jobs_)
         job->cancel();
     owner_watches_.clear();
@@ -150,25 +183,17 @@ DeviceObject* Manager::device_at(const std::string& path)
     return found == devices_.end() ? nullptr : found->second.get();
 }
 
-std::vector<sdbus::Struct<std::string, std::string, std::string,
-                          std::vector<sdbus::Struct<std::string, std::string, std::string, sdbus::Variant>>>>
-Manager::ListBenchmarks()
+std::vector<Manager::BenchmarkEntry> Manager::ListBenchmarks()
 {
     touch();
-    std::vector<sdbus::Struct<std::string, std::string, std::string,
-                              std::vector<sdbus::Struct<std::string, std::string, std::string, sdbus::Variant>>>>
-        list;
+    std::vector<BenchmarkEntry> list;
     for (const auto& info : engine::all_benchmarks()) {
-        // The filesystem benchmarks need a folder fd, which the API cannot
-        // pass yet (issue 5); until it can they are not offered at all.
-        if (info.target() != engine::TargetKind::Device)
-            continue;
-        std::vector<sdbus::Struct<std::string, std::string, std::string, sdbus::Variant>> params;
+        std::vector<ParameterEntry> params;
         for (const auto& spec : info.params)
             params.emplace_back(std::string(spec.key), parameter_type(spec.type), std::string(spec.description),
                                 variant_from_value(spec.default_value));
-        list.emplace_back(std::string(info.kind), std::string(info.title), std::string(info.description),
-                          std::move(params));
+        list.emplace_back(std::string(info.kind), target_name(info.target()), std::string(info.title),
+                          std::string(info.description), std::move(params));
     }
     return list;
 }
@@ -195,6 +220,22 @@ std::vector<sdbus::ObjectPath> Manager::Jobs()
     return paths;
 }
 
+bool Manager::read_start_request(StartRequest& request, const std::string& kind,
+                                 std::map<std::string, sdbus::Variant>& options)
+{
+    const sdbus::Message* message = getObject().getCurrentlyProcessedMessage();
+    request.sender = message->getSender();
+    request.uid = message->getCredsUid();
+    request.benchmark = engine::find_benchmark(kind);
+    if (!request.benchmark)
+        return false;
+    request.allow_interaction = !take_flag(options, no_interaction_option);
+    request.detach = take_flag(options, detach_option);
+    request.options = values_from_variants(options);
+    request.parameters = engine::validate_parameters(request.benchmark->params, request.options).values();
+    return true;
+}
+
 void Manager::StartBenchmark(sdbus::Result<sdbus::ObjectPath>&& result, sdbus::ObjectPath device, std::string kind,
                              std::map<std::string, sdbus::Variant> options)
 {
@@ -202,22 +243,12 @@ void Manager::StartBenchmark(sdbus::Result<sdbus::ObjectPath>&& result, sdbus::O
     auto request = std::make_shared<StartRequest>();
     request->reply = std::move(result);
     try {
-        const sdbus::Message* message = getObject().getCurrentlyProcessedMessage();
-        request->sender = message->getSender();
-        request->uid = message->getCredsUid();
-
         const DeviceObject* target_device = device_at(device);
         if (!target_device)
             throw make_error(ErrorCode::NotFound, "no device " + device);
         request->device_path = device;
-        request->benchmark = engine::find_benchmark(kind);
-        if (!request->benchmark || request->benchmark->target() != engine::TargetKind::Device)
-            throw make_error(ErrorCode::NotFound, "no benchmark kind \"" + kind + "\" (see ListBenchmarks)");
-
-        const bool allow_interaction = !take_flag(options, no_interaction_option);
-        request->detach = take_flag(options, detach_option);
-        request->options = values_from_variants(options);
-        request->parameters = engine::validate_parameters(request->benchmark->params, request->options).values();
+        if (!read_start_request(*request, kind, options) || request->benchmark->target() != engine::TargetKind::Device)
+            throw make_error(ErrorCode::NotFound, "no device benchmark kind \"" + kind + "\" (see ListBenchmarks)");
         engine::check_benchmark(*request->benchmark, unopened_target(target_device->facts()), request->options);
         if (const std::string busy = conflicting_job(*target_device); !busy.empty())
             throw make_error(ErrorCode::DeviceBusy, target_device->facts().node + " is in use by " + busy);
@@ -226,7 +257,8 @@ void Manager::StartBenchmark(sdbus::Result<sdbus::ObjectPath>&& result, sdbus::O
         ++pending_authorizations_;
         try {
             polkit_.check(request->sender, read_device_action, { { "device", target_device->facts().node } },
-                          allow_interaction, [this, request](Authorization answer, const std::string& detail) {
+                          request->allow_interaction,
+                          [this, request](Authorization answer, const std::string& detail) {
                               --pending_authorizations_;
                               touch();
                               log_debug("polkit answered {} for {}", static_cast<int>(answer), request->sender);
@@ -260,12 +292,8 @@ void Manager::start_authorized(const std::shared_ptr<StartRequest>& request)
             throw make_error(ErrorCode::DeviceBusy, device->facts().node + " is in use by " + busy);
 
         JobSetup setup;
-        setup.benchmark = request->benchmark;
         setup.device_path = request->device_path;
-        setup.owner_uid = request->uid;
-        setup.owner_bus_name = request->sender;
-        setup.options = request->options;
-        setup.parameters = request->parameters;
+        setup.target_name = device->facts().node;
         setup.device_info = device_info(device->facts());
         // Opened by us from the node udisks reported, never from a caller's
         // path; the device number check catches a node that was replaced.
@@ -273,31 +301,144 @@ void Manager::start_authorized(const std::shared_ptr<StartRequest>& request)
         struct stat st {};
         if (::fstat(setup.target.fd.get(), &st) != 0 || st.st_rdev != device->facts().device_number)
             throw make_error(ErrorCode::Failed, device->facts().node + " is no longer the device it was");
-
-        const std::string path = std::string(object_path) + "/jobs/" + std::to_string(next_job_number_++);
-        auto job = std::make_shared<JobObject>(
-            connection_, loop_, path, std::move(setup),
-            [this](const std::string& bus_name, bool allow_interaction,
-                   std::function<void(std::optional<sdbus::Error>)> done) {
-                cancel_permission(bus_name, allow_interaction, std::move(done));
-            },
-            [this](JobObject& ended) { job_ended(ended); });
-        job->start(); // may throw (no threads left); then nothing is published but the object's brief life
-        jobs_.emplace(path, job);
-        device->set_job(path);
-        if (!request->detach)
-            watch_owner(path, request->sender);
-        schedule_flush();
-        emitPropertiesChangedSignal(interface_name, { "Jobs" });
-        log_info("{}: {} on {} for uid {}", path, request->benchmark->kind, device->facts().node, request->uid);
-        request->reply.returnResults(sdbus::ObjectPath(path));
+        launch_job(request, std::move(setup), device);
     } catch (const sdbus::Error& error) {
         request->reply.returnError(error);
-    } catch (const engine::Error& error) {
-        request->reply.returnError(make_error(ErrorCode::Failed, error.what()));
     } catch (const std::exception& error) {
         request->reply.returnError(make_error(ErrorCode::Failed, error.what()));
     }
+}
+
+void Manager::StartFilesystemBenchmark(sdbus::Result<sdbus::ObjectPath>&& result, sdbus::UnixFd directory,
+                                       std::string kind, std::map<std::string, sdbus::Variant> options)
+{
+    touch();
+    auto request = std::make_shared<StartRequest>();
+    request->reply = std::move(result);
+    try {
+        // sdbus-c++ gave us our own duplicate of the caller's fd.
+        request->directory = engine::UniqueFd(directory.release());
+        if (!read_start_request(*request, kind, options)
+            || request->benchmark->target() != engine::TargetKind::Directory)
+            throw make_error(ErrorCode::NotFound,
+                             "no filesystem benchmark kind \"" + kind + "\" (see ListBenchmarks)");
+        request->directory_name = folder_name(request->directory.get());
+
+        log_debug("uid {} ({}) asks for {} in {}", request->uid, request->sender, kind, request->directory_name);
+        ++pending_authorizations_;
+        try {
+            polkit_.check(request->sender, filesystem_action, { { "directory", request->directory_name } },
+                          request->allow_interaction,
+                          [this, request](Authorization answer, const std::string& detail) {
+                              --pending_authorizations_;
+                              touch();
+                              if (auto refusal = authorization_error(answer, filesystem_action, detail)) {
+                                  request->reply.returnError(*refusal);
+                                  return;
+                              }
+                              prepare_directory(request);
+                          });
+        } catch (...) {
+            --pending_authorizations_;
+            throw;
+        }
+    } catch (const sdbus::Error& error) {
+        request->reply.returnError(error);
+    } catch (const engine::ParameterError& error) {
+        request->reply.returnError(make_error(ErrorCode::InvalidArgument, error.what()));
+    } catch (const std::exception& error) {
+        request->reply.returnError(make_error(ErrorCode::Failed, error.what()));
+    }
+}
+
+void Manager::prepare_directory(const std::shared_ptr<StartRequest>& request)
+{
+    try {
+        engine::Credentials caller = caller_credentials(*bus_driver_, request->sender, request->uid);
+        const std::uint64_t id = next_preparation_++;
+        auto preparation = std::make_shared<DirectoryPreparation>(
+            loop_, std::move(request->directory), request->directory_name, std::move(caller), *request->benchmark,
+            request->options, [this, id, request](DirectoryPreparation::Outcome outcome) {
+                preparations_.erase(id);
+                touch();
+                if (outcome.error) {
+                    request->reply.returnError(*outcome.error);
+                    return;
+                }
+                start_in_directory(request, std::move(*outcome.directory));
+            });
+        preparations_.emplace(id, preparation);
+        preparation->start();
+    } catch (const sdbus::Error& error) {
+        request->reply.returnError(error);
+    } catch (const std::exception& error) {
+        request->reply.returnError(make_error(ErrorCode::Failed, error.what()));
+    }
+}
+
+void Manager::start_in_directory(const std::shared_ptr<StartRequest>& request, PreparedDirectory prepared)
+{
+    try {
+        JobSetup setup;
+        const std::string device_path = device_path_with_number(prepared.device_number);
+        DeviceObject* device = device_at(device_path);
+        if (device) {
+            // Writing files while another job reads the same disk would
+            // measure neither.
+            if (const std::string busy = conflicting_job(*device); !busy.empty())
+                throw make_error(ErrorCode::DeviceBusy, device->facts().node + " is in use by " + busy);
+            setup.device_path = device_path;
+            setup.device_info = device_info(device->facts());
+        } else {
+            setup.device_path = "/";
+            setup.device_info = system_info();
+        }
+        setup.device_info["filesystem_type"] = sdbus::Variant(prepared.facts.type);
+        setup.device_info["filesystem_free"] = sdbus::Variant(prepared.facts.available_bytes);
+        setup.target_name = request->directory_name;
+        setup.scope = std::move(prepared.scope);
+        launch_job(request, std::move(setup), device);
+    } catch (const sdbus::Error& error) {
+        request->reply.returnError(error);
+    } catch (const std::exception& error) {
+        request->reply.returnError(make_error(ErrorCode::Failed, error.what()));
+    }
+}
+
+void Manager::launch_job(const std::shared_ptr<StartRequest>& request, JobSetup setup, DeviceObject* device)
+{
+    setup.benchmark = request->benchmark;
+    setup.owner_uid = request->uid;
+    setup.owner_bus_name = request->sender;
+    setup.options = request->options;
+    setup.parameters = request->parameters;
+
+    const std::string path = std::string(object_path) + "/jobs/" + std::to_string(next_job_number_++);
+    auto job = std::make_shared<JobObject>(
+        connection_, loop_, path, std::move(setup),
+        [this](const std::string& bus_name, bool allow_interaction,
+               std::function<void(std::optional<sdbus::Error>)> done) {
+            cancel_permission(bus_name, allow_interaction, std::move(done));
+        },
+        [this](JobObject& ended) { job_ended(ended); });
+    job->start(); // may throw (no threads left); then nothing is published but the object's brief life
+    jobs_.emplace(path, job);
+    if (device)
+        device->set_job(path);
+    if (!request->detach)
+        watch_owner(path, request->sender);
+    schedule_flush();
+    emitPropertiesChangedSignal(interface_name, { "Jobs" });
+    log_info("{}: {} on {} for uid {}", path, request->benchmark->kind, job->target_name(), request->uid);
+    request->reply.returnResults(sdbus::ObjectPath(path));
+}
+
+std::string Manager::device_path_with_number(dev_t number) const
+{
+    for (const auto& [path, device] : devices_)
+        if (device->facts().device_number == number)
+            return path;
+    return {};
 }
 
 void Manager::watch_owner(const std::string& job_path, const std::string& bus_name)

@@ -3,6 +3,7 @@
 
 #include "../system/device_facts.hpp"
 #include "device_object.hpp"
+#include "directory_preparation.hpp"
 #include "diskbench-adaptor.h"
 #include "job_object.hpp"
 #include "main_loop.hpp"
@@ -42,7 +43,10 @@ public:
 
     // No job objects and no authorization under way: nothing would be lost
     // if the daemon exited now.
-    [[nodiscard]] bool idle() const noexcept { return jobs_.empty() && pending_authorizations_ == 0; }
+    [[nodiscard]] bool idle() const noexcept
+    {
+        return jobs_.empty() && pending_authorizations_ == 0 && preparations_.empty();
+    }
     [[nodiscard]] std::chrono::steady_clock::time_point last_activity() const noexcept { return last_activity_; }
 
     // Cancels and removes every job (waiting for their threads).
@@ -51,16 +55,29 @@ public:
 private:
     struct StartRequest;
 
-    std::vector<sdbus::Struct<std::string, std::string, std::string,
-                              std::vector<sdbus::Struct<std::string, std::string, std::string, sdbus::Variant>>>>
-    ListBenchmarks() override;
+    using ParameterEntry = sdbus::Struct<std::string, std::string, std::string, sdbus::Variant>;
+    using BenchmarkEntry
+        = sdbus::Struct<std::string, std::string, std::string, std::string, std::vector<ParameterEntry>>;
+    std::vector<BenchmarkEntry> ListBenchmarks() override;
     sdbus::ObjectPath FindDevice(const std::string& node) override;
     void StartBenchmark(sdbus::Result<sdbus::ObjectPath>&& result, sdbus::ObjectPath device, std::string kind,
                         std::map<std::string, sdbus::Variant> options) override;
+    void StartFilesystemBenchmark(sdbus::Result<sdbus::ObjectPath>&& result, sdbus::UnixFd directory,
+                                  std::string kind, std::map<std::string, sdbus::Variant> options) override;
     std::string Version() override;
     std::vector<sdbus::ObjectPath> Jobs() override;
 
+    // Reads the caller, kind and daemon options of a start call into `request`.
+    bool read_start_request(StartRequest& request, const std::string& kind,
+                            std::map<std::string, sdbus::Variant>& options);
     void start_authorized(const std::shared_ptr<StartRequest>& request);
+    void prepare_directory(const std::shared_ptr<StartRequest>& request);
+    void start_in_directory(const std::shared_ptr<StartRequest>& request, PreparedDirectory prepared);
+    // Publishes a job made from `setup` (checked and authorized), on `device`
+    // when it has one, and replies to the request with its path.
+    void launch_job(const std::shared_ptr<StartRequest>& request, JobSetup setup, DeviceObject* device);
+    // Our Device object with that device number (st_dev of a folder), or "".
+    std::string device_path_with_number(dev_t number) const;
     void watch_owner(const std::string& job_path, const std::string& bus_name);
     void job_ended(JobObject& job);
     void remove_job(const std::string& job_path);
@@ -82,6 +99,8 @@ private:
     std::map<std::string, std::unique_ptr<DeviceObject>> devices_;
     std::map<std::string, std::shared_ptr<JobObject>> jobs_;
     std::map<std::string, sdbus::Slot> owner_watches_;
+    std::map<std::uint64_t, std::shared_ptr<DirectoryPreparation>> preparations_;
+    std::uint64_t next_preparation_ = 1;
     std::uint64_t next_job_number_ = 1;
     unsigned pending_authorizations_ = 0;
     bool flush_scheduled_ = false;

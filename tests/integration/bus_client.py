@@ -12,8 +12,10 @@ vanish.
 Uses dbus-python and GLib (python3-dbus, python3-gi: both are dependencies of
 python3-dbusmock, which the tests need anyway).
 
-Usage: bus_client.py [--start DEVICE KIND OPTIONS_JSON]
+Usage: bus_client.py [--start DEVICE KIND OPTIONS_JSON | --start-fs FOLDER KIND OPTIONS_JSON]
   OPTIONS_JSON maps each key to [signature, value], e.g. {"count": ["t", 200]}.
+  --start-fs opens FOLDER itself (as the user it runs as, like the app does)
+  and passes the fd to StartFilesystemBenchmark.
 
 Prints one JSON object per line on stdout:
   {"pid": N, "unique_name": ":1.23"}                    once connected
@@ -74,8 +76,8 @@ def main():
     GLib.io_add_watch(sys.stdin.fileno(), GLib.PRIORITY_DEFAULT,
                       GLib.IO_IN | GLib.IO_HUP | GLib.IO_ERR, on_stdin)
 
-    if len(sys.argv) == 5 and sys.argv[1] == '--start':
-        device, kind, options = sys.argv[2], sys.argv[3], json.loads(sys.argv[4])
+    if len(sys.argv) == 5 and sys.argv[1] in ('--start', '--start-fs'):
+        target, kind, options = sys.argv[2], sys.argv[3], json.loads(sys.argv[4])
 
         # Subscribe before starting so no signal of the job is missed; the
         # job path is not known yet, so filter on it in the handlers.
@@ -96,8 +98,14 @@ def main():
                                 path_keyword='path')
         manager = dbus.Interface(bus.get_object(BUS_NAME, MANAGER_PATH), MANAGER_IFACE)
         try:
-            job = manager.StartBenchmark(dbus.ObjectPath(device), kind,
-                                         to_options(options), timeout=120)
+            if sys.argv[1] == '--start-fs':
+                folder = os.open(target, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+                job = manager.StartFilesystemBenchmark(dbus.types.UnixFd(folder), kind,
+                                                       to_options(options), timeout=120)
+                os.close(folder)  # the daemon has its own copy
+            else:
+                job = manager.StartBenchmark(dbus.ObjectPath(target), kind,
+                                             to_options(options), timeout=120)
         except dbus.exceptions.DBusException as e:
             emit({'error': e.get_dbus_name(), 'message': e.get_dbus_message()})
         else:

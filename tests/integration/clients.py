@@ -20,10 +20,12 @@ class BusClient:
     """bus_client.py run as a test user: a connection that stays open.
 
     With start=(device_path, kind, options) it calls StartBenchmark and so owns
-    the job; .job is the job path or .error the DBusError.
+    the job; .job is the job path or .error the DBusError. With
+    start_fs=(folder, kind, options) it opens the folder as the user and calls
+    StartFilesystemBenchmark with its fd.
     """
 
-    def __init__(self, stack, user, start=None):
+    def __init__(self, stack, user, start=None, start_fs=None):
         self.stack = stack
         self.lines = []
         self.cond = threading.Condition()
@@ -31,6 +33,10 @@ class BusClient:
         if start:
             device, kind, options = start
             argv += ['--start', device, kind, json.dumps(options)]
+        elif start_fs:
+            folder, kind, options = start_fs
+            argv += ['--start-fs', folder, kind, json.dumps(options)]
+            start = start_fs
         self.stderr_path = stack.path(f'bus_client-{time.monotonic_ns()}.log')
         with open(self.stderr_path, 'wb') as err:
             self.popen = subprocess.Popen(stack.as_user(user, argv), stdin=subprocess.PIPE,

@@ -579,9 +579,9 @@ class Stack:
         return self.call(MANAGER_PATH, MANAGER_IFACE, 'StartBenchmark', 'osa{sv}',
                          path, kind, options, user=user)[0]
 
-    def client(self, user='dbtest-in', start=None):
+    def client(self, user='dbtest-in', start=None, start_fs=None):
         """A bus_client.py that keeps its connection: see BusClient."""
-        return BusClient(self, user, start)
+        return BusClient(self, user, start, start_fs)
 
     def monitor(self, match):
         return Monitor(self, match)

@@ -19,9 +19,14 @@ class BenchmarksTest(harness.LoopDeviceTestCase):
         kinds = self.stack.call(MANAGER_PATH, MANAGER_IFACE, 'ListBenchmarks',
                                 user='dbtest-out')[0]
         by_kind = {k[0]: k for k in kinds}
-        self.assertEqual(set(by_kind), {'seek', 'random', 'sequential', 'surface', 'block',
-                                        'profile', 'qd-sweep'})
-        for kind, title, description, params in kinds:
+        targets = {}
+        for kind, target, *_ in kinds:
+            targets.setdefault(target, set()).add(kind)
+        self.assertEqual(targets, {
+            'device': {'seek', 'random', 'sequential', 'surface', 'block', 'profile', 'qd-sweep'},
+            'directory': {'file-rw', 'write-sweep'},
+        })
+        for kind, target, title, description, params in kinds:
             with self.subTest(kind=kind):
                 self.assertTrue(title and description)
                 self.assertTrue(params)
@@ -31,7 +36,7 @@ class BenchmarksTest(harness.LoopDeviceTestCase):
                     python_type = {'boolean': bool, 'unsigned': int, 'number': (int, float),
                                    'string': str}[ptype]
                     self.assertIsInstance(default, python_type, key)
-        seek = {p[0]: p for p in by_kind['seek'][3]}
+        seek = {p[0]: p for p in by_kind['seek'][4]}
         self.assertEqual(seek['count'][1], 'unsigned')
 
     def test_seek_runs_to_completion(self):

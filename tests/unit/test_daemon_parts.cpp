@@ -11,6 +11,8 @@
 
 #include <sys/stat.h>
 
+#include <cerrno>
+
 #include <catch2/catch.hpp>
 
 #include <fstream>
@@ -56,6 +58,21 @@ TEST_CASE("engine values go back to the matching D-Bus types", "[daemon-parts]")
     CHECK(variants.at("b").peekValueType() == "t");
     CHECK(variants.at("c").peekValueType() == "d");
     CHECK(variants.at("d").peekValueType() == "s");
+}
+
+TEST_CASE("engine failures map to the error a caller can act on", "[daemon-parts]")
+{
+    using namespace diskbench::engine;
+    CHECK(error_code_of(ParameterError("size", "too big")) == ErrorCode::InvalidArgument);
+    CHECK(error_code_of(IoError("full", ENOSPC)) == ErrorCode::NoSpace);
+    CHECK(error_code_of(IoError("quota", EDQUOT)) == ErrorCode::NoSpace);
+    CHECK(error_code_of(IoError("no", EACCES)) == ErrorCode::PermissionDenied);
+    CHECK(error_code_of(IoError("ro", EROFS)) == ErrorCode::PermissionDenied);
+    CHECK(error_code_of(IoError("broken", EIO)) == ErrorCode::Failed);
+    CHECK(error_code_of(TargetError("not a folder")) == ErrorCode::Failed);
+    CHECK(error_code_of(std::runtime_error("?")) == ErrorCode::Failed);
+    CHECK(error_name(ErrorCode::NoSpace) == "org.diskbench.DiskBench1.Error.NoSpace");
+    CHECK(error_name(ErrorCode::PermissionDenied) == "org.diskbench.DiskBench1.Error.PermissionDenied");
 }
 
 TEST_CASE("error names follow the documented table", "[daemon-parts]")

@@ -1,0 +1,74 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "directory_preparation.hpp"
+
+#include "../engine/errors.hpp"
+#include "errors.hpp"
+
+#include <sys/stat.h>
+
+namespace diskbench::service {
+
+DirectoryPreparation::DirectoryPreparation(MainLoop& loop, engine::UniqueFd directory, std::string name,
+                                           engine::Credentials caller, const engine::BenchmarkInfo& benchmark,
+                                           engine::ValueMap options, Done done)
+    : loop_(loop)
+    , directory_(std::move(directory))
+    , name_(std::move(name))
+    , caller_(std::move(caller))
+    , benchmark_(benchmark)
+    , options_(std::move(options))
+    , done_(std::move(done))
+{
+}
+
+DirectoryPreparation::~DirectoryPreparation()
+{
+    if (thread_.joinable())
+        thread_.join();
+}
+
+void DirectoryPreparation::start()
+{
+    thread_ = std::thread([this, weak = weak_from_this()] {
+        auto outcome = std::make_shared<Outcome>(prepare());
+        loop_.post([weak, outcome] {
+            if (auto self = weak.lock()) {
+                // The owner destroys the preparation from `done`; nothing of
+                // it may be touched after.
+                Done done = std::move(self->done_);
+                self.reset();
+                done(std::move(*outcome));
+            }
+        });
+    });
+}
+
+DirectoryPreparation::Outcome DirectoryPreparation::prepare()
+{
+    Outcome outcome;
+    try {
+        // fstat and fstatfs of an fd the caller opened and handed over read
+        // nothing the caller could not read, so they need no credentials.
+        struct stat st {};
+        if (::fstat(directory_.get(), &st) != 0)
+            throw engine::IoError(name_ + ": cannot stat the folder", errno);
+        if (!S_ISDIR(st.st_mode))
+            throw engine::TargetError(name_ + " is not a folder");
+        PreparedDirectory prepared;
+        prepared.device_number = st.st_dev;
+        prepared.facts = engine::filesystem_facts(directory_.get());
+        if (prepared.facts.pseudo)
+            throw engine::TargetError(name_ + " is on " + prepared.facts.type
+                                      + ", a kernel interface and not storage");
+        engine::check_directory_benchmark(benchmark_, prepared.facts, options_);
+        prepared.scope = std::make_unique<engine::FilesystemScope>(std::move(directory_), name_, caller_);
+        outcome.directory = std::move(prepared);
+    } catch (const engine::TargetError& error) {
+        outcome.error = make_error(ErrorCode::InvalidArgument, std::string("directory: ") + error.what());
+    } catch (const std::exception& error) {
+        outcome.error = make_error(error_code_of(error), error.what());
+    }
+    return outcome;
+}
+
+} // namespace diskbench::service
