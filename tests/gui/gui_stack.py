@@ -557,7 +557,8 @@ class GuiStack:
         }
 
     def start_app(self, extra_args=(), extra_env=None, wait=True, timeout=60):
-        """Starts the app as the user; waits until it owns its name on the session bus."""
+        """Starts the app as the user; waits until it owns its name on the session bus
+        and has mapped a window (the name comes first, the window a moment later)."""
         if self.app and self.app.running():
             raise RuntimeError('the app is already running')
         env = dict(self.user_env(), **(extra_env or {}))
@@ -567,6 +568,7 @@ class GuiStack:
         if wait:
             self.wait_for(lambda: self.name_has_owner(APP_ID), timeout,
                           what=f'the app to own {APP_ID} on the session bus')
+            self.wait_for(lambda: self.window_names(), timeout, what='the app to map a window')
         return self.app
 
     def check_user_can_run(self, argv):

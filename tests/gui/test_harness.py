@@ -136,7 +136,9 @@ class TeardownTest(gui_stack.GuiTestCase):
             self.assertFalse(pid_alive(pid), f'process {pid} still runs')
         self.assertFalse(os.path.exists(f'/tmp/.X11-unix/X{display[1:]}'))
         self.assertFalse(os.path.exists(f'/tmp/.X{display[1:]}-lock'))
-        self.assertNotIn(loop.node, loop_devices())
+        # By backing file: once detached, the node is free for anyone's next
+        # loop device (other tests on this machine attach theirs).
+        self.assertNotEqual(loop_devices().get(loop.node), loop.backing)
         self.assertFalse(os.path.exists(STATE_PATH))
         self.assertFalse(os.path.exists(self.stack.tmp))
 

@@ -104,7 +104,8 @@ class TeardownTest(unittest.TestCase):
         finally:
             problems = stack.stop()
         self.assertEqual(problems, [])
-        self.assertNotIn(loop.node, harness.loop_devices())
+        # By backing file: a detached node is free for anyone's next loop device.
+        self.assertNotEqual(harness.loop_devices().get(loop.node), loop.backing)
         for pid in pids:
             self.assertFalse(harness.pid_alive(pid), f'process {pid} still runs')
         self.assertFalse(os.path.exists(tmp))
