@@ -1,0 +1,162 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""Raw device writes through the real daemon, on our own loop devices:
+preserve mode leaves the device byte-identical, destroy mode needs the
+device named in `confirm`, a mounted or exclusively held device is
+DeviceBusy with nothing written, and only users polkit allows
+org.diskbench.write-device get to write."""
+
+import hashlib
+import os
+import tempfile
+
+import harness
+from cleanup import PHASE_CLIENTS
+from harness import JOB_IFACE, MANAGER_IFACE, MANAGER_PATH, run
+
+MiB = 1024 * 1024
+# Small and quick: the loop device is 64 MiB.
+QUICK = {'size': ('t', 8 * MiB), 'region_size': ('t', 8 * MiB), 'duration_s': ('d', 0.2)}
+WRITE_KINDS = {'device-write', 'device-write-sweep', 'sustained-write'}
+
+
+def sha256_of(path):
+    digest = hashlib.sha256()
+    with open(path, 'rb') as f:
+        for chunk in iter(lambda: f.read(4 * MiB), b''):
+            digest.update(chunk)
+    return digest.hexdigest()
+
+
+def region_digest(path, start, length):
+    with open(path, 'rb') as f:
+        f.seek(start)
+        return hashlib.sha256(f.read(length)).hexdigest()
+
+
+class DeviceWriteTest(harness.LoopDeviceTestCase):
+
+    def setUp(self):
+        self.before = sha256_of(self.loop.backing)
+
+    def assertUnchanged(self):
+        self.assertEqual(sha256_of(self.loop.backing), self.before, 'the device was written')
+
+    def run_job(self, kind, options, user='dbtest-in', timeout=120):
+        with self.stack.client(user, (self.loop.object_path, kind, options)) as c:
+            if c.error:
+                return None, c.error
+            done = c.wait_completed(timeout)
+            return done, self.job_props(c.job)
+
+    def test_write_kinds_are_listed_as_device_writes(self):
+        kinds = self.stack.call(MANAGER_PATH, MANAGER_IFACE, 'ListBenchmarks')[0]
+        writes = {k[0] for k in kinds if k[1] == 'device-write'}
+        self.assertEqual(writes, WRITE_KINDS)
+        for kind in kinds:
+            if kind[0] in WRITE_KINDS:
+                keys = {p[0]: p for p in kind[4]}
+                self.assertEqual(keys['mode'][3], 'preserve', kind[0])
+                self.assertEqual(keys['confirm'][3], '', kind[0])
+
+    def test_preserve_leaves_the_device_byte_identical(self):
+        done, props = self.run_job('device-write', QUICK)
+        self.assertEqual(done['completed'], 'finished', done)
+        self.assertEqual(props['Kind'], 'device-write')
+        self.assertEqual(props['Parameters']['mode'], 'preserve')
+        mb_s = {k: v for k, v in props['Summary'].items() if k.endswith('mb_s')}
+        self.assertTrue(mb_s, props['Summary'])
+        for key, value in mb_s.items():
+            self.assertGreater(value, 0, key)
+        self.assertUnchanged()
+
+    def test_destroy_needs_the_device_named(self):
+        for options, prefix in (({'mode': ('s', 'destroy')}, 'confirm:'),
+                                ({'mode': ('s', 'destroy'), 'confirm': ('s', '/dev/sda')}, 'confirm:'),
+                                ({'mode': ('s', 'erase')}, 'mode:')):
+            with self.subTest(options=options):
+                _, error = self.run_job('device-write', dict(QUICK, **options))
+                self.assertDBusError(error, 'InvalidArgument', prefix)
+        # The kinds that only make sense on data one may lose refuse preserve.
+        for kind in ('device-write-sweep', 'sustained-write'):
+            with self.subTest(kind=kind):
+                _, error = self.run_job(kind, {})
+                self.assertDBusError(error, 'InvalidArgument', 'mode:')
+        self.assertUnchanged()
+
+    def test_destroy_named_writes_only_where_it_says(self):
+        # A loop device has no serial: its node confirms.
+        tail_start = 16 * MiB
+        tail = region_digest(self.loop.backing, tail_start, self.loop.size - tail_start)
+        done, props = self.run_job('device-write', dict(QUICK, mode=('s', 'destroy'),
+                                                        confirm=('s', self.loop.node)))
+        self.assertEqual(done['completed'], 'finished', done)
+        self.assertNotEqual(sha256_of(self.loop.backing), self.before)
+        self.assertEqual(region_digest(self.loop.backing, tail_start, self.loop.size - tail_start),
+                         tail, 'written past size/region_size')
+
+    def test_refused_users_write_nothing(self):
+        _, error = self.run_job('device-write', QUICK, user='dbtest-out')
+        self.assertDBusError(error, 'NotAuthorized')
+        _, error = self.run_job('device-write', dict(QUICK, **{
+            'auth.no_user_interaction': ('b', True)}), user='dbtest-ask')
+        self.assertDBusError(error, 'NotAuthorizedCanObtain')
+        self.assertUnchanged()
+
+    def test_an_exclusively_held_device_is_busy(self):
+        # Not mounted, so udisks sees nothing: the daemon's O_EXCL open is
+        # what notices someone else has it.
+        holder = os.open(self.loop.node, os.O_RDONLY | os.O_EXCL)
+        try:
+            _, error = self.run_job('device-write', QUICK)
+        finally:
+            os.close(holder)
+        self.assertDBusError(error, 'DeviceBusy')
+        self.assertUnchanged()
+
+    def test_busctl_alone_can_run_it(self):
+        res = self.stack.busctl(
+            '--json=short', 'call', harness.BUS_NAME, MANAGER_PATH, MANAGER_IFACE,
+            'StartBenchmark', 'osa{sv}', self.loop.object_path, 'device-write', '5',
+            'size', 't', str(4 * MiB), 'region_size', 't', str(4 * MiB),
+            'duration_s', 'd', '0.1', 'mode', 's', 'preserve', 'detach', 'b', 'true',
+            user='dbtest-in')
+        self.assertEqual(res.returncode, 0, res.stderr)
+        job = __import__('json').loads(res.stdout)['data'][0]
+        self.assertEqual(self.wait_job_state(job, timeout=120), 'finished')
+        self.assertUnchanged()
+
+
+class MountedDeviceWriteTest(harness.IntegrationTestCase):
+
+    @classmethod
+    def prepare(cls):
+        cls.loop = cls.stack.attach_loop()
+        run(['mkfs.ext4', '-q', '-F', '-E', 'lazy_itable_init=0,lazy_journal_init=0', cls.loop.node])
+        mountpoint = tempfile.mkdtemp(prefix='mnt-', dir=cls.stack.tmp)
+        entry = cls.stack.undo.add(PHASE_CLIENTS, kind='mount', path=mountpoint, dev=cls.loop.node)
+        # Read-only and without the journal: the filesystem writes nothing
+        # while mounted, so the device's checksum is a fair witness.
+        run(['mount', '-o', 'ro,noload', cls.loop.node, mountpoint])
+        cls.mount = (mountpoint, entry)
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.stack.umount(cls.mount)
+        super().tearDownClass()
+
+    def test_a_mounted_device_is_busy_and_untouched(self):
+        harness.wait_until(lambda: self.stack.get_property(self.loop.object_path, harness.DEVICE_IFACE,
+                                                           'Mounted'), 20, what='udisks to see the mount')
+        before = sha256_of(self.loop.backing)
+        for mode in ('preserve', 'destroy'):
+            with self.subTest(mode=mode):
+                options = dict(QUICK, mode=('s', mode), confirm=('s', self.loop.node))
+                with self.stack.client('dbtest-in', (self.loop.object_path, 'device-write', options)) as c:
+                    self.assertDBusError(c.error, 'DeviceBusy')
+                    self.assertIn('mounted', c.error.message)
+        self.assertEqual(sha256_of(self.loop.backing), before)
+
+
+if __name__ == '__main__':
+    harness.main()
