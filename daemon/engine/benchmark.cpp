@@ -6,6 +6,8 @@
 #include "errors.hpp"
 #include "fs_scope.hpp"
 
+#include <fcntl.h>
+
 #include <fmt/format.h>
 
 namespace diskbench::engine {
@@ -16,6 +18,7 @@ std::span<const BenchmarkInfo> all_benchmarks()
         benchmarks::seek(),        benchmarks::random_sweep(), benchmarks::sequential(),
         benchmarks::surface(),     benchmarks::block_sweep(),  benchmarks::profile(),
         benchmarks::queue_depth_sweep(), benchmarks::file_rw(), benchmarks::write_sweep(),
+        benchmarks::device_write(), benchmarks::device_write_sweep(), benchmarks::sustained_write(),
     };
     return list;
 }
@@ -30,9 +33,14 @@ const BenchmarkInfo* find_benchmark(std::string_view kind)
 
 namespace {
 
+bool on_device(TargetKind kind) noexcept
+{
+    return kind == TargetKind::Device || kind == TargetKind::DeviceWrite;
+}
+
 void require_target(const BenchmarkInfo& info, TargetKind kind)
 {
-    if (info.target() != kind)
+    if (on_device(info.target()) != on_device(kind))
         throw Error(fmt::format("{} runs {}", info.kind,
                                 info.target() == TargetKind::Directory ? "in a directory, not on a device"
                                                                        : "on a device, not in a directory"));
@@ -80,6 +88,14 @@ Result run_benchmark(const BenchmarkInfo& info, const Target& target, const Valu
                      const CancelToken& cancel)
 {
     require_target(info, TargetKind::Device);
+    if (info.target() == TargetKind::DeviceWrite) {
+        // A read-only fd would fail at the first write, after the preserve
+        // mode's first read: refuse before any I/O instead.
+        const int flags = ::fcntl(target.fd.get(), F_GETFL);
+        if (flags < 0 || (flags & O_ACCMODE) != O_RDWR)
+            throw TargetError(fmt::format("{}: {} writes to the device, which was not opened for writing",
+                                          target.name, info.kind));
+    }
     const ParameterSet params = validate_parameters(info.params, given);
     const IoRunner io(backend_preference(params));
 

@@ -46,7 +46,11 @@ struct DirectoryContext {
     bool plan_only = false;
 };
 
-enum class TargetKind { Device, Directory };
+// Device: reads a device, needs open_target_for_read. DeviceWrite:
+// overwrites a device (in place with its own data, or destroying it), needs
+// open_target_for_write, and every such kind takes `mode` and `confirm`
+// (write_mode.hpp). Directory: works in a caller's directory.
+enum class TargetKind { Device, DeviceWrite, Directory };
 
 // One kind of benchmark. `params` documents every key it accepts. A device
 // benchmark sets `run`, a filesystem benchmark `run_in_directory`; either
@@ -59,10 +63,15 @@ struct BenchmarkInfo {
     std::vector<ParamSpec> params;
     void (*run)(BenchmarkContext& ctx) = nullptr;
     void (*run_in_directory)(DirectoryContext& ctx) = nullptr;
+    // Set by the kinds that write to the device (`run` then gets a Target
+    // from open_target_for_write).
+    bool writes_device = false;
 
     [[nodiscard]] TargetKind target() const noexcept
     {
-        return run_in_directory ? TargetKind::Directory : TargetKind::Device;
+        if (run_in_directory)
+            return TargetKind::Directory;
+        return writes_device ? TargetKind::DeviceWrite : TargetKind::Device;
     }
 };
 
@@ -75,10 +84,11 @@ const BenchmarkInfo* find_benchmark(std::string_view kind);
 // a filesystem benchmark.
 void check_benchmark(const BenchmarkInfo& info, const Target& target, const ValueMap& given);
 
-// Runs one device benchmark to the end, to cancellation (result.cancelled,
+// Runs one device benchmark (Device or DeviceWrite) to the end, to cancellation (result.cancelled,
 // with everything measured so far) or to the first error (thrown:
 // ParameterError before any I/O, IoError during it). `sink` may be null.
-// Error when `info` is a filesystem benchmark.
+// Error when `info` is a filesystem benchmark, TargetError when it writes
+// and `target` was not opened for writing.
 Result run_benchmark(const BenchmarkInfo& info, const Target& target, const ValueMap& given, SampleSink* sink,
                      const CancelToken& cancel);
 

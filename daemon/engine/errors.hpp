@@ -32,6 +32,15 @@ public:
     using Error::Error;
 };
 
+// A device write benchmark could not open its device exclusively
+// (open_target_for_write: EBUSY): something holds it, a mounted filesystem,
+// a RAID or LVM member, swap, another benchmark. The daemon maps it to
+// DeviceBusy; nothing was written.
+class DeviceBusyError : public TargetError {
+public:
+    using TargetError::TargetError;
+};
+
 // An I/O failed while the benchmark was running.
 class IoError : public Error {
 public:

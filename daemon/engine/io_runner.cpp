@@ -45,7 +45,7 @@ namespace detail {
 
 void prepare_write_buffers(const RunShared& shared, unsigned worker, std::byte* const* slots, unsigned count)
 {
-    if (shared.spec.direction != IoDirection::Write)
+    if (shared.spec.direction != IoDirection::Write || shared.spec.buffers)
         return;
     for (unsigned i = 0; i < count; ++i) {
         SplitMix64 mixer(shared.spec.data_seed ^ (static_cast<std::uint64_t>(worker) << 32) ^ i);

@@ -7,6 +7,7 @@
 #include "latency_histogram.hpp"
 #include "target.hpp"
 
+#include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -21,6 +22,18 @@ std::string_view backend_name(BackendKind kind) noexcept;
 
 enum class IoDirection { Read, Write };
 
+// Where the data of each request lives when a benchmark, not the runner,
+// owns it: the device write benchmarks' preserve mode reads a batch into
+// its own memory and then writes those same bytes back. Called on the I/O
+// threads, possibly concurrently, so it must only look up: memory aligned
+// to the target's memory_alignment, request.length bytes, valid until
+// run() returns.
+class RequestBuffers {
+public:
+    virtual ~RequestBuffers() = default;
+    [[nodiscard]] virtual std::byte* buffer_for(const IoRequest& request) const = 0;
+};
+
 struct IoRunSpec {
     unsigned workers = 1;     // threads, each with its own queue
     unsigned queue_depth = 1; // I/Os in flight per worker
@@ -31,6 +44,9 @@ struct IoRunSpec {
     // "short write".
     IoDirection direction = IoDirection::Read;
     std::uint64_t data_seed = 0;
+    // When set, reads land in and writes are sent from these buffers,
+    // unchanged (no seeded data, no offset stamps), instead of the worker's.
+    const RequestBuffers* buffers = nullptr;
     // Called once per worker, before the clock starts.
     std::function<std::unique_ptr<RequestSource>(unsigned worker)> make_source;
     // Stop submitting after this long (0: run until every source is exhausted).

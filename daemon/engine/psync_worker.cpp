@@ -40,7 +40,7 @@ void fail(RunShared& shared, WorkerState& state, std::exception_ptr error)
     shared.abort = true;
 }
 
-void psync_thread(RunShared& shared, unsigned index, WorkerState& state, std::byte* buffer)
+void psync_thread(RunShared& shared, unsigned index, WorkerState& state, std::byte* own_buffer)
 {
     const ThreadCpuTime cpu_start = thread_cpu_time();
     const int fd = shared.target.fd.get();
@@ -57,7 +57,8 @@ void psync_thread(RunShared& shared, unsigned index, WorkerState& state, std::by
                     break;
                 }
             }
-            if (write)
+            std::byte* const buffer = shared.spec.buffers ? shared.spec.buffers->buffer_for(request) : own_buffer;
+            if (write && !shared.spec.buffers)
                 stamp_offsets(buffer, request.length, request.offset);
             const std::uint64_t submitted_ns = monotonic_ns();
             ssize_t res;

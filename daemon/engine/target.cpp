@@ -135,7 +135,9 @@ Target target_for_scratch_file(UniqueFd fd, std::string name, std::uint64_t size
     return target;
 }
 
-Target open_target_for_read(const std::string& path)
+namespace {
+
+Target open_target(const std::string& path, bool write)
 {
     // Look before opening: opening some character devices has side effects
     // (a tape rewinds, a FIFO blocks). The fstat() after open() is what
@@ -148,18 +150,42 @@ Target open_target_for_read(const std::string& path)
 
     // O_NONBLOCK keeps open() from hanging should the path have been swapped
     // for a FIFO meanwhile; it has no effect on block devices and files.
-    UniqueFd fd(::open(path.c_str(), O_RDONLY | O_DIRECT | O_CLOEXEC | O_NOCTTY | O_NONBLOCK));
+    // O_EXCL on a block device (without O_CREAT) claims it exclusively:
+    // EBUSY when mounted or held, and no mount can take it while we write.
+    int flags = O_DIRECT | O_CLOEXEC | O_NOCTTY | O_NONBLOCK;
+    if (write)
+        flags |= O_RDWR | (S_ISBLK(st.st_mode) ? O_EXCL : 0);
+    else
+        flags |= O_RDONLY;
+    UniqueFd fd(::open(path.c_str(), flags));
     if (!fd.valid()) {
         const int error_number = errno;
         if (error_number == EINVAL)
             throw TargetError(fmt::format("{}: the filesystem or device does not support direct I/O (O_DIRECT)",
                                           path));
-        throw TargetError(fmt::format("{}: cannot open: {}", path, errno_text(error_number)));
+        if (write && error_number == EBUSY)
+            throw DeviceBusyError(fmt::format("{}: the device is in use (mounted, or held by another program); "
+                                              "unmount it first",
+                                              path));
+        throw TargetError(fmt::format("{}: cannot open{}: {}", path, write ? " for writing" : "",
+                                      errno_text(error_number)));
     }
-    const int flags = ::fcntl(fd.get(), F_GETFL);
-    if (flags >= 0)
-        ::fcntl(fd.get(), F_SETFL, flags & ~O_NONBLOCK);
+    const int fd_flags = ::fcntl(fd.get(), F_GETFL);
+    if (fd_flags >= 0)
+        ::fcntl(fd.get(), F_SETFL, fd_flags & ~O_NONBLOCK);
     return target_from_fd(std::move(fd), path);
+}
+
+} // namespace
+
+Target open_target_for_read(const std::string& path)
+{
+    return open_target(path, false);
+}
+
+Target open_target_for_write(const std::string& path)
+{
+    return open_target(path, true);
 }
 
 } // namespace diskbench::engine

@@ -28,6 +28,15 @@ struct Target {
 // O_DIRECT.
 Target open_target_for_read(const std::string& path);
 
+// The same for the device write benchmarks: opens `path` read-write with
+// O_DIRECT and, for a block device, O_EXCL, so that the kernel refuses
+// (DeviceBusyError) a device that is mounted or otherwise claimed, and
+// nobody can mount or claim it while the Target is open. Refuses what
+// open_target_for_read refuses, the same way. A regular file is opened
+// read-write without O_EXCL (meaningless there); it is for tests and
+// diskbench-engine.
+Target open_target_for_write(const std::string& path);
+
 // Adopts an fd that someone else opened (the daemon gets one from udisks'
 // OpenForBenchmark). The fd must already have O_DIRECT set; it is probed the
 // same way and refused the same way.

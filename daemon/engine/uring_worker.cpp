@@ -44,6 +44,7 @@ private:
 
 struct Slot {
     IoRequest request;
+    std::byte* data = nullptr; // the slot's buffer, or the spec's for this request
     std::uint64_t submitted_ns = 0;
 };
 
@@ -93,6 +94,7 @@ void run_uring_worker(RunShared& shared, unsigned index, RequestSource& source, 
     bool exhausted = false;
     const int fd = shared.target.fd.get();
     const bool write = shared.spec.direction == IoDirection::Write;
+    const bool own_data = shared.spec.buffers == nullptr;
     try {
         while (true) {
             if (!exhausted && !outcome.error && !shared.should_stop(monotonic_ns())) {
@@ -101,12 +103,15 @@ void run_uring_worker(RunShared& shared, unsigned index, RequestSource& source, 
                     const unsigned slot = free_slots.back();
                     free_slots.pop_back();
                     io_uring_sqe* sqe = ::io_uring_get_sqe(ring->get());
+                    std::byte* data = own_data ? buffers->slot(slot) : shared.spec.buffers->buffer_for(request);
                     if (write) {
-                        stamp_offsets(buffers->slot(slot), request.length, request.offset);
-                        ::io_uring_prep_write(sqe, fd, buffers->slot(slot), request.length, request.offset);
+                        if (own_data)
+                            stamp_offsets(data, request.length, request.offset);
+                        ::io_uring_prep_write(sqe, fd, data, request.length, request.offset);
                     } else {
-                        ::io_uring_prep_read(sqe, fd, buffers->slot(slot), request.length, request.offset);
+                        ::io_uring_prep_read(sqe, fd, data, request.length, request.offset);
                     }
+                    slots[slot].data = data;
                     ::io_uring_sqe_set_data64(sqe, slot);
                     slots[slot].request = request;
                     just_queued.push_back(slot);
@@ -141,7 +146,7 @@ void run_uring_worker(RunShared& shared, unsigned index, RequestSource& source, 
                 if (write && result >= 0 && result < static_cast<long>(done.request.length)) {
                     // Rare (a full filesystem, a signal): finish it
                     // synchronously to learn whether and why it fails.
-                    const int error_number = finish_short_write(fd, buffers->slot(slot), done.request,
+                    const int error_number = finish_short_write(fd, done.data, done.request,
                                                                 static_cast<std::uint32_t>(result));
                     result = error_number != 0 ? -static_cast<long>(error_number)
                                                : static_cast<long>(done.request.length);

@@ -3,7 +3,8 @@
 // for the filesystem benchmarks, in a directory) from the command line and
 // print the result as JSON. For developers and the perf benchmark; it does
 // what diskbenchd does, minus D-Bus and polkit, so it must be run by someone
-// who may read the target anyway. A directory is opened here and worked in
+// who may read the target anyway (and write it, for the device write
+// benchmarks, which open it exclusively). A directory is opened here and worked in
 // with this process's own credentials, as the daemon does with a caller's.
 #include "benchmark.hpp"
 #include "errors.hpp"
@@ -71,7 +72,9 @@ int usage()
 {
     std::cerr << "usage: diskbench-engine --list\n"
                  "       diskbench-engine KIND PATH [KEY=VALUE ...]\n"
-                 "PATH is a file or block device, or a directory for file-rw and write-sweep.\n";
+                 "PATH is a file or block device, or a directory for file-rw and write-sweep.\n"
+                 "device-write, device-write-sweep and sustained-write WRITE to PATH: mode=preserve (device-write\n"
+                 "only) puts back what was there; mode=destroy confirm=PATH overwrites it.\n";
     return 2;
 }
 
@@ -100,9 +103,22 @@ int main(int argc, char** argv)
     std::signal(SIGINT, on_interrupt);
     std::signal(SIGTERM, on_interrupt);
     try {
-        const engine::Result result = info->target() == engine::TargetKind::Directory
-            ? run_in_directory(*info, argv[2], params, cancel)
-            : engine::run_benchmark(*info, engine::open_target_for_read(argv[2]), params, nullptr, cancel);
+        engine::Result result;
+        switch (info->target()) {
+        case engine::TargetKind::Directory:
+            result = run_in_directory(*info, argv[2], params, cancel);
+            break;
+        case engine::TargetKind::Device:
+            result = engine::run_benchmark(*info, engine::open_target_for_read(argv[2]), params, nullptr, cancel);
+            break;
+        case engine::TargetKind::DeviceWrite:
+            // A block device opened O_EXCL (refused while mounted or held)
+            // or a regular file; anything else is refused by the open. The
+            // engine insists on confirm for mode=destroy, but checks
+            // nothing about it: here, as root, that is the user's business.
+            result = engine::run_benchmark(*info, engine::open_target_for_write(argv[2]), params, nullptr, cancel);
+            break;
+        }
         std::cout << client::result_to_json(tools::saved_from_engine(result));
         return result.cancelled ? 130 : 0;
     } catch (const engine::Error& error) {

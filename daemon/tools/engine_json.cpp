@@ -103,7 +103,9 @@ std::string benchmarks_to_json(std::span<const engine::BenchmarkInfo> benchmarks
         json_builder_set_member_name(builder, "description");
         json_builder_add_string_value(builder, std::string(info.description).c_str());
         json_builder_set_member_name(builder, "target");
-        json_builder_add_string_value(builder, info.target() == engine::TargetKind::Directory ? "directory" : "device");
+        json_builder_add_string_value(builder, info.target() == engine::TargetKind::Directory     ? "directory"
+                                               : info.target() == engine::TargetKind::DeviceWrite ? "device-write"
+                                                                                                  : "device");
         json_builder_set_member_name(builder, "parameters");
         json_builder_begin_array(builder);
         for (const auto& spec : info.params) {

@@ -5,8 +5,9 @@
 
 // One function per benchmark kind, each in its own file; the registry in
 // benchmark.cpp lists them. The device benchmarks only read from the
-// target; the filesystem benchmarks write, but only unnamed files in their
-// FilesystemScope's scratch directory.
+// target, except the device write benchmarks (writes_device, on a target
+// from open_target_for_write); the filesystem benchmarks write, but only
+// unnamed files in their FilesystemScope's scratch directory.
 namespace diskbench::engine::benchmarks {
 
 BenchmarkInfo seek();
@@ -18,5 +19,8 @@ BenchmarkInfo profile();
 BenchmarkInfo queue_depth_sweep();
 BenchmarkInfo file_rw();
 BenchmarkInfo write_sweep();
+BenchmarkInfo device_write();
+BenchmarkInfo device_write_sweep();
+BenchmarkInfo sustained_write();
 
 } // namespace diskbench::engine::benchmarks

@@ -83,6 +83,15 @@ IoError explained(const DirectoryContext& ctx, const IoError& error)
 
 PassResult sequential_pass(DirectoryContext& ctx, const Target& file, const PassSpec& pass)
 {
+    try {
+        return sequential_pass(PassEnvironment { ctx.recorder, ctx.cancel, ctx.io }, file, pass);
+    } catch (const IoError& error) {
+        throw explained(ctx, error);
+    }
+}
+
+PassResult sequential_pass(const PassEnvironment& ctx, const Target& file, const PassSpec& pass)
+{
     const bool write = pass.direction == IoDirection::Write;
     PassResult result;
     std::uint64_t done = 0;
@@ -128,14 +137,10 @@ PassResult sequential_pass(DirectoryContext& ctx, const Target& file, const Pass
     spec.make_source = [&](unsigned) { return std::make_unique<SequentialSource>(0, pass.size, pass.block, false); };
     spec.observer = &observer;
     spec.cancel = &ctx.cancel;
-    try {
-        const IoRunStats stats = ctx.io.run(file, spec);
-        result.bytes = stats.bytes;
-        result.latency = stats.latency;
-        result.cancelled = stats.cancelled || done < pass.size;
-    } catch (const IoError& error) {
-        throw explained(ctx, error);
-    }
+    const IoRunStats stats = ctx.io.run(file, spec);
+    result.bytes = stats.bytes;
+    result.latency = stats.latency;
+    result.cancelled = stats.cancelled || done < pass.size;
     return result;
 }
 

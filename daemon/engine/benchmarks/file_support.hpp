@@ -75,8 +75,17 @@ struct PassResult {
     }
 };
 
+// What a pass needs of its benchmark: the device write sweep runs passes
+// over a device (BenchmarkContext), the filesystem benchmarks over files.
+struct PassEnvironment {
+    Recorder& recorder;
+    const CancelToken& cancel;
+    const IoRunner& io;
+};
+
 // One sequential pass from offset 0 over `file` at queue depth 1, like dd.
-// Throws the explained IoError.
+PassResult sequential_pass(const PassEnvironment& env, const Target& file, const PassSpec& pass);
+// The same, throwing the explained IoError.
 PassResult sequential_pass(DirectoryContext& ctx, const Target& file, const PassSpec& pass);
 
 } // namespace diskbench::engine::benchmarks

@@ -1,0 +1,165 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "device_write_support.hpp"
+
+#include "../errors.hpp"
+#include "../io_buffers.hpp"
+#include "file_support.hpp"
+
+#include <algorithm>
+#include <unordered_map>
+
+#include <fmt/format.h>
+
+namespace diskbench::engine::benchmarks {
+
+namespace {
+
+constexpr std::uint64_t max_batch_bytes = 64 * MiB;
+constexpr double batch_target_s = 0.25;
+
+// The requests of one batch, in order.
+class ListSource final : public RequestSource {
+public:
+    explicit ListSource(const std::vector<IoRequest>& requests) noexcept : requests_(requests) {}
+    bool next(IoRequest& request) override
+    {
+        if (next_ == requests_.size())
+            return false;
+        request = requests_[next_++];
+        return true;
+    }
+
+private:
+    const std::vector<IoRequest>& requests_;
+    std::size_t next_ = 0;
+};
+
+// A batch's data as it was on the device: one aligned buffer per distinct
+// offset, read first and written back from unchanged. Two requests for the
+// same offset share one buffer; both read and both write the same bytes.
+class PreservedData final : public RequestBuffers {
+public:
+    PreservedData(const std::vector<IoRequest>& requests, std::uint32_t block, std::size_t alignment)
+    {
+        for (const IoRequest& request : requests)
+            index_.try_emplace(request.offset, index_.size());
+        buffers_ = std::make_unique<IoBuffers>(index_.size(), block, alignment);
+    }
+    [[nodiscard]] std::byte* buffer_for(const IoRequest& request) const override
+    {
+        return buffers_->slot(index_.at(request.offset));
+    }
+
+private:
+    std::unordered_map<std::uint64_t, std::size_t> index_;
+    std::unique_ptr<IoBuffers> buffers_;
+};
+
+} // namespace
+
+std::vector<ParamSpec> write_mode_params(std::vector<ParamSpec> params, bool preserve_supported)
+{
+    params.push_back(text_param("mode",
+                                preserve_supported
+                                    ? "preserve: every write first reads its range and writes the same bytes back, "
+                                      "so the data survives (only the writes and their syncs are timed); destroy: "
+                                      "writes new pseudo-random data over the device's contents."
+                                    : "Must be destroy: this benchmark writes new pseudo-random data over the "
+                                      "device's contents and has no preserve mode.",
+                                "preserve", { "preserve", "destroy" }));
+    params.push_back(text_param("confirm", "With mode=destroy: the device's serial or node, confirming that its "
+                                           "data may be destroyed (checked by the daemon; must not be empty).",
+                                ""));
+    return params;
+}
+
+WriteMode checked_write_mode(BenchmarkContext& ctx, bool preserve_supported)
+{
+    const bool destroy = ctx.params.text("mode") == "destroy";
+    if (!destroy && !preserve_supported)
+        throw ParameterError("mode", "this benchmark writes new data over the whole area it tests and cannot preserve "
+                                     "the device's contents; pass mode=destroy with confirm");
+    if (destroy && ctx.params.text("confirm").empty())
+        throw ParameterError("confirm", "mode=destroy overwrites the device's data; confirm must name the device");
+    ctx.result.summary["mode"] = std::string(destroy ? "destroy" : "preserve");
+    return destroy ? WriteMode::Destroy : WriteMode::Preserve;
+}
+
+BatchedWriteStats batched_writes(BenchmarkContext& ctx, const BatchedWritePlan& plan)
+{
+    const bool preserve = plan.mode == WriteMode::Preserve;
+    const std::size_t largest_batch
+        = std::max<std::size_t>(plan.queue_depth, static_cast<std::size_t>(max_batch_bytes / plan.block));
+    std::size_t batch_size = std::min<std::size_t>(largest_batch, 4 * plan.queue_depth);
+
+    IoRunSpec spec;
+    spec.queue_depth = plan.queue_depth;
+    spec.max_request_bytes = plan.block;
+    spec.cancel = &ctx.cancel;
+
+    BatchedWriteStats stats;
+    std::vector<IoRequest> requests;
+    for (std::uint64_t batch = 0; !ctx.cancel.cancelled(); ++batch) {
+        if (plan.time_limit_ns != 0) {
+            if (stats.measured_ns >= plan.time_limit_ns)
+                break;
+            // Do not plan much beyond what the time left allows.
+            if (stats.measured_ns > 0) {
+                const double left_s = static_cast<double>(plan.time_limit_ns - stats.measured_ns) / 1e9;
+                const auto affordable = static_cast<std::size_t>(stats.iops() * left_s) + plan.queue_depth;
+                batch_size = std::min(batch_size, affordable);
+            }
+        }
+        requests.clear();
+        plan.next_batch(requests, batch_size);
+        if (requests.empty())
+            break;
+
+        std::unique_ptr<PreservedData> preserved;
+        if (preserve) {
+            // Preserve mode, as GNOME Disks does it: read the batch's ranges
+            // (not timed), then write those same bytes back. Only the writes
+            // and the fdatasync after them are timed; the reads would
+            // otherwise halve the figure and measure reading. Should the run
+            // stop between the two, nothing was written; should it stop
+            // during the writes, every byte written is one that was there.
+            preserved = std::make_unique<PreservedData>(requests, plan.block, ctx.target.memory_alignment);
+            spec.direction = IoDirection::Read;
+            spec.buffers = preserved.get();
+            spec.make_source = [&](unsigned) { return std::make_unique<ListSource>(requests); };
+            spec.observer = nullptr;
+            if (ctx.io.run(ctx.target, spec).cancelled)
+                break;
+        }
+
+        spec.direction = IoDirection::Write;
+        spec.buffers = preserved.get(); // null in destroy mode: the runner's seeded data
+        spec.data_seed = plan.data_seed ^ batch;
+        spec.make_source = [&](unsigned) { return std::make_unique<ListSource>(requests); };
+        const IoRunStats written = ctx.io.run(ctx.target, spec);
+        // The sync belongs to the measurement: a write is only done when it
+        // is on the medium, not in the device's cache.
+        sync_data(ctx.target);
+        const std::uint64_t measured = monotonic_ns() - written.started_ns;
+
+        stats.operations += written.operations;
+        stats.bytes += written.bytes;
+        stats.measured_ns += measured;
+        stats.latency.merge(written.latency);
+        if (plan.batch_done)
+            plan.batch_done(written.bytes, measured);
+        if (written.cancelled)
+            break;
+
+        if (measured == 0 || written.operations == 0)
+            continue;
+        // Aim the next batch at about batch_target_s of writes.
+        const double per_second = static_cast<double>(written.operations) / (static_cast<double>(measured) / 1e9);
+        const auto wanted = static_cast<std::size_t>(per_second * batch_target_s);
+        batch_size = std::clamp<std::size_t>(wanted, plan.queue_depth, largest_batch);
+    }
+    stats.cancelled = ctx.cancel.cancelled();
+    return stats;
+}
+
+} // namespace diskbench::engine::benchmarks

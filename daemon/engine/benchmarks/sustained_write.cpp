@@ -1,0 +1,137 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// "Sustained write": a long sequential write plotted as time against MB/s,
+// long enough to fill an SSD's SLC cache and show its cliff (the SSD
+// review: a drive writing 1.5 GB/s into its cache may fall to 100 MB/s once
+// the cache is full), then whether the speed settles (steady_state.hpp).
+// Each window ends with an fdatasync, inside its timing, so the device's
+// DRAM cache cannot flatter a window. Destroy only.
+#include "../errors.hpp"
+#include "../request_sources.hpp"
+#include "benchmarks.hpp"
+#include "device_write_support.hpp"
+#include "file_support.hpp"
+#include "steady_state.hpp"
+#include "timed_run.hpp"
+
+#include <fmt/format.h>
+
+namespace diskbench::engine::benchmarks {
+
+namespace {
+
+void run(BenchmarkContext& ctx)
+{
+    checked_write_mode(ctx, false);
+    const std::uint32_t block = checked_block_size(ctx, "block_size");
+    std::uint64_t size = ctx.params.unsigned_value("size");
+    if (size == 0)
+        size = ctx.target.size - ctx.target.size % block;
+    else
+        size = fitted_amount(ctx, "size", ctx.target.size, block, "area written");
+    if (size % ctx.target.logical_block != 0 || size < block)
+        throw ParameterError("size", fmt::format("must be a multiple of the {}-byte logical block and at least one "
+                                                 "block ({})",
+                                                 ctx.target.logical_block, format_bytes(block)));
+    const auto queue_depth = static_cast<unsigned>(ctx.params.unsigned_value("queue_depth"));
+    check_in_flight("queue_depth", 1, queue_depth, block);
+    const std::uint64_t duration_ns = seconds_to_ns(ctx.params.real("duration_s"));
+    const std::uint64_t window_ns = seconds_to_ns(ctx.params.real("window_s"));
+    const std::uint64_t seed = ctx.params.unsigned_value("seed");
+    ctx.result.summary["written_range_bytes"] = size;
+    if (ctx.plan_only)
+        return;
+
+    const std::size_t series = ctx.recorder.add_series({ "throughput", "s", "MB/s", SeriesStyle::Line });
+    std::vector<ThroughputWindow> windows;
+    std::uint64_t start_ns = 0;
+    std::uint64_t window_start_ns = 0;
+    std::uint64_t window_bytes = 0;
+    std::uint64_t done_bytes = 0;
+    const auto close_window = [&](std::uint64_t end_ns) {
+        const ThroughputWindow window { static_cast<double>(end_ns - start_ns) / 1e9,
+                                        mb_per_s(window_bytes, end_ns - window_start_ns), done_bytes - window_bytes };
+        windows.push_back(window);
+        ctx.recorder.add_point(series, { window.end_s, window.mb_s });
+        window_bytes = 0;
+        window_start_ns = end_ns;
+    };
+    ObserverFunction observer([&](unsigned, const IoCompletion& c) {
+        if (start_ns == 0)
+            start_ns = window_start_ns = c.submitted_ns;
+        window_bytes += c.request.length;
+        done_bytes += c.request.length;
+        if (c.completed_ns - window_start_ns >= window_ns) {
+            sync_data(ctx.target);
+            close_window(monotonic_ns());
+        }
+        const double fraction = duration_ns
+            ? static_cast<double>(c.completed_ns - start_ns) / static_cast<double>(duration_ns)
+            : static_cast<double>(done_bytes) / static_cast<double>(size);
+        ctx.recorder.set_progress(std::min(1.0, fraction));
+    });
+
+    IoRunSpec spec;
+    spec.direction = IoDirection::Write;
+    spec.data_seed = seed;
+    spec.queue_depth = queue_depth;
+    spec.max_request_bytes = block;
+    // With a duration, round and round the area (fio's time_based); without,
+    // one pass over it.
+    spec.make_source = [&](unsigned) { return std::make_unique<SequentialSource>(0, size, block, duration_ns != 0); };
+    spec.time_limit_ns = duration_ns;
+    spec.observer = &observer;
+    spec.cancel = &ctx.cancel;
+    const IoRunStats stats = ctx.io.run(ctx.target, spec);
+    sync_data(ctx.target);
+    const std::uint64_t end_ns = monotonic_ns();
+    // A last window of at least half the length counts; a shorter one would
+    // be a noisy point at the very end of the analysis.
+    if (window_bytes > 0 && start_ns != 0 && end_ns - window_start_ns >= window_ns / 2)
+        close_window(end_ns);
+
+    const SustainedAnalysis analysis = analyse_sustained(windows);
+    ctx.result.summary["bytes"] = stats.bytes;
+    ctx.result.summary["seconds"] = start_ns ? static_cast<double>(end_ns - start_ns) / 1e9 : 0.0;
+    ctx.result.summary["throughput_mb_s"] = start_ns ? mb_per_s(stats.bytes, end_ns - start_ns) : 0.0;
+    ctx.result.summary["windows"] = static_cast<std::uint64_t>(windows.size());
+    ctx.result.summary["burst_mb_s"] = analysis.burst_mb_s;
+    ctx.result.summary["steady_mb_s"] = analysis.steady_mb_s;
+    ctx.result.summary["cliff_at_bytes"] = analysis.cliff_at_bytes;
+    ctx.result.summary["cliff_at_s"] = analysis.cliff_at_s;
+    ctx.result.summary["steady_state"] = analysis.steady_state;
+    add_latency_summary(ctx.result.summary, stats.latency);
+    if (!analysis.steady_state && !stats.cancelled)
+        ctx.recorder.note(fmt::format("the write speed did not settle (the last {} windows vary by more than ±{:.0f} %"
+                                      " or still trend): write longer (duration_s) for a steady figure",
+                                      SteadyStateCriteria {}.windows, SteadyStateCriteria {}.tolerance * 100));
+}
+
+} // namespace
+
+BenchmarkInfo sustained_write()
+{
+    BenchmarkInfo info {
+        "sustained-write",
+        "Sustained write",
+        "Destroys data: writes sequentially over `size` bytes from the start of the device (once, or round and "
+        "round for duration_s) and plots time against MB/s per window, each window synced; reports the burst "
+        "speed, where it fell (an SLC cache filling up), the steady speed and whether it was reached (SNIA-style: "
+        "the last 5 windows within ±10 % of their mean, with a small slope). Needs mode=destroy and confirm.",
+        with_common_params(write_mode_params({
+            unsigned_param("size", "Bytes from the start of the device to write over; 0: the whole device.", 0, 0,
+                           1ULL << 60),
+            unsigned_param("block_size", "Bytes per write; 0 means the logical block size.", 4 * MiB, 0,
+                           max_request_size),
+            unsigned_param("queue_depth", "Writes in flight.", 1, 1, 1024),
+            real_param("duration_s", "Write for this long, wrapping round `size`; 0: one pass over `size`.", 0, 0,
+                       86400),
+            real_param("window_s", "Seconds per point of the series.", 1.0, 0.01, 600),
+        }, false)),
+        run,
+    };
+    info.params.push_back(data_seed_param());
+    info.writes_device = true;
+    return info;
+}
+
+} // namespace diskbench::engine::benchmarks

@@ -1,0 +1,387 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The device write benchmarks (device-write, device-write-sweep,
+// sustained-write) on loop devices with 512-byte and 4 KiB logical sectors
+// over files of random data, with direct I/O and both backends: preserve
+// mode gives back every byte, destroy mode writes only where it says, the
+// refusals come before any I/O, a mounted device is refused as busy, and a
+// cancelled run stops. Plus the steady-state detector on made-up series.
+#include "benchmark.hpp"
+#include "benchmarks/steady_state.hpp"
+#include "errors.hpp"
+#include "mounts.hpp"
+#include "recording_sink.hpp"
+#include "scratch.hpp"
+#include "target.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <sys/stat.h>
+
+#include <chrono>
+#include <cstdio>
+#include <fstream>
+#include <future>
+#include <iterator>
+#include <random>
+#include <thread>
+
+using namespace diskbench::engine;
+using namespace diskbench::engine::benchmarks;
+using namespace diskbench::testing;
+
+namespace {
+
+constexpr std::uint64_t MiB = 1024 * 1024;
+constexpr std::uint64_t device_size = 24 * MiB;
+
+std::vector<char> contents(const std::filesystem::path& path)
+{
+    std::ifstream in(path, std::ios::binary);
+    return { std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>() };
+}
+
+std::string sha256(const std::filesystem::path& path)
+{
+    const std::string command = "sha256sum '" + path.string() + "'";
+    FILE* pipe = ::popen(command.c_str(), "r");
+    REQUIRE(pipe != nullptr);
+    char digest[65] = {};
+    const std::size_t got = std::fread(digest, 1, 64, pipe);
+    REQUIRE(::pclose(pipe) == 0);
+    REQUIRE(got == 64);
+    return digest;
+}
+
+Result run(const std::string& kind, const Target& target, ValueMap params, RecordingSink* sink = nullptr)
+{
+    const BenchmarkInfo* info = find_benchmark(kind);
+    REQUIRE(info != nullptr);
+    CancelToken cancel;
+    return run_benchmark(*info, target, params, sink, cancel);
+}
+
+double number(const Result& result, const std::string& key)
+{
+    const auto it = result.summary.find(key);
+    REQUIRE(it != result.summary.end());
+    return std::visit([](const auto& v) -> double {
+        if constexpr (std::is_arithmetic_v<std::decay_t<decltype(v)>>)
+            return static_cast<double>(v);
+        else
+            return -1;
+    }, it->second);
+}
+
+std::string refused_key(const std::string& kind, const Target& target, const ValueMap& params)
+{
+    try {
+        check_benchmark(*find_benchmark(kind), target, params);
+        return "(accepted)";
+    } catch (const ParameterError& error) {
+        return error.key();
+    }
+}
+
+// Small, fast settings for each kind, writing only in [0, 8 MiB).
+ValueMap small_params(const std::string& kind, const std::string& backend)
+{
+    ValueMap params { { "backend", backend } };
+    if (kind == "device-write")
+        params.insert({ { "size", 4 * MiB }, { "block_size", MiB }, { "region_size", 8 * MiB },
+                        { "duration_s", 0.1 } });
+    else if (kind == "device-write-sweep")
+        params.insert({ { "amount_per_size", MiB }, { "max_block", MiB } });
+    else
+        params.insert({ { "size", 8 * MiB }, { "block_size", 256 * 1024 }, { "window_s", 0.01 } });
+    return params;
+}
+
+std::vector<ThroughputWindow> windows(const std::vector<double>& rates)
+{
+    std::vector<ThroughputWindow> series;
+    std::uint64_t bytes = 0;
+    for (std::size_t i = 0; i < rates.size(); ++i) {
+        series.push_back({ static_cast<double>(i + 1), rates[i], bytes });
+        bytes += static_cast<std::uint64_t>(rates[i] * 1e6); // one-second windows
+    }
+    return series;
+}
+
+} // namespace
+
+TEST_CASE("preserve mode leaves every byte as it was, yet writes", "[device-writes][loop]")
+{
+    const auto sector = GENERATE(512u, 4096u);
+    const auto backend = GENERATE(as<std::string> {}, "io_uring", "psync");
+    INFO(sector << "-byte sectors, " << backend);
+    ScratchDir dir;
+    const auto backing = make_data_file(dir, "backing", device_size, sector);
+    const std::string before = sha256(backing);
+    {
+        LoopDevice loop(backing, sector);
+        REQUIRE(loop.direct_io());
+        const Target target = open_target_for_write(loop.path());
+        REQUIRE(target.logical_block == sector);
+        const std::uint64_t written_before = loop.bytes_written();
+        RecordingSink sink;
+        ValueMap params = small_params("device-write", backend);
+        params["region_size"] = device_size; // random writes over the whole device
+        const Result result = run("device-write", target, params, &sink);
+        CHECK_FALSE(result.cancelled);
+        CHECK(std::get<std::string>(result.summary.at("mode")) == "preserve");
+        CHECK(std::get<std::string>(result.summary.at("tests")) == "SEQ1M Q1T1,RND4K Q1T1,RND4K Q32T1");
+        for (const std::string test : { "seq1m_q1t1", "rnd4k_q1t1", "rnd4k_q32t1" }) {
+            INFO(test);
+            CHECK(number(result, test + ".throughput_mb_s") > 0);
+            CHECK(number(result, test + ".iops") > 0);
+            CHECK(number(result, test + ".latency_p99_us") >= number(result, test + ".latency_p50_us"));
+        }
+        CHECK(number(result, "seq1m_q1t1.bytes") == 4 * MiB);
+        CHECK(sink.points.at(0).size() == 3); // a bar per test
+        CHECK(!sink.points.at(4).empty());    // the sequential line
+        CHECK(sink.last_progress == 1.0);
+        // It did write: the sequential 4 MiB and the random writes.
+        CHECK(loop.bytes_written() - written_before >= 4 * MiB + 2 * 4096);
+    }
+    CHECK(sha256(backing) == before);
+}
+
+TEST_CASE("destroy mode writes new data, only in the range it declares", "[device-writes][loop]")
+{
+    const auto kind = GENERATE(as<std::string> {}, "device-write", "device-write-sweep", "sustained-write");
+    const auto sector = GENERATE(512u, 4096u);
+    const std::string backend = sector == 512 ? "io_uring" : "psync";
+    INFO(kind << ", " << sector << "-byte sectors, " << backend);
+    ScratchDir dir;
+    const auto backing = make_data_file(dir, "backing", device_size, 7);
+    const std::vector<char> before = contents(backing);
+    Result result;
+    {
+        LoopDevice loop(backing, sector);
+        const Target target = open_target_for_write(loop.path());
+        ValueMap params = small_params(kind, backend);
+        params["mode"] = std::string("destroy");
+        params["confirm"] = loop.path();
+        RecordingSink sink;
+        result = run(kind, target, params, &sink);
+        CHECK_FALSE(result.cancelled);
+        CHECK(sink.last_progress == 1.0);
+    }
+    const std::vector<char> after = contents(backing);
+    REQUIRE(after.size() == before.size());
+    const auto range = static_cast<std::uint64_t>(number(result, "written_range_bytes"));
+    CHECK(range == (kind == "device-write-sweep" ? MiB : 8 * MiB));
+    // Nothing past the range changed.
+    CHECK(std::equal(before.begin() + static_cast<long>(range), before.end(), after.begin() + static_cast<long>(range)));
+    // Every sector of the sequentially written part is new.
+    const std::uint64_t sequential = kind == "device-write" ? 4 * MiB : range;
+    std::uint64_t unchanged = 0;
+    for (std::uint64_t at = 0; at < sequential; at += 512)
+        unchanged += std::equal(before.begin() + static_cast<long>(at), before.begin() + static_cast<long>(at + 512),
+                                after.begin() + static_cast<long>(at));
+    CHECK(unchanged == 0);
+    if (kind == "device-write-sweep") {
+        // The dd study's statistics: mean, median, min, max of 9 repetitions per size.
+        const std::uint64_t sizes = sector == 512 ? 12 : 9; // 512 B or 4 KiB .. 1 MiB
+        CHECK(result.series.at(0).points.size() == sizes);
+        CHECK(result.series.at(4).points.size() == sizes * 9);
+        CHECK(number(result, "bytes") == static_cast<double>(sizes * 9 * MiB));
+        CHECK(number(result, "throughput_max_mb_s") >= number(result, "throughput_min_mb_s"));
+        CHECK(number(result, "throughput_min_mb_s") > 0);
+        if (sector == 4096)
+            CHECK_THAT(result.notes.at(0), Catch::Contains("below 4 KiB left out"));
+    }
+    if (kind == "sustained-write") {
+        CHECK(number(result, "bytes") == 8 * MiB);
+        CHECK(number(result, "windows") >= 1);
+        CHECK(number(result, "burst_mb_s") > 0);
+        CHECK(number(result, "steady_mb_s") > 0);
+        CHECK(result.summary.count("steady_state") == 1);
+        CHECK(result.summary.count("cliff_at_bytes") == 1);
+    }
+}
+
+TEST_CASE("write kinds refuse a destroy without confirm and a preserve they cannot keep", "[device-writes][loop]")
+{
+    ScratchDir dir;
+    const auto backing = make_data_file(dir, "backing", device_size, 3);
+    const std::string before = sha256(backing);
+    {
+        LoopDevice loop(backing, 4096);
+        const Target target = open_target_for_write(loop.path());
+        const ValueMap destroy { { "mode", std::string("destroy") } };
+        const ValueMap confirmed { { "mode", std::string("destroy") }, { "confirm", loop.path() } };
+        for (const std::string kind : { "device-write", "device-write-sweep", "sustained-write" }) {
+            INFO(kind);
+            const BenchmarkInfo& info = *find_benchmark(kind);
+            CHECK(info.target() == TargetKind::DeviceWrite);
+            CHECK(info.writes_device);
+            CHECK(refused_key(kind, target, destroy) == "confirm");
+            CHECK(refused_key(kind, target, { { "mode", std::string("destroy") }, { "confirm", std::string() } })
+                  == "confirm");
+            CHECK(refused_key(kind, target, confirmed) == "(accepted)");
+            // run_benchmark refuses the same way, before any I/O.
+            CHECK_THROWS_AS(run(kind, target, destroy), ParameterError);
+        }
+        CHECK(refused_key("device-write", target, {}) == "(accepted)");
+        CHECK(refused_key("device-write-sweep", target, {}) == "mode");
+        CHECK(refused_key("sustained-write", target, { { "mode", std::string("preserve") } }) == "mode");
+        CHECK(refused_key("device-write-sweep", target, { { "mode", std::string("destroy") }, { "confirm", loop.path() },
+                                                          { "repetitions", std::uint64_t { 8 } } })
+              == "repetitions");
+        CHECK(refused_key("device-write", target, { { "mode", std::string("wipe") } }) == "mode");
+        // The read benchmarks stay what they were.
+        CHECK(find_benchmark("sequential")->target() == TargetKind::Device);
+        CHECK_FALSE(find_benchmark("sequential")->writes_device);
+
+        // A target opened for reading is no target for a write kind.
+        const Target read_only = open_target_for_read(loop.path());
+        CHECK_THROWS_AS(run("device-write", read_only, small_params("device-write", "psync")), TargetError);
+    }
+    CHECK(sha256(backing) == before);
+}
+
+TEST_CASE("open_target_for_write refuses a mounted device as busy and what is no device", "[device-writes][loop]")
+{
+    MountedFilesystem mount(MountedFilesystem::Kind::Ext4, 32 * MiB);
+    const std::string node = mount.device()->path();
+    const std::uint64_t before = checksum(node);
+    try {
+        open_target_for_write(node);
+        FAIL("a mounted device was opened for writing");
+    } catch (const DeviceBusyError& error) {
+        CHECK_THAT(error.what(), Catch::Contains(node) && Catch::Contains("in use"));
+    }
+    CHECK(checksum(node) == before);
+    // Reading it stays allowed.
+    CHECK_NOTHROW(open_target_for_read(node));
+
+    ScratchDir dir;
+    const auto fifo = dir.path() / "fifo";
+    REQUIRE(::mkfifo(fifo.c_str(), 0600) == 0);
+    CHECK_THROWS_WITH(open_target_for_write(fifo.string()), Catch::Contains("not a block device or regular file"));
+    CHECK_THROWS_AS(open_target_for_write(dir.path().string()), TargetError);
+    CHECK_THROWS_AS(open_target_for_write((dir.path() / "missing").string()), TargetError);
+    // A regular file is writable without O_EXCL.
+    const auto file = make_data_file(dir, "file", MiB);
+    CHECK(open_target_for_write(file.string()).size == MiB);
+}
+
+TEST_CASE("an open write target holds the device: it cannot be mounted meanwhile", "[device-writes][loop]")
+{
+    ScratchDir dir;
+    const auto backing = make_data_file(dir, "backing", device_size, 5);
+    LoopDevice loop(backing, 512);
+    const Target held = open_target_for_write(loop.path());
+    CHECK_THROWS_AS(open_target_for_write(loop.path()), DeviceBusyError);
+}
+
+TEST_CASE("write runs stop when cancelled; a cancelled preserve run still gives every byte back",
+          "[device-writes][loop]")
+{
+    const auto backend = GENERATE(as<std::string> {}, "io_uring", "psync");
+    const auto kind = GENERATE(as<std::string> {}, "device-write", "sustained-write");
+    INFO(kind << " with " << backend);
+    ScratchDir dir;
+    const auto backing = make_data_file(dir, "backing", device_size, 9);
+    const std::string before = sha256(backing);
+    {
+        LoopDevice loop(backing, 4096);
+        const Target target = open_target_for_write(loop.path());
+        ValueMap params { { "backend", backend } };
+        if (kind == "device-write") {
+            // Preserve, small sequential writes: many read-and-write-back batches.
+            params.insert({ { "size", device_size }, { "block_size", std::uint64_t { 4096 } }, { "duration_s", 30.0 } });
+        } else {
+            params.insert({ { "mode", std::string("destroy") }, { "confirm", loop.path() }, { "duration_s", 30.0 },
+                            { "block_size", std::uint64_t { 65536 } }, { "window_s", 0.05 } });
+        }
+        RecordingSink sink;
+        CancelToken cancel;
+        auto running = std::async(std::launch::async,
+                                  [&] { return run_benchmark(*find_benchmark(kind), target, params, &sink, cancel); });
+        std::this_thread::sleep_for(std::chrono::milliseconds(300));
+        REQUIRE(running.wait_for(std::chrono::seconds(0)) == std::future_status::timeout);
+        const auto asked = std::chrono::steady_clock::now();
+        cancel.cancel();
+        const Result result = running.get();
+        const auto took = std::chrono::steady_clock::now() - asked;
+        CHECK(std::chrono::duration_cast<std::chrono::milliseconds>(took).count() < 300);
+        CHECK(result.cancelled);
+        CHECK(sink.last_progress < 1.0);
+        CHECK(sink.point_count.load() > 0);
+    }
+    if (kind == "device-write")
+        CHECK(sha256(backing) == before);
+}
+
+TEST_CASE("steady-state detection on made-up series", "[steady-state]")
+{
+    SECTION("flat: steady from the start, no cliff")
+    {
+        const auto analysis = analyse_sustained(windows(std::vector<double>(20, 500.0)));
+        CHECK(analysis.steady_state);
+        CHECK_FALSE(analysis.cliff);
+        CHECK(analysis.cliff_at_bytes == 0);
+        CHECK(analysis.burst_mb_s == Approx(500));
+        CHECK(analysis.steady_mb_s == Approx(500));
+    }
+    SECTION("an SLC cache cliff, then steady")
+    {
+        std::vector<double> rates(8, 2000.0);
+        rates.push_back(1300); // the cache fills during this window
+        rates.insert(rates.end(), 20, 400.0);
+        const auto series = windows(rates);
+        const auto analysis = analyse_sustained(series);
+        CHECK(analysis.steady_state);
+        REQUIRE(analysis.cliff);
+        CHECK(analysis.cliff_window == 9); // 1300 is above the midpoint of 2000 and 400
+        CHECK(analysis.cliff_at_bytes == series[9].bytes_before);
+        CHECK(analysis.cliff_at_bytes == static_cast<std::uint64_t>((8 * 2000 + 1300) * 1e6));
+        CHECK(analysis.cliff_at_s == Approx(9));
+        CHECK(analysis.burst_mb_s == Approx((8 * 2000.0 + 1300) / 9));
+        // A window below the midpoint is the cliff's.
+        rates[8] = 1100;
+        CHECK(analyse_sustained(windows(rates)).cliff_window == 8);
+        CHECK(analysis.steady_mb_s == Approx(400));
+    }
+    SECTION("noisy around a level: steady, and no cliff")
+    {
+        std::mt19937 random(42);
+        std::uniform_real_distribution<double> noise(-0.06, 0.06);
+        std::vector<double> rates;
+        for (int i = 0; i < 30; ++i)
+            rates.push_back(300 * (1 + noise(random)));
+        const auto analysis = analyse_sustained(windows(rates));
+        CHECK(analysis.steady_state);
+        CHECK_FALSE(analysis.cliff);
+        CHECK(analysis.steady_mb_s == Approx(300).epsilon(0.06));
+    }
+    SECTION("never steady: still falling, or swinging widely")
+    {
+        std::vector<double> falling;
+        for (int i = 0; i < 30; ++i)
+            falling.push_back(1000 - 25.0 * i);
+        CHECK_FALSE(analyse_sustained(windows(falling)).steady_state);
+        std::vector<double> swinging;
+        for (int i = 0; i < 30; ++i)
+            swinging.push_back(i % 2 ? 200 : 400);
+        const auto analysis = analyse_sustained(windows(swinging));
+        CHECK_FALSE(analysis.steady_state);
+        CHECK_FALSE(analysis.cliff);
+    }
+    SECTION("a slow but steady slope within the band is still refused by the slope limit")
+    {
+        // Within ±10 % of the mean, but rising 16 % across the five windows.
+        const std::vector<double> rising { 92, 96, 100, 104, 108 };
+        CHECK_FALSE(is_steady(rising));
+        CHECK(is_steady(std::vector<double> { 97, 103, 99, 101, 100 }));
+    }
+    SECTION("too short to tell")
+    {
+        const auto analysis = analyse_sustained(windows({ 500, 500, 500 }));
+        CHECK_FALSE(analysis.steady_state);
+        CHECK(analysis.steady_mb_s == Approx(500));
+        CHECK(analyse_sustained({}).burst_mb_s == 0);
+    }
+}
