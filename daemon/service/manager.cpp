@@ -19,6 +19,7 @@ namespace diskbench::service {
 namespace {
 
 constexpr const char* read_device_action = "org.diskbench.read-device";
+constexpr const char* write_device_action = "org.diskbench.write-device";
 constexpr const char* filesystem_action = "org.diskbench.benchmark-filesystem";
 constexpr const char* manage_jobs_action = "org.diskbench.manage-jobs";
 constexpr const char* no_interaction_option = "auth.no_user_interaction";
@@ -59,6 +60,8 @@ std::string target_name(engine::TargetKind target)
     switch (target) {
     case engine::TargetKind::Device:
         return "device";
+    case engine::TargetKind::DeviceWrite:
+        return "device-write";
     case engine::TargetKind::Directory:
         return "directory";
     }
@@ -76,6 +79,37 @@ std::string folder_name(int fd)
         return "(a folder)";
     name.resize(static_cast<std::size_t>(length));
     return name;
+}
+
+// The word that confirms destroying a device's data: its serial, which
+// tells two drives of a model apart, or its node when it has none (loop
+// devices, some USB bridges).
+std::string confirming_name(const system::DeviceFacts& facts)
+{
+    return facts.serial.empty() ? facts.node : facts.serial;
+}
+
+// What a raw write needs besides authorization: nothing of the device in
+// use (udisks' view: mounted filesystems, holders such as RAID, LVM or
+// dm-crypt, swap; the disk with / on it is always mounted), and for
+// mode=destroy the device named in `confirm`. The exclusive open after
+// authorization is the kernel's final word.
+void check_writable(const system::DeviceFacts& facts, const engine::ValueMap& parameters)
+{
+    if (facts.mounted)
+        throw make_error(ErrorCode::DeviceBusy,
+                         facts.node + " (or one of its partitions) is mounted; a raw write test needs it unused");
+    if (facts.in_use())
+        throw make_error(ErrorCode::DeviceBusy,
+                         facts.node + " is in use (held by RAID, LVM or dm-crypt, or swap); a raw write test needs it "
+                                      "unused");
+    const auto mode = parameters.find("mode");
+    const auto confirm = parameters.find("confirm");
+    if (mode != parameters.end() && std::get<std::string>(mode->second) == "destroy"
+        && (confirm == parameters.end() || std::get<std::string>(confirm->second) != confirming_name(facts)))
+        throw make_error(ErrorCode::InvalidArgument,
+                         std::string("confirm: mode=destroy erases the data on ") + facts.node + "; confirm must be "
+                             + (facts.serial.empty() ? "its node" : "its serial number (the Device's Serial)"));
 }
 
 // Removes a daemon option (not a benchmark parameter) from `options`.
@@ -247,22 +281,27 @@ void Manager::StartBenchmark(sdbus::Result<sdbus::ObjectPath>&& result, sdbus::O
         if (!target_device)
             throw make_error(ErrorCode::NotFound, "no device " + device);
         request->device_path = device;
-        if (!read_start_request(*request, kind, options) || request->benchmark->target() != engine::TargetKind::Device)
+        if (!read_start_request(*request, kind, options)
+            || request->benchmark->target() == engine::TargetKind::Directory)
             throw make_error(ErrorCode::NotFound, "no device benchmark kind \"" + kind + "\" (see ListBenchmarks)");
         engine::check_benchmark(*request->benchmark, unopened_target(target_device->facts()), request->options);
+        const bool writes = request->benchmark->target() == engine::TargetKind::DeviceWrite;
+        if (writes)
+            check_writable(target_device->facts(), request->parameters);
         if (const std::string busy = conflicting_job(*target_device); !busy.empty())
             throw make_error(ErrorCode::DeviceBusy, target_device->facts().node + " is in use by " + busy);
 
         log_debug("uid {} ({}) asks for {} on {}", request->uid, request->sender, kind, target_device->facts().node);
+        const char* action = writes ? write_device_action : read_device_action;
         ++pending_authorizations_;
         try {
-            polkit_.check(request->sender, read_device_action, { { "device", target_device->facts().node } },
+            polkit_.check(request->sender, action, { { "device", target_device->facts().node } },
                           request->allow_interaction,
-                          [this, request](Authorization answer, const std::string& detail) {
+                          [this, request, action](Authorization answer, const std::string& detail) {
                               --pending_authorizations_;
                               touch();
                               log_debug("polkit answered {} for {}", static_cast<int>(answer), request->sender);
-                              if (auto refusal = authorization_error(answer, read_device_action, detail)) {
+                              if (auto refusal = authorization_error(answer, action, detail)) {
                                   request->reply.returnError(*refusal);
                                   return;
                               }
@@ -291,13 +330,25 @@ void Manager::start_authorized(const std::shared_ptr<StartRequest>& request)
         if (const std::string busy = conflicting_job(*device); !busy.empty())
             throw make_error(ErrorCode::DeviceBusy, device->facts().node + " is in use by " + busy);
 
+        const bool writes = request->benchmark->target() == engine::TargetKind::DeviceWrite;
+        if (writes)
+            check_writable(device->facts(), request->parameters); // mounted while polkit asked?
+
         JobSetup setup;
         setup.device_path = request->device_path;
         setup.target_name = device->facts().node;
         setup.device_info = device_info(device->facts());
         // Opened by us from the node udisks reported, never from a caller's
         // path; the device number check catches a node that was replaced.
-        setup.target = engine::open_target_for_read(device->facts().node);
+        // For writes the open is exclusive (O_EXCL): the kernel refuses a
+        // device someone mounted or claimed since, and nobody can while the
+        // job holds it.
+        try {
+            setup.target = writes ? engine::open_target_for_write(device->facts().node)
+                                  : engine::open_target_for_read(device->facts().node);
+        } catch (const engine::DeviceBusyError& error) {
+            throw make_error(ErrorCode::DeviceBusy, error.what());
+        }
         struct stat st {};
         if (::fstat(setup.target.fd.get(), &st) != 0 || st.st_rdev != device->facts().device_number)
             throw make_error(ErrorCode::Failed, device->facts().node + " is no longer the device it was");

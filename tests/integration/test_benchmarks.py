@@ -24,6 +24,7 @@ class BenchmarksTest(harness.LoopDeviceTestCase):
             targets.setdefault(target, set()).add(kind)
         self.assertEqual(targets, {
             'device': {'seek', 'random', 'sequential', 'surface', 'block', 'profile', 'qd-sweep'},
+            'device-write': {'device-write', 'device-write-sweep', 'sustained-write'},
             'directory': {'file-rw', 'write-sweep'},
         })
         for kind, target, title, description, params in kinds:
