@@ -6,6 +6,9 @@
 
 #include <catch2/catch.hpp>
 
+#include <set>
+#include <string_view>
+
 using namespace diskbench::engine;
 
 namespace {
@@ -83,8 +86,12 @@ TEST_CASE("every benchmark documents every parameter with a default of its type"
     for (const auto& info : all_benchmarks()) {
         INFO(info.kind);
         CHECK(!info.description.empty());
+        std::set<std::string_view> keys;
         for (const auto& spec : info.params) {
             INFO(spec.key);
+            // One meaning per key: a second spec of the same key would be
+            // listed twice and validated by whichever comes first.
+            CHECK(keys.insert(spec.key).second);
             CHECK(!spec.description.empty());
             // The schema's own default must pass its own validation.
             ValueMap one { { std::string(spec.key), spec.default_value } };

@@ -126,7 +126,7 @@ BenchmarkInfo sustained_write()
             real_param("duration_s", "Write for this long, wrapping round `size`; 0: one pass over `size`.", 0, 0,
                        86400),
             real_param("window_s", "Seconds per point of the series.", 1.0, 0.01, 600),
-        }, false)),
+        }, false), Seeded::No),
         run,
     };
     info.params.push_back(data_seed_param());
