@@ -119,4 +119,20 @@ void remove_tree_below(int directory, unsigned depth_limit)
         remove_beneath(directory, name, depth_limit);
 }
 
+bool remove_empty_directory_if_same(int parent, const std::string& name, const struct stat& expected)
+{
+    check_component(name, false);
+    struct stat now {};
+    if (::fstatat(parent, name.c_str(), &now, AT_SYMLINK_NOFOLLOW) != 0) {
+        if (errno == ENOENT)
+            return false;
+        throw io_error("look at", name, errno);
+    }
+    if (now.st_dev != expected.st_dev || now.st_ino != expected.st_ino)
+        return false; // renamed away; what has its name now is not ours
+    if (::unlinkat(parent, name.c_str(), AT_REMOVEDIR) == 0 || errno == ENOENT)
+        return true;
+    throw io_error("remove", name, errno);
+}
+
 } // namespace diskbench::engine

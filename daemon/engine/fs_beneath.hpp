@@ -10,6 +10,7 @@
 
 #include "unique_fd.hpp"
 
+#include <sys/stat.h>
 #include <sys/types.h>
 
 #include <string>
@@ -36,5 +37,14 @@ void remove_tree_below(int directory, unsigned depth_limit = 64);
 // Removes `name` from `parent`, with everything in it if it is a directory.
 // Throws IoError; a name that is already gone is not an error.
 void remove_beneath(int parent, const std::string& name, unsigned depth_limit = 64);
+
+// Removes the empty directory `name` from `parent`, but only while that name
+// is still the directory `expected` (an fstat() of an fd of ours): never
+// recursively, and never what someone renamed into its place. For the
+// scratch directory's own name in the caller's folder, where others may be
+// allowed to rename entries: emptying happens through our fd, so at worst
+// this could remove an empty directory swapped in between the check and
+// the rmdir. Returns whether it removed it; throws IoError.
+bool remove_empty_directory_if_same(int parent, const std::string& name, const struct stat& expected);
 
 } // namespace diskbench::engine

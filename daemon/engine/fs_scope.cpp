@@ -16,7 +16,7 @@
 namespace diskbench::engine {
 
 FilesystemScope::FilesystemScope(UniqueFd directory, std::string name, Credentials caller)
-    : directory_(std::move(directory)), name_(std::move(name))
+    : directory_(std::move(directory)), name_(std::move(name)), caller_uid_(caller.uid)
 {
     // fstat() and fstatfs() of the fd only look at what it already is.
     struct stat st {};
@@ -113,7 +113,7 @@ bool FilesystemScope::on_scope_thread() const noexcept
 void FilesystemScope::open_scratch()
 {
     try {
-        leftovers_removed_ = remove_leftover_scratch(directory_.get());
+        leftovers_removed_ = remove_leftover_scratch(directory_.get(), caller_uid_);
         scratch_ = std::make_unique<ScratchDirectory>(directory_.get());
     } catch (const IoError& error) {
         const int e = error.error_number();
@@ -125,7 +125,14 @@ void FilesystemScope::open_scratch()
             throw IoError(fmt::format("{}: the filesystem is full ({})", name_, error.what()), e);
         throw IoError(fmt::format("{}: {}", name_, error.what()), e);
     }
-    scratch_name_ = scratch_->name();
+    try {
+        scratch_name_ = scratch_->name();
+    } catch (...) {
+        // Removed here, as the caller: a throwing constructor would
+        // otherwise destroy it on the daemon's root thread.
+        scratch_.reset();
+        throw;
+    }
 }
 
 int FilesystemScope::scratch_directory() const

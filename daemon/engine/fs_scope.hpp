@@ -74,6 +74,7 @@ private:
 
     UniqueFd directory_;
     std::string name_;
+    uid_t caller_uid_;
     std::string scratch_name_;
     unsigned leftovers_removed_ = 0;
     std::unique_ptr<ScratchDirectory> scratch_; // made and removed on the scope's thread

@@ -40,14 +40,14 @@ bool write_all(int fd, std::string_view text)
 }
 
 // The marker of a leftover, opened and locked, or invalid when `directory`
-// is not a scratch directory we may take.
-UniqueFd claim_marker(int directory)
+// is not a scratch directory of `owner`'s we may take.
+UniqueFd claim_marker(int directory, uid_t owner)
 {
     UniqueFd marker = open_beneath(directory, std::string(scratch_marker_name), O_RDONLY | O_NONBLOCK);
     if (!marker.valid())
         return {};
     struct stat st {};
-    if (::fstat(marker.get(), &st) != 0 || !S_ISREG(st.st_mode))
+    if (::fstat(marker.get(), &st) != 0 || !S_ISREG(st.st_mode) || st.st_uid != owner)
         return {};
     std::array<char, scratch_marker_text.size() + 1> text {};
     const ssize_t n = ::pread(marker.get(), text.data(), text.size(), 0);
@@ -80,8 +80,15 @@ ScratchDirectory::ScratchDirectory(int parent)
             throw IoError(fmt::format("cannot mark the scratch directory {}: {}", name_, std::strerror(errno)), errno);
     } catch (...) {
         try {
-            remove_beneath(parent_, name_);
-        } catch (const Error&) {
+            if (directory_.valid()) {
+                struct stat ours {};
+                remove_tree_below(directory_.get());
+                if (::fstat(directory_.get(), &ours) == 0)
+                    remove_empty_directory_if_same(parent_, name_, ours);
+            } else {
+                ::unlinkat(parent_, name_.c_str(), AT_REMOVEDIR); // only ever an empty directory
+            }
+        } catch (...) {
             // Left for the next run's cleanup only if it got its marker.
         }
         throw;
@@ -92,8 +99,9 @@ ScratchDirectory::~ScratchDirectory()
 {
     try {
         remove();
-    } catch (const Error&) {
+    } catch (...) {
         // Whatever is left carries the marker; the next run removes it.
+        // (Anything at all: this destructor must never end the daemon.)
     }
 }
 
@@ -104,13 +112,16 @@ void ScratchDirectory::remove()
     // Emptied through our own fd, then the name removed in the parent. Had
     // someone replaced the name by now, remove_beneath() would only take
     // what the caller may take anyway, and never follow a symlink.
+    struct stat ours {};
+    if (::fstat(directory_.get(), &ours) != 0)
+        throw IoError(fmt::format("cannot look at the scratch directory {}: {}", name_, std::strerror(errno)), errno);
     remove_tree_below(directory_.get());
     directory_.reset();
     marker_.reset();
-    remove_beneath(parent_, name_);
+    remove_empty_directory_if_same(parent_, name_, ours);
 }
 
-unsigned remove_leftover_scratch(int parent)
+unsigned remove_leftover_scratch(int parent, uid_t owner)
 {
     unsigned removed = 0;
     for (const std::string& name : list_directory(parent)) {
@@ -120,14 +131,17 @@ unsigned remove_leftover_scratch(int parent)
         UniqueFd directory = open_beneath(parent, name, O_RDONLY | O_DIRECTORY);
         if (!directory.valid())
             continue;
-        UniqueFd marker = claim_marker(directory.get());
+        struct stat st {};
+        if (::fstat(directory.get(), &st) != 0 || st.st_uid != owner || (st.st_mode & (S_IWGRP | S_IWOTH)) != 0)
+            continue; // someone else's, or open to someone else's additions
+        UniqueFd marker = claim_marker(directory.get(), owner);
         if (!marker.valid())
             continue;
         try {
             remove_tree_below(directory.get());
             directory.reset();
-            remove_beneath(parent, name);
-            ++removed;
+            if (remove_empty_directory_if_same(parent, name, st))
+                ++removed;
         } catch (const Error&) {
             // Not ours to finish (permissions changed?); try the others.
         }

@@ -15,6 +15,9 @@
 
 #include "unique_fd.hpp"
 
+#include <sys/stat.h>
+#include <sys/types.h>
+
 #include <string>
 #include <string_view>
 
@@ -39,7 +42,9 @@ public:
     [[nodiscard]] int fd() const noexcept { return directory_.get(); }
     [[nodiscard]] const std::string& name() const noexcept { return name_; }
 
-    // Removes the directory and its contents now. Throws IoError.
+    // Removes the directory and its contents now: emptied through our own
+    // fd, then its name removed only if it still is this directory (see
+    // remove_empty_directory_if_same). Throws IoError.
     void remove();
 
 private:
@@ -50,9 +55,12 @@ private:
 };
 
 // Removes the marked, unlocked scratch directories in `parent` that earlier
-// runs left (crash, kill -9, power cut) and returns how many. Anything that
-// is not a directory, has no marker with the right text, or is locked is
-// left alone. Errors on one leftover do not stop the others.
-unsigned remove_leftover_scratch(int parent);
+// runs of `owner` left (crash, kill -9, power cut) and returns how many.
+// Anything that is not a directory, is not owned by `owner` or is writable
+// by anyone else, has no marker of `owner` with the right text, or is
+// locked is left alone: in a folder others may write to, someone else could
+// plant a "leftover" and swap the caller's own files into it while it is
+// being emptied. Errors on one leftover do not stop the others.
+unsigned remove_leftover_scratch(int parent, uid_t owner);
 
 } // namespace diskbench::engine

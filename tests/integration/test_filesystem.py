@@ -244,9 +244,10 @@ class FilesystemTest(harness.IntegrationTestCase):
         self.assertIn(self.wait_job_state(job), ('cancelled', 'finished'))
         self.assertTrue(os.path.islink(folder))
         # The real scratch folder was emptied through the daemon's fd; its
-        # new name is the caller's business. What stood at the old name
-        # (the caller's symlink) was unlinked as the caller, not followed.
-        self.assertEqual(os.listdir(moved), ['scratch.moved'])
+        # new name is the caller's business. What stands at the old name
+        # (the symlink) is not the daemon's: left alone, not followed.
+        self.assertEqual(sorted(os.listdir(moved)), sorted([scratch, 'scratch.moved']))
+        self.assertTrue(os.path.islink(os.path.join(moved, scratch)))
         self.assertEqual(os.listdir(os.path.join(moved, 'scratch.moved')), [])
 
     def test_daemon_killed_mid_run_leaves_no_data(self):

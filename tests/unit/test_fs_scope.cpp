@@ -184,12 +184,12 @@ TEST_CASE("symlinks planted in the folder are never followed", "[fs-scope][loop]
     }
     CHECK((open_errno == ELOOP || open_errno == ENOTDIR)); // O_NOFOLLOW | O_DIRECTORY on a symlink
     CHECK(tree_snapshot(outside) == before);
-    // The planted symlinks were not ours to remove; the one in place of the
-    // scratch directory was removed as a link, and the real scratch
-    // directory emptied through its fd.
+    // The planted symlinks were not ours to remove, nor is whatever now has
+    // the scratch directory's name; the real scratch directory was emptied
+    // through its fd (its new name is whoever moved it's business).
     CHECK(fs::is_symlink(home / ".diskbench-scratch-relative"));
     CHECK(fs::is_symlink(home / ".diskbench-scratch-absolute"));
-    CHECK_FALSE(fs::exists(fs::symlink_status(home / scratch_name)));
+    CHECK(fs::is_symlink(home / scratch_name));
     CHECK(fs::is_empty(home / "moved"));
 }
 
@@ -280,4 +280,59 @@ TEST_CASE("a scope refuses what is not a folder on storage", "[fs-scope]")
     CHECK_THROWS_AS(FilesystemScope(UniqueFd(::open("/dev/null", O_RDONLY | O_CLOEXEC)), "/dev/null", test_caller()),
                     TargetError);
     CHECK_THROWS_AS(FilesystemScope(UniqueFd(), "nothing", test_caller()), TargetError);
+}
+
+// Shared folders: a folder others may write to (a lab's group folder,
+// here 0777 without the sticky bit) lets them rename entries in it. Their
+// moves must never make the scope delete the caller's own files.
+TEST_CASE("someone else renaming things in a shared folder cannot get the caller's files deleted", "[fs-scope][loop]")
+{
+    MountedFilesystem mount(MountedFilesystem::Kind::Ext4, 32 * MiB);
+    const fs::path shared = make_owned_directory(mount.path(), "shared", 0, 0, 0777);
+    // The caller's own folder with data the other user may not delete.
+    const fs::path important = make_owned_directory(shared, "important", caller_uid, caller_gid, 0755);
+    write_text(important / "data", "the caller's work");
+    make_owned_directory(important, "sub", caller_uid, caller_gid, 0755);
+    write_text(important / "sub" / "more", "and more");
+    const std::string important_before = tree_snapshot(important);
+    constexpr uid_t other_uid = 65533;
+
+    SECTION("swapped in for the live scratch directory")
+    {
+        std::string scratch_name;
+        {
+            FilesystemScope scope(open_directory(shared), shared.string(), test_caller());
+            scratch_name = scope.scratch_name();
+            // The other user's moves (done by root here; rename() in a 0777
+            // folder needs no more).
+            fs::rename(shared / scratch_name, shared / "moved-away");
+            fs::rename(important, shared / scratch_name);
+        }
+        // Still there under the scratch name: emptied the real scratch
+        // directory through its fd, and removed a name only while it was
+        // still that directory.
+        CHECK(tree_snapshot(shared / scratch_name) == important_before);
+        CHECK(fs::is_empty(shared / "moved-away"));
+    }
+
+    SECTION("a planted leftover, or one open to others, is not adopted")
+    {
+        const fs::path planted = make_owned_directory(shared, ".diskbench-scratch-planted", other_uid, other_uid, 0777);
+        write_text(planted / std::string(scratch_marker_name), std::string(scratch_marker_text));
+        REQUIRE(::chown((planted / std::string(scratch_marker_name)).c_str(), other_uid, other_uid) == 0);
+        const fs::path open = make_owned_directory(shared, ".diskbench-scratch-open", caller_uid, caller_gid, 0777);
+        write_text(open / std::string(scratch_marker_name), std::string(scratch_marker_text));
+        REQUIRE(::chown((open / std::string(scratch_marker_name)).c_str(), caller_uid, caller_gid) == 0);
+        // The caller's moved into the planted one: had the scope adopted it,
+        // emptying it would delete them as the caller.
+        fs::rename(important, planted / "important");
+        const std::string planted_before = tree_snapshot(planted);
+        const std::string open_before = tree_snapshot(open);
+        {
+            FilesystemScope scope(open_directory(shared), shared.string(), test_caller());
+            CHECK(scope.leftovers_removed() == 0);
+        }
+        CHECK(tree_snapshot(planted) == planted_before);
+        CHECK(tree_snapshot(open) == open_before);
+    }
 }
