@@ -18,5 +18,6 @@ BenchmarkInfo profile();
 BenchmarkInfo queue_depth_sweep();
 BenchmarkInfo file_rw();
 BenchmarkInfo write_sweep();
+BenchmarkInfo mixed_load();
 
 } // namespace diskbench::engine::benchmarks
