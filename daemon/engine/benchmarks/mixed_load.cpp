@@ -232,9 +232,13 @@ bool create_file(Worker& worker, std::uint64_t chunks, const Coordination& coord
     }
     sync_data(file);
     ::posix_fadvise(file.fd.get(), 0, 0, POSIX_FADV_DONTNEED);
-    // The same quicksort on the keys alone: the real sort's exact counts
-    // (for progress) and the order the file must end in (for the check).
-    worker.planned = chunk_quicksort_keys(worker.sorted_keys);
+    // The same quicksort on the keys alone gives the real sort's exact
+    // counts (for progress). The order the file must end in comes from
+    // std::sort, not from that sort, so the check at the end holds the
+    // quicksort to an order it did not make itself.
+    std::vector<std::uint64_t> dry_run = worker.sorted_keys;
+    worker.planned = chunk_quicksort_keys(dry_run);
+    std::sort(worker.sorted_keys.begin(), worker.sorted_keys.end());
     return true;
 }
 
