@@ -48,6 +48,8 @@ std::vector<ParamSpec> with_common_params(std::vector<ParamSpec> params, Seeded 
 
 BackendPreference backend_preference(const ParameterSet& params)
 {
+    if (!params.values().contains("backend"))
+        return BackendPreference::Psync;
     const std::string& name = params.text("backend");
     if (name == "io_uring")
         return BackendPreference::IoUring;

@@ -29,10 +29,12 @@ ParamSpec bool_param(std::string_view key, std::string_view description, bool fa
 ParamSpec text_param(std::string_view key, std::string_view description, std::string fallback,
                      std::vector<std::string_view> choices = {});
 
-// Adds `backend`, which every benchmark takes, and `seed` to those that
-// draw random offsets.
+// Adds `backend`, which every benchmark that runs its I/O through the
+// IoRunner takes, and `seed` to those that draw random offsets.
 enum class Seeded { No, Yes };
 std::vector<ParamSpec> with_common_params(std::vector<ParamSpec> params, Seeded seeded = Seeded::Yes);
+// Psync for a benchmark without `backend`: it does its own blocking
+// pread()/pwrite() (mixed-load's sort), which is what psync names.
 BackendPreference backend_preference(const ParameterSet& params);
 
 std::string format_bytes(std::uint64_t bytes); // "4 KiB", "1 MiB", "512 B"

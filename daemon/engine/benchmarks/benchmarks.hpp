@@ -22,5 +22,6 @@ BenchmarkInfo write_sweep();
 BenchmarkInfo device_write();
 BenchmarkInfo device_write_sweep();
 BenchmarkInfo sustained_write();
+BenchmarkInfo mixed_load();
 
 } // namespace diskbench::engine::benchmarks
