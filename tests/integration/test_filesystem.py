@@ -21,6 +21,13 @@ from harness import JOB_IFACE, MANAGER_IFACE, MANAGER_PATH, run, wait_until
 SCRATCH_PREFIX = '.diskbench-scratch-'
 MiB = 1024 * 1024
 QUICK_RW = {'size': ('t', 8 * MiB), 'block_size': ('u', MiB)}
+# One quick run of every filesystem kind.
+SMALL_RUNS = {
+    'file-rw': QUICK_RW,
+    'write-sweep': {'amount_per_size': ('t', 2 * MiB), 'min_block': ('u', MiB),
+                    'max_block': ('u', 2 * MiB), 'repetitions': ('t', 2)},
+    'mixed-load': {'threads': ('t', 2), 'file_size': ('t', 8 * MiB)},
+}
 # Long enough to be caught mid-run (many small synced writes); the tests end
 # it by closing the client, which cancels the job.
 LONG_RW = {'size': ('t', 48 * MiB), 'block_size': ('u', 4096)}
@@ -108,6 +115,24 @@ class FilesystemTest(harness.IntegrationTestCase):
         self.assertGreater(summary['read_mb_s'], 0)
         self.assertEqual([s[0] for s in props['Series']], ['write', 'read'])
         self.assertEqual(os.listdir(folder), [])
+
+    def test_every_folder_kind_runs_through_the_daemon(self):
+        # Small sizes: the engine's tests check the figures; this checks
+        # each kind is offered, runs as the caller and leaves nothing.
+        kinds = self.stack.call(MANAGER_PATH, MANAGER_IFACE, 'ListBenchmarks')[0]
+        listed = {k[0] for k in kinds if k[1] == 'directory'}
+        self.assertEqual(listed, set(SMALL_RUNS))
+        for kind, options in SMALL_RUNS.items():
+            with self.subTest(kind=kind):
+                folder = self.folder()
+                with self.stack.client(start_fs=(folder, kind, options)) as c:
+                    self.assertIsNone(c.error)
+                    done = c.wait_completed(180)
+                    self.assertEqual(done['completed'], 'finished', done)
+                    props = self.job_props(c.job)
+                self.assertTrue(props['Series'], kind)
+                self.assertGreater(props['SampleCount'], 0, kind)
+                self.assertEqual(os.listdir(folder), [])
 
     def test_scratch_belongs_to_the_caller_and_goes_with_the_job(self):
         folder = self.folder()
