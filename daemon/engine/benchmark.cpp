@@ -16,6 +16,7 @@ std::span<const BenchmarkInfo> all_benchmarks()
         benchmarks::seek(),        benchmarks::random_sweep(), benchmarks::sequential(),
         benchmarks::surface(),     benchmarks::block_sweep(),  benchmarks::profile(),
         benchmarks::queue_depth_sweep(), benchmarks::file_rw(), benchmarks::write_sweep(),
+        benchmarks::structure(), benchmarks::small_files(),
     };
     return list;
 }

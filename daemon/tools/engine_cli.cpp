@@ -71,7 +71,8 @@ int usage()
 {
     std::cerr << "usage: diskbench-engine --list\n"
                  "       diskbench-engine KIND PATH [KEY=VALUE ...]\n"
-                 "PATH is a file or block device, or a directory for file-rw and write-sweep.\n";
+                 "PATH is a file or block device, or a directory for file-rw, write-sweep,\n"
+                 "structure and small-files.\n";
     return 2;
 }
 

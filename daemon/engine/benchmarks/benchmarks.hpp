@@ -5,8 +5,9 @@
 
 // One function per benchmark kind, each in its own file; the registry in
 // benchmark.cpp lists them. The device benchmarks only read from the
-// target; the filesystem benchmarks write, but only unnamed files in their
-// FilesystemScope's scratch directory.
+// target; the filesystem benchmarks write, but only in their
+// FilesystemScope's scratch directory: unnamed files, or (structure,
+// small-files) a tree below it that they remove again.
 namespace diskbench::engine::benchmarks {
 
 BenchmarkInfo seek();
@@ -18,5 +19,7 @@ BenchmarkInfo profile();
 BenchmarkInfo queue_depth_sweep();
 BenchmarkInfo file_rw();
 BenchmarkInfo write_sweep();
+BenchmarkInfo structure();
+BenchmarkInfo small_files();
 
 } // namespace diskbench::engine::benchmarks
