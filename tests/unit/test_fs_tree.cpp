@@ -25,6 +25,7 @@
 #include <fstream>
 #include <functional>
 #include <set>
+#include <sstream>
 
 using namespace diskbench::engine;
 using namespace diskbench::testing;
@@ -456,10 +457,33 @@ TEST_CASE("a directory of the tree swapped for a symlink is never followed", "[f
     fs::create_symlink(outside, home / ".diskbench-scratch-planted");
     const std::string before = tree_snapshot(outside);
     const UniqueFd home_fd = open_directory(home);
+    // The hook reaches `outside` through an fd as well: the caller cannot
+    // walk the test's root-only path to it.
+    const UniqueFd outside_fd = open_directory(outside);
+    const fs::path outside_as_caller = fs::path("/proc/self/fd") / std::to_string(outside_fd.get());
+    std::set<std::string> mirrored; // directories and files copied into `outside`
+    // The benchmark neither wrote nor removed anything there: the test's
+    // files are as they were, the mirrored entries are all there, and
+    // nothing else is.
+    const auto check_outside_untouched = [&] {
+        const std::string now = tree_snapshot(outside);
+        std::istringstream lines(before);
+        for (std::string line; std::getline(lines, line);)
+            CHECK(now.find(line + "\n") != std::string::npos);
+        for (const std::string& path : mirrored)
+            CHECK(fs::exists(fs::symlink_status(outside / path)));
+        for (auto it = fs::recursive_directory_iterator(outside); it != fs::end(it); ++it) {
+            const std::string path = fs::relative(it->path(), outside).string();
+            if (!fs::is_directory(it->symlink_status()))
+                CHECK((path == "precious" || path == "f0" || mirrored.contains(path)));
+        }
+    };
 
     // After the phase of bar `at`, as the caller could: the first directory
-    // below the tree's root that holds something moves away, and a symlink
-    // to `outside` takes its name. The next phase must fail on it rather
+    // below the tree's root that holds something moves away, `outside`
+    // gets a copy of it (so a benchmark that followed the link would find
+    // its way and write, read or delete there), and a symlink to `outside`
+    // takes the directory's name. The next phase must fail on it rather
     // than walk into `outside`.
     struct Case {
         std::string kind;
@@ -478,9 +502,21 @@ TEST_CASE("a directory of the tree swapped for a symlink is never followed", "[f
                 if (!entry.is_directory() || fs::is_empty(entry.path()))
                     continue;
                 const std::string name = entry.path().filename().string();
-                const std::string away = "moved-" + std::to_string(moved++);
-                swapped = ::rename(entry.path().c_str(), (tree / away).c_str()) == 0
-                    && ::symlink(outside.c_str(), (tree / name).c_str()) == 0;
+                const fs::path away = tree / ("moved-" + std::to_string(moved++));
+                if (::rename(entry.path().c_str(), away.c_str()) != 0)
+                    return;
+                for (auto it = fs::recursive_directory_iterator(away); it != fs::end(it); ++it) {
+                    const std::string path = it->path().string().substr(away.string().size() + 1);
+                    if (fs::is_directory(it->symlink_status()))
+                        fs::create_directories(outside_as_caller / path);
+                    else
+                        fs::copy_file(it->path(), outside_as_caller / path, fs::copy_options::overwrite_existing);
+                    mirrored.insert(path);
+                }
+                // Relative, so the caller can follow it: the test's own
+                // path to the mount is root's only, and an absolute link
+                // would be stopped by that rather than by the engine.
+                swapped = ::symlink("../../../outside", (tree / name).c_str()) == 0;
                 break;
             }
         };
@@ -494,10 +530,11 @@ TEST_CASE("a directory of the tree swapped for a symlink is never followed", "[f
             CHECK((error.error_number() == ELOOP || error.error_number() == ENOTDIR));
             CHECK_THAT(error.what(), Catch::Contains("benchmark's tree"));
         }
-        CHECK(swapped);
-        CHECK(tree_snapshot(outside) == before);
+        REQUIRE(swapped);
+        check_outside_untouched();
         CHECK(scratch_entries(home).size() == 1); // the planted symlink only
     }
+    CHECK(!mirrored.empty());
     CHECK(fs::is_symlink(home / "tree"));
     CHECK(fs::is_symlink(home / ".diskbench-scratch-planted"));
 }
