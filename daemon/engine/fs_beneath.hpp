@@ -3,8 +3,9 @@
 
 // Naming things below a directory fd: the only way the filesystem
 // benchmarks touch a filesystem. Every name is one component the engine
-// made itself; resolution never follows a symlink (not even an intermediate
-// one), never leaves the directory and never crosses into another mount. So
+// made itself, or a path of such components (open_path_beneath());
+// resolution never follows a symlink (not even an intermediate one), never
+// leaves the directory and never crosses into another mount. So
 // a symlink or mount the caller (or anyone) plants in the directory, or a
 // directory swapped for a symlink mid-run, only makes an operation fail.
 

@@ -190,6 +190,29 @@ TEST_CASE("a tree plan depends on the seed alone and is well formed", "[fs-tree]
     CHECK(empty.total_bytes() == 0);
 }
 
+TEST_CASE("open_path_beneath takes only paths of plain components and follows no symlink", "[fs-tree]")
+{
+    ScratchDir dir;
+    fs::create_directories(dir.path() / "a" / "b");
+    std::ofstream(dir.path() / "a" / "b" / "f") << "x";
+    fs::create_directory_symlink("b", dir.path() / "a" / "link");
+    const UniqueFd fd = open_directory(dir.path());
+    CHECK(open_path_beneath(fd.get(), "a/b/f", O_RDONLY).valid());
+    CHECK_FALSE(open_path_beneath(fd.get(), "a/link/f", O_RDONLY).valid());
+    CHECK(errno == ELOOP);
+    for (const std::string bad : { "a/../a/b/f", "/a/b/f", "a//b/f", "a/./b/f", "a/b/f/", "", ".." })
+        CHECK_THROWS_AS(open_path_beneath(fd.get(), bad, O_RDONLY), Error);
+    CHECK(make_directory_beneath(fd.get(), "c", 0700));
+    CHECK_FALSE(make_directory_beneath(fd.get(), "c", 0700));
+    CHECK(errno == EEXIST);
+    CHECK_THROWS_AS(make_directory_beneath(fd.get(), "a/c", 0700), Error);
+    const UniqueFd a = open_beneath(fd.get(), "a", O_RDONLY | O_DIRECTORY);
+    CHECK_FALSE(unlink_beneath(a.get(), "link", true)); // a symlink is no directory
+    CHECK(unlink_beneath(a.get(), "link", false));     // and goes, not its target
+    CHECK(fs::exists(dir.path() / "a" / "b" / "f"));
+    CHECK(unlink_beneath(fd.get(), "c", true));
+}
+
 TEST_CASE("structure builds and deletes the seeded tree as the caller and leaves nothing", "[fs-tree][loop]")
 {
     MountedFilesystem mount(MountedFilesystem::Kind::Ext4, 64 * MiB);
