@@ -433,6 +433,38 @@ TEST_CASE("tree benchmarks scale down to the free inodes and space with a note",
     }
 }
 
+TEST_CASE("a filesystem that fills up mid-run ends it with a clear error and nothing left", "[fs-tree][loop]")
+{
+    MountedFilesystem mount(MountedFilesystem::Kind::Ext4, 32 * MiB);
+    const fs::path home = make_owned_directory(mount.path(), "home", caller_uid, caller_gid, 0755);
+    // Opened by root; written through by the hook, as the caller: it fills
+    // what the caller may fill, the way another program would mid-run.
+    const UniqueFd filler(::open((mount.path() / "filler").c_str(), O_CREAT | O_WRONLY | O_CLOEXEC, 0600));
+    REQUIRE(filler.valid());
+    HookSink sink;
+    bool filled = false;
+    sink.on_point = [&](const SeriesPoint& point) {
+        if (filled || point.x != 0)
+            return;
+        const std::vector<char> chunk(64 * KiB, 'f');
+        for (std::size_t size = chunk.size(); size >= 1024; size /= 2)
+            while (::write(filler.get(), chunk.data(), size) == static_cast<ssize_t>(size)) {
+            }
+        ::fsync(filler.get());
+        filled = true;
+    };
+    try {
+        run_tree(home, "small-files", { { "directories", std::uint64_t { 100 } }, { "files", std::uint64_t { 500 } } },
+                 &sink);
+        FAIL("the run ended well");
+    } catch (const IoError& error) {
+        CHECK(error.error_number() == ENOSPC);
+        CHECK_THAT(error.what(), Catch::Contains("the filesystem is full") && Catch::Contains(home.string()));
+    }
+    CHECK(filled);
+    CHECK(tree_snapshot(home).empty());
+}
+
 TEST_CASE("bad tree parameters are refused naming the key, before anything is written", "[fs-tree][loop]")
 {
     MountedFilesystem mount(MountedFilesystem::Kind::Ext4, 16 * MiB);
