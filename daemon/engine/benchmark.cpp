@@ -20,6 +20,7 @@ std::span<const BenchmarkInfo> all_benchmarks()
         benchmarks::queue_depth_sweep(), benchmarks::file_rw(), benchmarks::write_sweep(),
         benchmarks::device_write(), benchmarks::device_write_sweep(), benchmarks::sustained_write(),
         benchmarks::mixed_load(),
+        benchmarks::structure(), benchmarks::small_files(),
     };
     return list;
 }

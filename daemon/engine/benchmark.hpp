@@ -97,7 +97,8 @@ Result run_benchmark(const BenchmarkInfo& info, const Target& target, const Valu
 // nothing and writes nothing), so it can run before authorization and
 // before any scratch directory exists. Running happens on the scope's
 // thread; the scope's scratch directory stays until the scope goes, and
-// whatever the benchmark wrote is gone by then (unnamed files).
+// whatever the benchmark wrote is gone by then (unnamed files, or a tree
+// the benchmark removes itself, also when cancelled or failing).
 void check_directory_benchmark(const BenchmarkInfo& info, const FilesystemFacts& facts, const ValueMap& given);
 Result run_directory_benchmark(const BenchmarkInfo& info, FilesystemScope& scope, const ValueMap& given,
                                SampleSink* sink, const CancelToken& cancel);

@@ -79,6 +79,8 @@ FilesystemFacts filesystem_facts(int fd)
     facts.total_bytes = static_cast<std::uint64_t>(vfs.f_blocks) * vfs.f_frsize;
     facts.available_bytes = static_cast<std::uint64_t>(vfs.f_bavail) * vfs.f_frsize;
     facts.block_size = static_cast<std::uint32_t>(vfs.f_bsize);
+    facts.total_inodes = vfs.f_files;
+    facts.available_inodes = vfs.f_favail;
     return facts;
 }
 

@@ -13,6 +13,11 @@ struct FilesystemFacts {
     std::uint64_t total_bytes = 0;
     std::uint64_t available_bytes = 0; // for unprivileged users (root's reserve excluded)
     std::uint32_t block_size = 0;      // the filesystem's preferred I/O size
+    // Inodes (statvfs f_files, f_favail): what a benchmark that makes many
+    // files runs out of first. 0 total: the filesystem has no fixed number
+    // (btrfs, and others that allocate inodes as they go).
+    std::uint64_t total_inodes = 0;
+    std::uint64_t available_inodes = 0;
     // proc, sysfs, cgroup and friends: files there are kernel interfaces,
     // not storage; a benchmark has no business creating anything in them.
     bool pseudo = false;

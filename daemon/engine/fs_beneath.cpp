@@ -6,6 +6,7 @@
 #include <dirent.h>
 #include <fcntl.h>
 #include <linux/openat2.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -38,11 +39,8 @@ IoError io_error(const std::string& what, const std::string& name, int error_num
     return IoError(fmt::format("cannot {} \"{}\": {}", what, name, std::strerror(error_number)), error_number);
 }
 
-} // namespace
-
-UniqueFd open_beneath(int directory, const std::string& name, int flags, mode_t mode)
+UniqueFd open_confined(int directory, const std::string& name, int flags, mode_t mode)
 {
-    check_component(name, true);
     open_how how {};
     how.flags = static_cast<__u64>(flags | O_NOFOLLOW | O_CLOEXEC);
     // The kernel refuses a mode without O_CREAT or O_TMPFILE.
@@ -53,6 +51,41 @@ UniqueFd open_beneath(int directory, const std::string& name, int flags, mode_t 
         fd = ::syscall(SYS_openat2, directory, name.c_str(), &how, sizeof how);
     while (fd < 0 && errno == EINTR);
     return UniqueFd(static_cast<int>(fd));
+}
+
+} // namespace
+
+UniqueFd open_beneath(int directory, const std::string& name, int flags, mode_t mode)
+{
+    check_component(name, true);
+    return open_confined(directory, name, flags, mode);
+}
+
+UniqueFd open_path_beneath(int directory, const std::string& path, int flags, mode_t mode)
+{
+    // Checked here too, although RESOLVE_BENEATH would refuse ".." that
+    // leaves: a path the engine did not build this way is a bug.
+    std::string::size_type start = 0;
+    while (true) {
+        const auto slash = path.find('/', start);
+        check_component(path.substr(start, slash == std::string::npos ? std::string::npos : slash - start), false);
+        if (slash == std::string::npos)
+            break;
+        start = slash + 1;
+    }
+    return open_confined(directory, path, flags, mode);
+}
+
+bool make_directory_beneath(int directory, const std::string& name, mode_t mode)
+{
+    check_component(name, false);
+    return ::mkdirat(directory, name.c_str(), mode) == 0;
+}
+
+bool unlink_beneath(int directory, const std::string& name, bool is_directory)
+{
+    check_component(name, false);
+    return ::unlinkat(directory, name.c_str(), is_directory ? AT_REMOVEDIR : 0) == 0;
 }
 
 std::vector<std::string> list_directory(int directory)

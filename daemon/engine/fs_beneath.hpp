@@ -3,8 +3,9 @@
 
 // Naming things below a directory fd: the only way the filesystem
 // benchmarks touch a filesystem. Every name is one component the engine
-// made itself; resolution never follows a symlink (not even an intermediate
-// one), never leaves the directory and never crosses into another mount. So
+// made itself, or a path of such components (open_path_beneath());
+// resolution never follows a symlink (not even an intermediate one), never
+// leaves the directory and never crosses into another mount. So
 // a symlink or mount the caller (or anyone) plants in the directory, or a
 // directory swapped for a symlink mid-run, only makes an operation fail.
 
@@ -23,6 +24,22 @@ namespace diskbench::engine {
 // RESOLVE_NO_XDEV. `name` must be one component or "."; anything else is a
 // bug and throws Error. On failure the fd is invalid and errno says why.
 UniqueFd open_beneath(int directory, const std::string& name, int flags, mode_t mode = 0);
+
+// The same for a relative path of several components below `directory`
+// ("d3/d17/f42"), each one a single component as above; the kernel walks
+// it with the same RESOLVE_* flags, so no component may be a symlink or a
+// mount point. Throws Error for a path with an empty, "." or ".."
+// component.
+UniqueFd open_path_beneath(int directory, const std::string& path, int flags, mode_t mode = 0);
+
+// mkdirat() of one component in `directory`. mkdir never follows a symlink
+// in the last component (it fails with EEXIST), and `directory` was itself
+// opened beneath. False with errno on failure.
+bool make_directory_beneath(int directory, const std::string& name, mode_t mode);
+
+// unlinkat() of one component, with AT_REMOVEDIR for a directory: removes
+// a symlink itself, never what it points to. False with errno on failure.
+bool unlink_beneath(int directory, const std::string& name, bool is_directory);
 
 // The names in `directory`, without "." and "..". Throws IoError.
 std::vector<std::string> list_directory(int directory);

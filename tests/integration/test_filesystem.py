@@ -27,6 +27,8 @@ SMALL_RUNS = {
     'write-sweep': {'amount_per_size': ('t', 2 * MiB), 'min_block': ('u', MiB),
                     'max_block': ('u', 2 * MiB), 'repetitions': ('t', 2)},
     'mixed-load': {'threads': ('t', 2), 'file_size': ('t', 8 * MiB)},
+    'structure': {'directories': ('t', 100), 'files': ('t', 100)},
+    'small-files': {'directories': ('t', 100), 'files': ('t', 100)},
 }
 # Long enough to be caught mid-run (many small synced writes); the tests end
 # it by closing the client, which cancels the job.

@@ -62,7 +62,7 @@ void run_program(const std::vector<std::string>& argv)
         throw std::runtime_error(argv[0] + " failed");
 }
 
-MountedFilesystem::MountedFilesystem(Kind kind, std::uint64_t size)
+MountedFilesystem::MountedFilesystem(Kind kind, std::uint64_t size, std::uint64_t inodes)
 {
     enter_private_mount_namespace();
     mount_point_ = dir_.path() / "mnt";
@@ -79,8 +79,11 @@ MountedFilesystem::MountedFilesystem(Kind kind, std::uint64_t size)
         loop_ = std::make_unique<LoopDevice>(make_data_file(dir_, "backing", size));
         // No lazy initialisation: nothing may write in the background while
         // a test measures or checks free space.
-        run_program({ "mkfs.ext4", "-q", "-F", "-E", "lazy_itable_init=0,lazy_journal_init=0,nodiscard",
-                      loop_->path() });
+        std::vector<std::string> mkfs { "mkfs.ext4", "-q", "-F", "-E", "lazy_itable_init=0,lazy_journal_init=0,nodiscard" };
+        if (inodes != 0)
+            mkfs.insert(mkfs.end(), { "-N", std::to_string(inodes) });
+        mkfs.push_back(loop_->path());
+        run_program(mkfs);
         if (::mount(loop_->path().c_str(), mount_point_.c_str(), "ext4", 0, "") != 0)
             throw std::system_error(errno, std::generic_category(), "mount ext4");
     }

@@ -21,9 +21,11 @@ namespace diskbench::testing {
 
 class MountedFilesystem {
 public:
-    // Ext4: mkfs.ext4 over a loop device on a file of `size` bytes of data.
+    // Ext4: mkfs.ext4 over a loop device on a file of `size` bytes of data,
+    // with about `inodes` inodes when not 0 (mkfs.ext4 -N; it rounds up to
+    // fill its inode tables).
     enum class Kind { Ext4, Tmpfs };
-    MountedFilesystem(Kind kind, std::uint64_t size);
+    MountedFilesystem(Kind kind, std::uint64_t size, std::uint64_t inodes = 0);
     ~MountedFilesystem();
     MountedFilesystem(const MountedFilesystem&) = delete;
     MountedFilesystem& operator=(const MountedFilesystem&) = delete;

@@ -8,6 +8,9 @@
 // target, except the device write benchmarks (writes_device, on a target
 // from open_target_for_write); the filesystem benchmarks write, but only
 // unnamed files in their FilesystemScope's scratch directory.
+// target; the filesystem benchmarks write, but only in their
+// FilesystemScope's scratch directory: unnamed files, or (structure,
+// small-files) a tree below it that they remove again.
 namespace diskbench::engine::benchmarks {
 
 BenchmarkInfo seek();
@@ -23,5 +26,7 @@ BenchmarkInfo device_write();
 BenchmarkInfo device_write_sweep();
 BenchmarkInfo sustained_write();
 BenchmarkInfo mixed_load();
+BenchmarkInfo structure();
+BenchmarkInfo small_files();
 
 } // namespace diskbench::engine::benchmarks
