@@ -74,6 +74,7 @@ void apply_device_properties(DeviceEntry& device, const PropertyMap& p)
 void apply_job_properties(JobEntry& job, const PropertyMap& p)
 {
     read(p, "Kind", job.kind);
+    read(p, "Target", job.target);
     read_path(p, "Device", job.device);
     read(p, "Owner", job.owner);
     read_map(p, "Parameters", job.parameters);
@@ -527,6 +528,28 @@ void DaemonClient::start_benchmark(const std::string& device_path, const std::st
             .onInterface(ManagerInterface::INTERFACE_NAME)
             .withTimeout(interactive_timeout)
             .withArguments(sdbus::ObjectPath(device_path), kind, variants_from_saved_map(options))
+            .uponReplyInvoke([shared](const sdbus::Error* error, const sdbus::ObjectPath& job) {
+                if (error)
+                    (*shared)(call_error(*error));
+                else
+                    (*shared)(std::string(job));
+            });
+    } catch (const sdbus::Error& error) {
+        post([shared, failure = call_error(error)] { (*shared)(failure); });
+    }
+}
+
+void DaemonClient::start_filesystem_benchmark(int directory_fd, const std::string& kind, const SavedValueMap& options,
+                                              StartReply reply)
+{
+    auto shared = std::make_shared<StartReply>(std::move(reply));
+    try {
+        // UnixFd(int) duplicates the descriptor; the message owns that copy.
+        root_->proxy()
+            .callMethodAsync("StartFilesystemBenchmark")
+            .onInterface(ManagerInterface::INTERFACE_NAME)
+            .withTimeout(interactive_timeout)
+            .withArguments(sdbus::UnixFd(directory_fd), kind, variants_from_saved_map(options))
             .uponReplyInvoke([shared](const sdbus::Error* error, const sdbus::ObjectPath& job) {
                 if (error)
                     (*shared)(call_error(*error));

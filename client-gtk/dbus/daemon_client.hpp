@@ -74,6 +74,11 @@ public:
     // a password dialog, so the reply may take minutes.
     void start_benchmark(const std::string& device_path, const std::string& kind, const SavedValueMap& options,
                          StartReply reply);
+    // StartFilesystemBenchmark in the folder open as `directory_fd` (the
+    // caller keeps it and may close it right after this returns: the call
+    // carries a duplicate).
+    void start_filesystem_benchmark(int directory_fd, const std::string& kind, const SavedValueMap& options,
+                                    StartReply reply);
     void cancel_job(const std::string& job_path, DoneReply reply);
     // Fetches devices, jobs and kinds again (also starts the daemon).
     void refresh();
