@@ -129,6 +129,11 @@ void Application::add_actions()
               app.choose_file(GTK_FILE_CHOOSER_ACTION_SELECT_FOLDER, _("Benchmark a Folder"), _("_Select"), nullptr,
                               [&app](const std::string& path) { app.window_->select_folder(path); });
           } },
+        { "show-page", "s",
+          [](Application& app, const std::string& kind) {
+              if (app.window_)
+                  app.window_->show_page(kind);
+          } },
         { "run-benchmark", "s",
           [](Application& app, const std::string& kind) {
               if (app.window_)
