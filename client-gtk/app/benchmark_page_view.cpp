@@ -533,6 +533,10 @@ void BenchmarkPageView::rebuild_chart()
                 size = static_cast<std::uint64_t>(*value);
     }
     ChartSpec spec = spec_for(view(), page_.kind, parameters, summary, page_.target == PageTarget::Device ? size : 0);
+    if (spec.x_scale == AxisScale::Categories && page_.target != PageTarget::Device) {
+        const std::optional<SavedResult> shown = shown_result();
+        spec.categories = test_categories(summary, shown ? shown->series : std::vector<SavedSeries> {});
+    }
     if (reference_ && spec.categories.empty() && page_.kind == "profile")
         spec = spec_for(view(), page_.kind, reference_->parameters, reference_->summary, size);
     chart.set_spec(spec);

@@ -112,7 +112,10 @@ std::vector<BenchmarkPage> make_write_pages()
                     Directory),
         // TRANSLATORS: page titles of the raw device write benchmarks.
         with_target({ "device-write", N_("Write"), "document-save-symbolic",
-                      N_("Sequential and random 4 KiB writes to the raw device."), {} },
+                      N_("Sequential and random 4 KiB writes to the raw device."),
+                      { view(N_("MB/s"), spec(Bar, Categories, Unit::Plain, Unit::MegabytesPerSecond), "throughput"),
+                        view(N_("IOPS"), spec(Bar, Categories, Unit::Plain, Unit::Iops), "iops"),
+                        view(N_("p99"), spec(Bar, Categories, Unit::Plain, Unit::Microseconds), "latency_p99") } },
                     DeviceWrite),
         with_target({ "device-write-sweep", N_("Write sweep"), "view-grid-symbolic",
                       N_("Writes to the raw device with block sizes from small to large."), {} },
@@ -181,8 +184,12 @@ ChartSpec chart_spec_for_series(const SavedSeries& first)
     result.style = first.style == "bar" ? ChartStyle::Bar : first.style == "scatter" ? ChartStyle::Scatter : ChartStyle::Line;
     result.x_unit = unit_from_name(first.x_unit);
     result.y_unit = unit_from_name(first.y_unit);
+    if (first.x_unit == "test") {
+        result.x_scale = AxisScale::Categories;
+        result.x_unit = Unit::Plain;
+    }
     // Block sizes and queue depths double from point to point.
-    if (first.x_unit == "depth" || (first.x_unit == "B" && result.style == ChartStyle::Bar))
+    else if (first.x_unit == "depth" || (first.x_unit == "B" && result.style == ChartStyle::Bar))
         result.x_scale = AxisScale::Log2;
     return result;
 }
@@ -215,6 +222,25 @@ PageView generic_view(const std::vector<SavedSeries>& series)
     if (result.names.empty())
         result.names.push_back({}); // shows nothing, matches no series name a daemon sends
     return result;
+}
+
+std::vector<std::string> test_categories(const SavedValueMap& summary, const std::vector<SavedSeries>& series)
+{
+    for (const char* key : { "tests", "phases" }) {
+        const std::string listed = text_of(summary, key);
+        if (!listed.empty())
+            return split_profile_tests(listed);
+    }
+    double last = -1;
+    for (const SavedSeries& s : series)
+        if (s.x_unit == "test")
+            for (const GraphPoint& point : s.points)
+                last = std::max(last, point.x);
+    std::vector<std::string> names;
+    // Indices from the daemon: bounded, so a bad value cannot make millions of labels.
+    for (int i = 0; i <= static_cast<int>(std::min(last, 255.0)); ++i)
+        names.push_back(std::to_string(i + 1));
+    return names;
 }
 
 std::string summary_line(const SavedValueMap& summary)

@@ -57,6 +57,10 @@ BenchmarkPage page_for_kind(const std::string& kind, std::string_view target, co
 // style and y unit is drawn, labelled by name; "NAME-min"/"NAME-max" become
 // the band around the first one.
 PageView generic_view(const std::vector<SavedSeries>& series);
+// Categories of a chart whose x is a test index (unit "test"): the
+// summary's "tests" or "phases" (comma-separated), else "1", "2", ... up
+// to the largest index drawn so far.
+std::vector<std::string> test_categories(const SavedValueMap& summary, const std::vector<SavedSeries>& series);
 ChartSpec chart_spec_for_series(const SavedSeries& first);
 
 // The headline figures of a filesystem or write run from its Summary:

@@ -589,3 +589,20 @@ TEST_CASE("a full folder and a refused folder are said in plain words", "[client
                    "“stick” is full"));
     CHECK_FALSE(error_text({ "org.diskbench.DiskBench1.Error.NoSpace", "" }).message.empty());
 }
+
+TEST_CASE("test-indexed bars get the summary's test names, else numbers", "[client-model]")
+{
+    const std::vector<SavedSeries> series = { { "throughput", "test", "MB/s", "bar", { { 0, 500 }, { 1, 40 }, { 2, 300 } } } };
+    const PageView view = generic_view(series);
+    CHECK(view.spec.x_scale == AxisScale::Categories);
+    CHECK(test_categories({ { "tests", std::string("SEQ1M Q1T1,RND4K Q1T1,RND4K Q32T1") } }, series)
+          == std::vector<std::string> { "SEQ1M Q1T1", "RND4K Q1T1", "RND4K Q32T1" });
+    CHECK(test_categories({ { "phases", std::string("cache,after cache") } }, series).size() == 2);
+    CHECK(test_categories({}, series) == std::vector<std::string> { "1", "2", "3" });
+    CHECK(test_categories({}, {}).empty());
+    const std::vector<SavedSeries> absurd = { { "x", "test", "MB/s", "bar", { { 1e12, 1 } } } };
+    CHECK(test_categories({}, absurd).size() == 256);
+    const BenchmarkPage write = page_for_kind("device-write", "device-write", "", "");
+    CHECK(write.views.size() == 3);
+    CHECK(write.target == PageTarget::DeviceWrite);
+}
