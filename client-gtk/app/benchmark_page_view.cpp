@@ -430,6 +430,8 @@ void BenchmarkPageView::job_changed(const JobEntry& job)
         rebuild_chart();
     } else if (job.series.size() != appended_.size()) {
         rebuild_chart(); // new series declared: routes change
+    } else if (!job.running() && view().spec.x_scale == AxisScale::Categories) {
+        rebuild_chart(); // the summary names the tests now
     }
     if (!job.running())
         stopping_ = false;

@@ -283,6 +283,14 @@ std::string summary_line(const SavedValueMap& summary)
 
 std::string series_display_name(const std::string& name)
 {
+    // "rnd4k q1t1.throughput" (a figure per test) -> "RND4K Q1T1"
+    if (const std::size_t dot = name.find('.'); dot != std::string::npos && dot > 0) {
+        std::string test = name.substr(0, dot);
+        for (char& c : test)
+            c = static_cast<char>(g_ascii_toupper(c));
+        const std::string figure = name.substr(dot + 1);
+        return figure == "throughput" ? test : test + " " + series_display_name(figure);
+    }
     // TRANSLATORS: names of measured series and summary figures of the
     // write and folder benchmarks, as in "write 512 MB/s".
     static const std::pair<const char*, const char*> known[] = {

@@ -475,6 +475,10 @@ TEST_CASE("the summary line of folder and write runs: MB/s, op/s and seconds", "
     CHECK(contains(sweep, "throughput max 900 MB/s"));
     CHECK(contains(sweep, "throughput min 50 MB/s"));
     CHECK(summary_line({}).empty());
+    // Figures per test (raw writes): the test's name.
+    const std::string tests = summary_line({ { "rnd4k q1t1.throughput_mb_s", 37.0 }, { "seq1m q1t1.read_mb_s", 9.0 } });
+    CHECK(contains(tests, "RND4K Q1T1 37 MB/s"));
+    CHECK(contains(tests, "SEQ1M Q1T1 read 9.0 MB/s"));
 }
 
 TEST_CASE("erasing a device is confirmed by its serial, or its node when it has none", "[client-model]")
