@@ -705,6 +705,17 @@ void BenchmarkPageView::start()
         start_on_device(*device);
 }
 
+std::weak_ptr<bool> BenchmarkPageView::begin_start()
+{
+    // "Waiting for authorization…" and an empty graph until the reply.
+    starting_ = true;
+    detach();
+    opened_.reset();
+    rebuild_chart();
+    update_controls();
+    return alive_;
+}
+
 void BenchmarkPageView::start_on_device(const DeviceEntry& device)
 {
     SavedValueMap options = settings_.changed();
@@ -713,12 +724,7 @@ void BenchmarkPageView::start_on_device(const DeviceEntry& device)
         options = write_options(options, erase ? WriteMode::Destroy : WriteMode::Preserve,
                                 gtk_editable_get_text(GTK_EDITABLE(confirm_entry_)));
     }
-    starting_ = true;
-    detach();
-    opened_.reset();
-    rebuild_chart();
-    update_controls();
-    std::weak_ptr<bool> alive = alive_;
+    std::weak_ptr<bool> alive = begin_start();
     const std::string device_path = device.path;
     // Only what the user changed: defaults stay the daemon's, which scales
     // them down to small devices.
@@ -739,12 +745,7 @@ void BenchmarkPageView::start_in_folder(const std::string& folder)
         host_.toast(printf_string(_("Cannot open “%s”: %s"), folder_display_name(folder).c_str(), error.c_str()));
         return;
     }
-    starting_ = true;
-    detach();
-    opened_.reset();
-    rebuild_chart();
-    update_controls();
-    std::weak_ptr<bool> alive = alive_;
+    std::weak_ptr<bool> alive = begin_start();
     host_.client()->start_filesystem_benchmark(directory.get(), page_.kind, settings_.changed(),
                                                [this, alive, folder](std::variant<std::string, CallError> reply) {
                                                    if (!alive.expired())

@@ -67,6 +67,7 @@ private:
     [[nodiscard]] bool can_start();
     [[nodiscard]] bool destroy_only() const;
     [[nodiscard]] std::string summary_of(const SavedValueMap& summary) const;
+    std::weak_ptr<bool> begin_start();
     void start_on_device(const DeviceEntry& device);
     void start_in_folder(const std::string& folder);
     void on_started(std::variant<std::string, CallError> reply, const std::string& selection, const std::string& folder);

@@ -518,16 +518,15 @@ void post(std::function<void()> task)
 
 } // namespace
 
-void DaemonClient::start_benchmark(const std::string& device_path, const std::string& kind, const SavedValueMap& options,
-                                   StartReply reply)
+template <typename... Args> void DaemonClient::call_start(const char* method, StartReply reply, const Args&... args)
 {
     auto shared = std::make_shared<StartReply>(std::move(reply));
     try {
         root_->proxy()
-            .callMethodAsync("StartBenchmark")
+            .callMethodAsync(method)
             .onInterface(ManagerInterface::INTERFACE_NAME)
             .withTimeout(interactive_timeout)
-            .withArguments(sdbus::ObjectPath(device_path), kind, variants_from_saved_map(options))
+            .withArguments(args...)
             .uponReplyInvoke([shared](const sdbus::Error* error, const sdbus::ObjectPath& job) {
                 if (error)
                     (*shared)(call_error(*error));
@@ -539,26 +538,18 @@ void DaemonClient::start_benchmark(const std::string& device_path, const std::st
     }
 }
 
+void DaemonClient::start_benchmark(const std::string& device_path, const std::string& kind, const SavedValueMap& options,
+                                   StartReply reply)
+{
+    call_start("StartBenchmark", std::move(reply), sdbus::ObjectPath(device_path), kind, variants_from_saved_map(options));
+}
+
 void DaemonClient::start_filesystem_benchmark(int directory_fd, const std::string& kind, const SavedValueMap& options,
                                               StartReply reply)
 {
-    auto shared = std::make_shared<StartReply>(std::move(reply));
-    try {
-        // UnixFd(int) duplicates the descriptor; the message owns that copy.
-        root_->proxy()
-            .callMethodAsync("StartFilesystemBenchmark")
-            .onInterface(ManagerInterface::INTERFACE_NAME)
-            .withTimeout(interactive_timeout)
-            .withArguments(sdbus::UnixFd(directory_fd), kind, variants_from_saved_map(options))
-            .uponReplyInvoke([shared](const sdbus::Error* error, const sdbus::ObjectPath& job) {
-                if (error)
-                    (*shared)(call_error(*error));
-                else
-                    (*shared)(std::string(job));
-            });
-    } catch (const sdbus::Error& error) {
-        post([shared, failure = call_error(error)] { (*shared)(failure); });
-    }
+    // UnixFd(int) duplicates the descriptor; the message owns that copy.
+    call_start("StartFilesystemBenchmark", std::move(reply), sdbus::UnixFd(directory_fd), kind,
+               variants_from_saved_map(options));
 }
 
 void DaemonClient::cancel_job(const std::string& job_path, DoneReply reply)
