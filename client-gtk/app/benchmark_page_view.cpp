@@ -723,6 +723,9 @@ void BenchmarkPageView::start_on_device(const DeviceEntry& device)
         const bool erase = gtk_check_button_get_active(GTK_CHECK_BUTTON(erase_button_));
         options = write_options(options, erase ? WriteMode::Destroy : WriteMode::Preserve,
                                 gtk_editable_get_text(GTK_EDITABLE(confirm_entry_)));
+        // Consent is for one run: erasing again needs the serial typed again.
+        if (erase)
+            gtk_editable_set_text(GTK_EDITABLE(confirm_entry_), "");
     }
     std::weak_ptr<bool> alive = begin_start();
     const std::string device_path = device.path;
