@@ -119,6 +119,21 @@ void Application::add_actions()
               if (app.window_ && !app.window_->select_device_node(node))
                   app.window_->toast(_("No such device."));
           } },
+        { "select-folder", "s",
+          [](Application& app, const std::string& path) {
+              if (app.window_)
+                  app.window_->select_folder(path);
+          } },
+        { "select-folder-dialog", nullptr,
+          [](Application& app, const std::string&) {
+              app.choose_file(GTK_FILE_CHOOSER_ACTION_SELECT_FOLDER, _("Benchmark a Folder"), _("_Select"), nullptr,
+                              [&app](const std::string& path) { app.window_->select_folder(path); });
+          } },
+        { "show-page", "s",
+          [](Application& app, const std::string& kind) {
+              if (app.window_)
+                  app.window_->show_page(kind);
+          } },
         { "run-benchmark", "s",
           [](Application& app, const std::string& kind) {
               if (app.window_)

@@ -2,7 +2,9 @@
 #include "benchmark_page_view.hpp"
 
 #include "../model/benchmark_description.hpp"
+#include "../model/folder.hpp"
 #include "../model/job_result.hpp"
+#include "../model/write_consent.hpp"
 #include "../model/saved_values.hpp"
 #include "../widgets/value_format.hpp"
 
@@ -98,10 +100,10 @@ void BenchmarkPageView::build()
     GtkWidget* header = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 12);
     GtkWidget* titles = gtk_box_new(GTK_ORIENTATION_VERTICAL, 2);
     gtk_widget_set_hexpand(titles, TRUE);
-    GtkWidget* title = gtk_label_new(_(page_.title));
+    GtkWidget* title = gtk_label_new(_(page_.title.c_str()));
     gtk_widget_add_css_class(title, "title-2");
     gtk_label_set_xalign(GTK_LABEL(title), 0);
-    GtkWidget* summary = gtk_label_new(_(page_.summary));
+    GtkWidget* summary = gtk_label_new(_(page_.summary.c_str()));
     gtk_widget_add_css_class(summary, "dim-label");
     gtk_label_set_xalign(GTK_LABEL(summary), 0);
     gtk_label_set_wrap(GTK_LABEL(summary), TRUE);
@@ -205,6 +207,9 @@ void BenchmarkPageView::build()
     gtk_revealer_set_child(GTK_REVEALER(message_revealer_), message_box);
     gtk_box_append(GTK_BOX(box), message_revealer_);
 
+    if (page_.target == PageTarget::DeviceWrite)
+        build_write_card(box);
+
     if (page_.kind == "profile") {
         profile_grid_ = std::make_unique<ProfileGrid>();
         gtk_box_append(GTK_BOX(box), profile_grid_->widget());
@@ -223,7 +228,147 @@ void BenchmarkPageView::build()
     gtk_box_append(GTK_BOX(footer), progress_);
     gtk_box_append(GTK_BOX(footer), summary_label_);
     gtk_box_append(GTK_BOX(box), footer);
-    graph_.chart().set_placeholder(_("No results yet. Pick a device and press Start."));
+    graph_.chart().set_placeholder(page_.target == PageTarget::Directory
+                                       ? _("No results yet. Pick a folder and press Start.")
+                                       : _("No results yet. Pick a device and press Start."));
+}
+
+void BenchmarkPageView::build_write_card(GtkWidget* box)
+{
+    // The consent of a raw write: which device, keep or erase its data,
+    // and for erasing the device's serial typed in.
+    write_card_ = gtk_box_new(GTK_ORIENTATION_VERTICAL, 8);
+    gtk_widget_add_css_class(write_card_, "card");
+    GtkWidget* top = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 10);
+    GtkWidget* icon = gtk_image_new_from_icon_name("dialog-warning-symbolic");
+    gtk_widget_add_css_class(icon, "warning");
+    gtk_widget_set_valign(icon, GTK_ALIGN_START);
+    write_label_ = gtk_label_new(nullptr);
+    gtk_label_set_wrap(GTK_LABEL(write_label_), TRUE);
+    gtk_label_set_xalign(GTK_LABEL(write_label_), 0);
+    gtk_widget_set_hexpand(write_label_, TRUE);
+    gtk_box_append(GTK_BOX(top), icon);
+    gtk_box_append(GTK_BOX(top), write_label_);
+    gtk_box_append(GTK_BOX(write_card_), top);
+
+    GtkWidget* modes = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 12);
+    keep_button_ = gtk_check_button_new_with_mnemonic(_("_Keep data (read and write back)"));
+    erase_button_ = gtk_check_button_new_with_mnemonic(_("_Erase data"));
+    gtk_check_button_set_group(GTK_CHECK_BUTTON(erase_button_), GTK_CHECK_BUTTON(keep_button_));
+    gtk_check_button_set_active(GTK_CHECK_BUTTON(keep_button_), TRUE);
+    g_signal_connect(keep_button_, "toggled", G_CALLBACK(&BenchmarkPageView::on_write_mode_toggled), this);
+    confirm_entry_ = gtk_entry_new();
+    gtk_widget_set_hexpand(confirm_entry_, TRUE);
+    g_signal_connect(confirm_entry_, "changed", G_CALLBACK(&BenchmarkPageView::on_confirm_changed), this);
+    gtk_box_append(GTK_BOX(modes), keep_button_);
+    gtk_box_append(GTK_BOX(modes), erase_button_);
+    gtk_box_append(GTK_BOX(modes), confirm_entry_);
+    gtk_box_append(GTK_BOX(write_card_), modes);
+
+    blocker_label_ = gtk_label_new(nullptr);
+    gtk_label_set_wrap(GTK_LABEL(blocker_label_), TRUE);
+    gtk_label_set_xalign(GTK_LABEL(blocker_label_), 0);
+    gtk_widget_add_css_class(blocker_label_, "error");
+    gtk_box_append(GTK_BOX(write_card_), blocker_label_);
+    for (GtkWidget* child = gtk_widget_get_first_child(write_card_); child; child = gtk_widget_get_next_sibling(child)) {
+        gtk_widget_set_margin_start(child, 12);
+        gtk_widget_set_margin_end(child, 12);
+    }
+    gtk_widget_set_margin_top(gtk_widget_get_first_child(write_card_), 10);
+    gtk_widget_set_margin_bottom(blocker_label_, 10);
+    gtk_box_append(GTK_BOX(box), write_card_);
+}
+
+bool BenchmarkPageView::destroy_only() const
+{
+    if (page_.kind == "sustained-write")
+        return true;
+    if (DaemonClient* client = host_.client())
+        if (const BenchmarkInfo* info = client->benchmark(page_.kind))
+            for (const ParameterInfo& p : info->parameters)
+                if (p.key == "mode")
+                    if (const auto* mode = std::get_if<std::string>(&p.default_value))
+                        return *mode == "destroy";
+    return false;
+}
+
+void BenchmarkPageView::update_write_card(bool running)
+{
+    if (!write_card_)
+        return;
+    const DeviceEntry* device = host_.selected_device();
+    if (destroy_only())
+        gtk_check_button_set_active(GTK_CHECK_BUTTON(erase_button_), TRUE);
+    gtk_widget_set_visible(keep_button_, !destroy_only());
+    const bool erase = gtk_check_button_get_active(GTK_CHECK_BUTTON(erase_button_));
+    std::string text;
+    if (device) {
+        const std::string name = write_device_label(*device);
+        text = erase ? printf_string(_("This test writes random data over %s. Everything on it is lost."), name.c_str())
+                     : printf_string(_("This test writes to %s. It reads each stretch first and writes the same "
+                                       "data back, so nothing should be lost, but a crash or power cut while it "
+                                       "runs can damage the data: have a backup."),
+                                     name.c_str());
+    }
+    gtk_label_set_text(GTK_LABEL(write_label_), text.c_str());
+    gtk_widget_set_visible(confirm_entry_, erase);
+    if (device) {
+        const std::string expected = write_confirmation(*device);
+        const std::string hint = device->serial.empty()
+            ? printf_string(_("Type the device node %s to confirm"), expected.c_str())
+            : printf_string(_("Type the serial number %s to confirm"), expected.c_str());
+        gtk_entry_set_placeholder_text(GTK_ENTRY(confirm_entry_), hint.c_str());
+    }
+    const std::string blocker = device && !running ? write_blocker(*device) : std::string();
+    gtk_label_set_text(GTK_LABEL(blocker_label_), blocker.c_str());
+    gtk_widget_set_visible(blocker_label_, !blocker.empty());
+    // A device that cannot be written shows why instead of Start.
+    gtk_widget_set_visible(start_button_, blocker.empty());
+    gtk_widget_set_sensitive(keep_button_, !running);
+    gtk_widget_set_sensitive(erase_button_, !running);
+    gtk_widget_set_sensitive(confirm_entry_, !running);
+}
+
+void BenchmarkPageView::on_write_mode_toggled(GtkCheckButton*, gpointer self)
+{
+    static_cast<BenchmarkPageView*>(self)->update_controls();
+}
+
+void BenchmarkPageView::on_confirm_changed(GtkEditable*, gpointer self)
+{
+    static_cast<BenchmarkPageView*>(self)->update_controls();
+}
+
+bool BenchmarkPageView::shows_job_of_selection(const JobEntry& job)
+{
+    if (page_.target == PageTarget::Directory) {
+        const std::string folder = host_.selected_folder();
+        return !folder.empty() && job.in_directory() && job.target == folder;
+    }
+    const DeviceEntry* device = host_.selected_device();
+    return device && !job.in_directory() && job.device == device->path;
+}
+
+bool BenchmarkPageView::can_start()
+{
+    if (!host_.client())
+        return false;
+    if (page_.target == PageTarget::Directory)
+        return !host_.selected_folder().empty();
+    const DeviceEntry* device = host_.selected_device();
+    if (!device)
+        return false;
+    if (page_.target != PageTarget::DeviceWrite)
+        return true;
+    if (!write_blocker(*device).empty())
+        return false;
+    return !gtk_check_button_get_active(GTK_CHECK_BUTTON(erase_button_))
+        || write_confirmed(*device, gtk_editable_get_text(GTK_EDITABLE(confirm_entry_)));
+}
+
+std::string BenchmarkPageView::summary_of(const SavedValueMap& summary) const
+{
+    return page_.target == PageTarget::Device ? summary_text(page_.kind, summary) : summary_line(summary);
 }
 
 const JobEntry* BenchmarkPageView::live_job() const
@@ -238,11 +383,10 @@ void BenchmarkPageView::device_changed()
     opened_.reset();
     stopping_ = false;
     DaemonClient* client = host_.client();
-    const DeviceEntry* device = host_.selected_device();
-    if (client && device) {
+    if (client) {
         const JobEntry* latest = nullptr;
         for (const auto& [path, job] : client->jobs())
-            if (job.kind == page_.kind && job.device == device->path
+            if (job.kind == page_.kind && shows_job_of_selection(job)
                 && (!latest || job.started_at_us > latest->started_at_us))
                 latest = &job;
         if (latest)
@@ -274,11 +418,10 @@ void BenchmarkPageView::job_changed(const JobEntry& job)
 {
     if (job.kind != page_.kind)
         return;
-    const DeviceEntry* device = host_.selected_device();
     if (job.path != job_path_) {
-        // A new job on the shown device (from us, busctl or another user):
-        // follow it live, unless a result from a file is being looked at.
-        if (!device || job.device != device->path || !job.running() || opened_)
+        // A new job on the shown device or folder (from us, busctl or another
+        // user): follow it live, unless a result from a file is being looked at.
+        if (!shows_job_of_selection(job) || !job.running() || opened_)
             return;
         const JobEntry* current = live_job();
         if (current && current->running())
@@ -287,6 +430,8 @@ void BenchmarkPageView::job_changed(const JobEntry& job)
         rebuild_chart();
     } else if (job.series.size() != appended_.size()) {
         rebuild_chart(); // new series declared: routes change
+    } else if (!job.running() && view().spec.x_scale == AxisScale::Categories) {
+        rebuild_chart(); // the summary names the tests now
     }
     if (!job.running())
         stopping_ = false;
@@ -363,6 +508,13 @@ void BenchmarkPageView::rebuild_chart()
 {
     Chart& chart = graph_.chart();
     const DeviceEntry* device = host_.selected_device();
+    if (page_.generic()) {
+        // Drawn from what the run declares (a reference of the same kind has the same series).
+        const std::optional<SavedResult> shown = shown_result();
+        generic_view_ = generic_view(shown && !shown->series.empty() ? shown->series
+                                         : reference_                 ? reference_->series
+                                                                      : std::vector<SavedSeries> {});
+    }
     std::vector<ChartSeries> current;
     SavedValueMap parameters, summary;
     std::uint64_t size = device ? device->size : 0;
@@ -382,7 +534,11 @@ void BenchmarkPageView::rebuild_chart()
             if (const auto* value = std::get_if<std::int64_t>(&found->second))
                 size = static_cast<std::uint64_t>(*value);
     }
-    ChartSpec spec = spec_for(view(), page_.kind, parameters, summary, size);
+    ChartSpec spec = spec_for(view(), page_.kind, parameters, summary, page_.target == PageTarget::Device ? size : 0);
+    if (spec.x_scale == AxisScale::Categories && page_.target != PageTarget::Device) {
+        const std::optional<SavedResult> shown = shown_result();
+        spec.categories = test_categories(summary, shown ? shown->series : std::vector<SavedSeries> {});
+    }
     if (reference_ && spec.categories.empty() && page_.kind == "profile")
         spec = spec_for(view(), page_.kind, reference_->parameters, reference_->summary, size);
     chart.set_spec(spec);
@@ -424,10 +580,13 @@ void BenchmarkPageView::update_controls()
     const JobEntry* job = live_job();
     const bool running = job && job->running();
     const DeviceEntry* device = host_.selected_device();
+    const bool selected = page_.target == PageTarget::Directory ? !host_.selected_folder().empty()
+                                                                : host_.selected_device() != nullptr;
     gtk_button_set_label(GTK_BUTTON(start_button_), running ? _("Stop") : _("Start"));
     gtk_widget_remove_css_class(start_button_, running ? "suggested-action" : "destructive-action");
     gtk_widget_add_css_class(start_button_, running ? "destructive-action" : "suggested-action");
-    gtk_widget_set_sensitive(start_button_, !starting_ && !stopping_ && (running || (device && host_.client())));
+    gtk_widget_set_sensitive(start_button_, !starting_ && !stopping_ && (running || can_start()));
+    update_write_card(running || starting_);
 
     std::string progress_text;
     double fraction = 0;
@@ -457,17 +616,20 @@ void BenchmarkPageView::update_controls()
             const CallError failure = colon == std::string::npos
                 ? CallError { "org.diskbench.DiskBench1.Error.Failed", job->error }
                 : CallError { job->error.substr(0, colon), job->error.substr(colon + 2) };
-            notes = { error_text(failure).message };
+            notes = { error_text(failure, job->in_directory() ? folder_display_name(job->target) : std::string()).message };
         }
         update_messages(job->warnings, notes);
-        gtk_label_set_text(GTK_LABEL(summary_label_), summary_text(page_.kind, job->summary).c_str());
+        gtk_label_set_text(GTK_LABEL(summary_label_), summary_of(job->summary).c_str());
     } else if (opened_) {
         fraction = opened_->state == "finished" ? 1 : 0;
         progress_text = printf_string(_("Result of %s"), result_date_text(opened_->finished_at_us).c_str());
         update_messages(opened_->warnings, opened_->notes);
-        gtk_label_set_text(GTK_LABEL(summary_label_), summary_text(page_.kind, opened_->summary).c_str());
+        gtk_label_set_text(GTK_LABEL(summary_label_), summary_of(opened_->summary).c_str());
     } else {
-        progress_text = starting_ ? _("Waiting for authorization…") : (device ? _("Ready") : _("No device selected"));
+        progress_text = starting_ ? _("Waiting for authorization…")
+            : selected            ? _("Ready")
+            : page_.target == PageTarget::Directory ? _("No folder selected")
+                                                    : _("No device selected");
         update_messages({}, {});
         gtk_label_set_text(GTK_LABEL(summary_label_), "");
     }
@@ -480,7 +642,7 @@ void BenchmarkPageView::update_controls()
     // The bar being measured (the next block size or profile test), filling
     // up with the run's progress: every bar gets an equal share of the run.
     graph_.chart().set_running_bar(std::nullopt, 0);
-    if (view().spec.style == ChartStyle::Bar && running) {
+    if (view().spec.style == ChartStyle::Bar && running && page_.target == PageTarget::Device) {
         std::size_t done = 0;
         double last = 0;
         for (std::size_t i = 0; i < job->series.size() && i < job->points.size(); ++i)
@@ -533,43 +695,91 @@ void BenchmarkPageView::update_description()
 void BenchmarkPageView::start()
 {
     DaemonClient* client = host_.client();
-    const DeviceEntry* device = host_.selected_device();
-    if (!client || !device || starting_)
+    if (!client || starting_ || !can_start())
         return;
     if (const JobEntry* job = live_job(); job && job->running())
         return;
+    if (page_.target == PageTarget::Directory)
+        start_in_folder(host_.selected_folder());
+    else if (const DeviceEntry* device = host_.selected_device())
+        start_on_device(*device);
+}
+
+std::weak_ptr<bool> BenchmarkPageView::begin_start()
+{
+    // "Waiting for authorization…" and an empty graph until the reply.
     starting_ = true;
     detach();
     opened_.reset();
     rebuild_chart();
     update_controls();
-    std::weak_ptr<bool> alive = alive_;
-    const std::string device_path = device->path;
+    return alive_;
+}
+
+void BenchmarkPageView::start_on_device(const DeviceEntry& device)
+{
+    SavedValueMap options = settings_.changed();
+    if (page_.target == PageTarget::DeviceWrite) {
+        const bool erase = gtk_check_button_get_active(GTK_CHECK_BUTTON(erase_button_));
+        options = write_options(options, erase ? WriteMode::Destroy : WriteMode::Preserve,
+                                gtk_editable_get_text(GTK_EDITABLE(confirm_entry_)));
+        // Consent is for one run: erasing again needs the serial typed again.
+        if (erase)
+            gtk_editable_set_text(GTK_EDITABLE(confirm_entry_), "");
+    }
+    std::weak_ptr<bool> alive = begin_start();
+    const std::string device_path = device.path;
     // Only what the user changed: defaults stay the daemon's, which scales
     // them down to small devices.
-    client->start_benchmark(device_path, page_.kind, settings_.changed(), [this, alive, device_path](std::variant<std::string, CallError> reply) {
-        if (alive.expired())
-            return;
-        starting_ = false;
-        const DeviceEntry* selected = host_.selected_device();
-        if (const auto* error = std::get_if<CallError>(&reply)) {
-            host_.toast(error_text(*error).message);
-        } else if (DaemonClient* client = host_.client(); client && selected && selected->path == device_path) {
-            // Still the device it was started on (the password dialog may
-            // have taken a while): show the job. Else it shows up when that
-            // device is selected again.
-            const std::string& path = std::get<std::string>(reply);
-            // InterfacesAdded came before the reply, so the job is known.
-            if (const JobEntry* job = client->job(path)) {
-                attach_job(*job);
-                rebuild_chart();
-            } else {
-                job_path_ = path;
-            }
+    host_.client()->start_benchmark(device_path, page_.kind, options,
+                                    [this, alive, device_path](std::variant<std::string, CallError> reply) {
+                                        if (!alive.expired())
+                                            on_started(std::move(reply), device_path, {});
+                                    });
+}
+
+void BenchmarkPageView::start_in_folder(const std::string& folder)
+{
+    // Opened here, by us, with our own permissions; the daemon gets the
+    // descriptor, never the path. Ours is closed when this returns.
+    std::string error;
+    const DirectoryFd directory = open_directory(folder, error);
+    if (!directory) {
+        host_.toast(printf_string(_("Cannot open “%s”: %s"), folder_display_name(folder).c_str(), error.c_str()));
+        return;
+    }
+    std::weak_ptr<bool> alive = begin_start();
+    host_.client()->start_filesystem_benchmark(directory.get(), page_.kind, settings_.changed(),
+                                               [this, alive, folder](std::variant<std::string, CallError> reply) {
+                                                   if (!alive.expired())
+                                                       on_started(std::move(reply), folder, folder);
+                                               });
+}
+
+void BenchmarkPageView::on_started(std::variant<std::string, CallError> reply, const std::string& selection,
+                                   const std::string& folder)
+{
+    starting_ = false;
+    const std::string now = page_.target == PageTarget::Directory ? host_.selected_folder()
+        : host_.selected_device()                                 ? host_.selected_device()->path
+                                                                  : std::string();
+    if (const auto* error = std::get_if<CallError>(&reply)) {
+        host_.toast(error_text(*error, folder.empty() ? std::string() : folder_display_name(folder)).message);
+    } else if (DaemonClient* client = host_.client(); client && now == selection) {
+        // Still the device or folder it was started on (the password
+        // dialog may have taken a while): show the job. Else it shows up
+        // when that one is selected again.
+        const std::string& path = std::get<std::string>(reply);
+        // InterfacesAdded came before the reply, so the job is known.
+        if (const JobEntry* job = client->job(path)) {
+            attach_job(*job);
+            rebuild_chart();
+        } else {
+            job_path_ = path;
         }
-        update_controls();
-        host_.page_changed();
-    });
+    }
+    update_controls();
+    host_.page_changed();
 }
 
 void BenchmarkPageView::stop()
@@ -592,8 +802,11 @@ void BenchmarkPageView::stop()
 
 std::string BenchmarkPageView::graph_title() const
 {
-    std::string title = _(page_.title);
-    if (const std::optional<SavedResult> result = shown_result()) {
+    std::string title = _(page_.title.c_str());
+    if (const std::optional<SavedResult> result = shown_result(); result && result->target_kind == "directory") {
+        title += " — " + result->target;
+        title += " — " + result_date_text(result->finished_at_us ? result->finished_at_us : result->started_at_us);
+    } else if (result) {
         if (const auto node = result->device_info.find("node"); node != result->device_info.end())
             if (const auto* text = std::get_if<std::string>(&node->second))
                 title += " — " + *text;
@@ -666,8 +879,14 @@ void BenchmarkPageView::on_settings_shown(GtkPopover*, gpointer self)
 {
     auto* page = static_cast<BenchmarkPageView*>(self);
     if (DaemonClient* client = page->host_.client())
-        if (const BenchmarkInfo* info = client->benchmark(page->page_.kind))
-            page->settings_.set_parameters(info->parameters);
+        if (const BenchmarkInfo* info = client->benchmark(page->page_.kind)) {
+            // A write's mode and confirmation are asked on the page, in words.
+            std::vector<ParameterInfo> parameters;
+            for (const ParameterInfo& p : info->parameters)
+                if (page->page_.target != PageTarget::DeviceWrite || (p.key != "mode" && p.key != "confirm"))
+                    parameters.push_back(p);
+            page->settings_.set_parameters(parameters);
+        }
 }
 
 void BenchmarkPageView::on_info_shown(GtkPopover*, gpointer self)

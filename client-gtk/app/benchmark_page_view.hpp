@@ -30,7 +30,7 @@ public:
     [[nodiscard]] GtkWidget* widget() const noexcept { return root_.get(); }
     [[nodiscard]] const BenchmarkPage& page() const noexcept { return page_; }
 
-    // The selected device changed: show its latest job of this kind, if any.
+    // The selected device or folder changed: show its latest job of this kind, if any.
     void device_changed();
     void benchmarks_changed();
     void job_changed(const JobEntry& job);
@@ -59,7 +59,18 @@ private:
     void update_controls();
     void update_description();
     void update_messages(const std::vector<std::string>& warnings, const std::vector<std::string>& notes);
-    [[nodiscard]] const PageView& view() const { return page_.views.at(view_index_); }
+    void build_write_card(GtkWidget* box);
+    void update_write_card(bool running);
+    // Generic pages draw what the shown job declares; others their chosen view.
+    [[nodiscard]] const PageView& view() const { return page_.generic() ? generic_view_ : page_.views.at(view_index_); }
+    [[nodiscard]] bool shows_job_of_selection(const JobEntry& job);
+    [[nodiscard]] bool can_start();
+    [[nodiscard]] bool destroy_only() const;
+    [[nodiscard]] std::string summary_of(const SavedValueMap& summary) const;
+    std::weak_ptr<bool> begin_start();
+    void start_on_device(const DeviceEntry& device);
+    void start_in_folder(const std::string& folder);
+    void on_started(std::variant<std::string, CallError> reply, const std::string& selection, const std::string& folder);
     [[nodiscard]] SavedValueMap effective_parameters() const;
     [[nodiscard]] const JobEntry* live_job() const;
     static void on_start_clicked(GtkButton*, gpointer self);
@@ -67,6 +78,8 @@ private:
     static void on_view_toggled(GtkToggleButton*, gpointer self);
     static void on_info_shown(GtkPopover*, gpointer self);
     static void on_settings_shown(GtkPopover*, gpointer self);
+    static void on_write_mode_toggled(GtkCheckButton*, gpointer self);
+    static void on_confirm_changed(GtkEditable*, gpointer self);
 
     const BenchmarkPage& page_;
     PageHost& host_;
@@ -79,6 +92,14 @@ private:
     GtkWidget* info_label_ = nullptr;
     GtkWidget* fio_label_ = nullptr;
     std::vector<GtkWidget*> view_buttons_;
+    // The raw-write consent (DeviceWrite pages only).
+    GtkWidget* write_card_ = nullptr;
+    GtkWidget* write_label_ = nullptr;
+    GtkWidget* keep_button_ = nullptr;
+    GtkWidget* erase_button_ = nullptr;
+    GtkWidget* confirm_entry_ = nullptr;
+    GtkWidget* blocker_label_ = nullptr;
+    PageView generic_view_ = generic_view({});
     GraphArea graph_;
     std::unique_ptr<ProfileGrid> profile_grid_;
     ParameterEditor settings_ { [] {} };

@@ -2,6 +2,7 @@
 #include "device_sidebar.hpp"
 
 #include "../model/benchmark_pages.hpp"
+#include "../model/folder.hpp"
 #include "../model/job_result.hpp"
 
 #include <adwaita.h>
@@ -50,7 +51,7 @@ void clear(GtkWidget* list)
 std::string kind_title(const std::string& kind)
 {
     const BenchmarkPage* page = benchmark_page(kind);
-    return page ? _(page->title) : kind;
+    return page ? _(page->title.c_str()) : kind;
 }
 
 const char* icon_for(const DeviceEntry& device)
@@ -63,10 +64,11 @@ const char* icon_for(const DeviceEntry& device)
 } // namespace
 
 DeviceSidebar::DeviceSidebar(std::function<void(const std::string&)> on_device,
-                             std::function<void(const std::string&)> on_result)
+                             std::function<void(const std::string&)> on_result, std::function<void()> on_choose_folder)
     : root_(Ref<GtkWidget>::take_floating(gtk_scrolled_window_new()))
     , on_device_(std::move(on_device))
     , on_result_(std::move(on_result))
+    , on_choose_folder_(std::move(on_choose_folder))
 {
     gtk_scrolled_window_set_policy(GTK_SCROLLED_WINDOW(root_.get()), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC);
     gtk_widget_set_vexpand(root_.get(), TRUE);
@@ -84,6 +86,18 @@ DeviceSidebar::DeviceSidebar(std::function<void(const std::string&)> on_device,
     gtk_widget_add_css_class(devices_, "navigation-sidebar");
     g_signal_connect(devices_, "row-selected", G_CALLBACK(&DeviceSidebar::on_device_row), this);
     gtk_box_append(GTK_BOX(box), devices_);
+    // "Folder…": a row of its own list, activated, never selected.
+    choose_folder_ = gtk_list_box_new();
+    gtk_widget_add_css_class(choose_folder_, "navigation-sidebar");
+    gtk_list_box_set_selection_mode(GTK_LIST_BOX(choose_folder_), GTK_SELECTION_NONE);
+    gtk_list_box_set_activate_on_single_click(GTK_LIST_BOX(choose_folder_), TRUE);
+    GtkWidget* folder_row = gtk_list_box_row_new();
+    gtk_list_box_row_set_child(GTK_LIST_BOX_ROW(folder_row),
+                               row_box("folder-open-symbolic", _("Folder…"), _("Benchmark a filesystem")));
+    gtk_widget_set_tooltip_text(folder_row, _("Pick a folder to measure its filesystem, with your own permissions"));
+    gtk_list_box_append(GTK_LIST_BOX(choose_folder_), folder_row);
+    g_signal_connect(choose_folder_, "row-activated", G_CALLBACK(&DeviceSidebar::on_folder_button), this);
+    gtk_box_append(GTK_BOX(box), choose_folder_);
     gtk_box_append(GTK_BOX(box), heading(_("Saved results")));
     results_ = gtk_list_box_new();
     gtk_widget_add_css_class(results_, "navigation-sidebar");
@@ -98,9 +112,11 @@ DeviceSidebar::~DeviceSidebar()
 {
     g_signal_handlers_disconnect_by_data(devices_, this);
     g_signal_handlers_disconnect_by_data(results_, this);
+    g_signal_handlers_disconnect_by_data(choose_folder_, this);
 }
 
-void DeviceSidebar::set_devices(const std::map<std::string, DeviceEntry>& devices, const std::string& selected)
+void DeviceSidebar::set_devices(const std::map<std::string, DeviceEntry>& devices,
+                                const std::vector<std::string>& folders, const std::string& selected)
 {
     rebuilding_ = true;
     clear(devices_);
@@ -114,6 +130,16 @@ void DeviceSidebar::set_devices(const std::map<std::string, DeviceEntry>& device
         gtk_list_box_append(GTK_LIST_BOX(devices_), row);
         device_paths_.push_back(path);
         if (path == selected)
+            selected_row = GTK_LIST_BOX_ROW(row);
+    }
+    for (const std::string& folder : folders) {
+        GtkWidget* row = gtk_list_box_row_new();
+        gtk_list_box_row_set_child(GTK_LIST_BOX_ROW(row),
+                                   row_box("folder-symbolic", folder_display_name(folder), folder));
+        gtk_widget_set_tooltip_text(row, folder.c_str());
+        gtk_list_box_append(GTK_LIST_BOX(devices_), row);
+        device_paths_.push_back(folder_key(folder));
+        if (folder_key(folder) == selected)
             selected_row = GTK_LIST_BOX_ROW(row);
     }
     if (selected_row)
@@ -136,6 +162,8 @@ void DeviceSidebar::set_results(const std::vector<RecentResult>& results)
         if (const auto found = recent.result.device_info.find("node"); found != recent.result.device_info.end())
             if (const auto* text = std::get_if<std::string>(&found->second))
                 node = *text;
+        if (recent.result.target_kind == "directory")
+            node = recent.result.folder_name();
         gchar* base = g_path_get_basename(recent.path.c_str());
         GtkWidget* row = gtk_list_box_row_new();
         gtk_list_box_row_set_child(GTK_LIST_BOX_ROW(row),
@@ -160,6 +188,11 @@ void DeviceSidebar::on_device_row(GtkListBox*, GtkListBoxRow* row, gpointer self
     const int index = gtk_list_box_row_get_index(row);
     if (index >= 0 && static_cast<std::size_t>(index) < sidebar->device_paths_.size())
         sidebar->on_device_(sidebar->device_paths_[static_cast<std::size_t>(index)]);
+}
+
+void DeviceSidebar::on_folder_button(GtkListBox*, GtkListBoxRow*, gpointer self)
+{
+    static_cast<DeviceSidebar*>(self)->on_choose_folder_();
 }
 
 void DeviceSidebar::on_result_row(GtkListBox*, GtkListBoxRow* row, gpointer self)

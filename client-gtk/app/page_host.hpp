@@ -13,7 +13,8 @@ class PageHost {
 public:
     virtual ~PageHost() = default;
     virtual DaemonClient* client() = 0;             // null when the bus is unreachable
-    virtual const DeviceEntry* selected_device() = 0; // null when none
+    virtual const DeviceEntry* selected_device() = 0; // null when none (or a folder is selected)
+    virtual std::string selected_folder() = 0;        // the chosen folder's path, or ""
     virtual RecentResults& recent_results() = 0;
     virtual void toast(const std::string& message) = 0;
     // The page's state changed (for the header, the status action, and the

@@ -1,10 +1,14 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "window.hpp"
 
+#include "../model/folder.hpp"
 #include "../model/job_result.hpp"
 
 #include <glib/gi18n-lib.h>
 #include <unistd.h>
+
+#include <cstdlib>
+#include <memory>
 
 namespace diskbench::client {
 
@@ -30,6 +34,8 @@ std::string read_text_file(const std::string& path, std::string& error)
 std::string reference_label(const SavedResult& result, bool same_disk)
 {
     const std::string date = result_date_text(result.finished_at_us);
+    if (result.target_kind == "directory")
+        return result.folder_name() + ", " + date;
     if (same_disk)
         return std::string(_("This disk")) + ", " + date;
     std::string node;
@@ -125,8 +131,10 @@ GtkWidget* Window::build_sidebar()
     gtk_actionable_set_action_name(GTK_ACTIONABLE(open), "app.open-result-dialog");
     adw_header_bar_pack_start(ADW_HEADER_BAR(header), open);
     gtk_box_append(GTK_BOX(box), header);
-    sidebar_ = std::make_unique<DeviceSidebar>([this](const std::string& path) { select_device(path); },
-                                               [this](const std::string& path) { open_result_file(path, false); });
+    sidebar_ = std::make_unique<DeviceSidebar>(
+        [this](const std::string& selection) { select_device(selection); },
+        [this](const std::string& path) { open_result_file(path, false); },
+        [this] { gtk_widget_activate_action(window_.get(), "app.select-folder-dialog", nullptr); });
     gtk_box_append(GTK_BOX(box), sidebar_->widget());
     return box;
 }
@@ -198,12 +206,8 @@ GtkWidget* Window::build_content()
     adw_header_bar_pack_end(ADW_HEADER_BAR(header), build_reference_picker());
     gtk_box_append(GTK_BOX(box), header);
 
-    for (const BenchmarkPage& page : benchmark_pages()) {
-        auto view = std::make_unique<BenchmarkPageView>(page, *this);
-        adw_view_stack_add_titled_with_icon(ADW_VIEW_STACK(stack_), view->widget(), page.kind.c_str(), _(page.title),
-                                            page.icon);
-        pages_.push_back(std::move(view));
-    }
+    for (const BenchmarkPage& page : benchmark_pages())
+        add_page(page);
     info_ = std::make_unique<InfoPage>();
     adw_view_stack_add_titled_with_icon(ADW_VIEW_STACK(stack_), info_->widget(), info_page_name, _("Info"),
                                         "dialog-information-symbolic");
@@ -217,6 +221,86 @@ GtkWidget* Window::build_content()
     g_object_bind_property(switcher, "title-visible", bar, "reveal", G_BINDING_SYNC_CREATE);
     gtk_box_append(GTK_BOX(box), bar);
     return box;
+}
+
+void Window::add_page(const BenchmarkPage& page)
+{
+    auto view = std::make_unique<BenchmarkPageView>(page, *this);
+    adw_view_stack_add_titled_with_icon(ADW_VIEW_STACK(stack_), view->widget(), page.kind.c_str(),
+                                        _(page.title.c_str()), page.icon.c_str());
+    pages_.push_back(std::move(view));
+    if (info_) {
+        // Info stays the last page (it holds its own reference to the widget).
+        adw_view_stack_remove(ADW_VIEW_STACK(stack_), info_->widget());
+        adw_view_stack_add_titled_with_icon(ADW_VIEW_STACK(stack_), info_->widget(), info_page_name, _("Info"),
+                                            "dialog-information-symbolic");
+    }
+}
+
+void Window::add_listed_pages()
+{
+    // Write and folder kinds (and kinds this version does not know) get a
+    // page once the daemon lists them.
+    if (!client_)
+        return;
+    for (const BenchmarkInfo& info : client_->benchmarks()) {
+        const bool have = std::any_of(pages_.begin(), pages_.end(),
+                                      [&info](const auto& page) { return page->page().kind == info.kind; });
+        if (have)
+            continue;
+        listed_pages_.push_back(
+            std::make_unique<BenchmarkPage>(page_for_kind(info.kind, info.target, info.title, info.description)));
+        add_page(*listed_pages_.back());
+    }
+}
+
+void Window::update_page_visibility()
+{
+    // A folder shows the folder kinds; a device its read and write kinds;
+    // only kinds the daemon lists (before it answered: the read pages).
+    const bool folder = !selected_folder_.empty();
+    const bool listed = client_ && !client_->benchmarks().empty();
+    GtkWidget* first_visible = nullptr;
+    bool shown_hidden = false;
+    GtkWidget* shown = adw_view_stack_get_visible_child(ADW_VIEW_STACK(stack_));
+    for (auto& view : pages_) {
+        const BenchmarkPage& page = view->page();
+        bool visible = folder ? page.target == PageTarget::Directory : page.target != PageTarget::Directory;
+        visible = visible && (listed ? client_->benchmark(page.kind) != nullptr : page.target == PageTarget::Device);
+        adw_view_stack_page_set_visible(adw_view_stack_get_page(ADW_VIEW_STACK(stack_), view->widget()), visible);
+        if (visible && !first_visible)
+            first_visible = view->widget();
+        if (!visible && view->widget() == shown)
+            shown_hidden = true;
+    }
+    if (shown_hidden && first_visible)
+        adw_view_stack_set_visible_child(ADW_VIEW_STACK(stack_), first_visible);
+}
+
+void Window::update_sidebar_devices()
+{
+    static const std::map<std::string, DeviceEntry> none;
+    sidebar_->set_devices(client_ ? client_->devices() : none, folders_,
+                          selected_folder_.empty() ? selected_device_ : DeviceSidebar::folder_key(selected_folder_));
+}
+
+bool Window::select_folder(const std::string& path)
+{
+    // Canonical, as the daemon names it in Job.Target.
+    const std::unique_ptr<char, decltype(&std::free)> real(::realpath(path.c_str(), nullptr), std::free);
+    const std::string folder = real ? real.get() : path;
+    std::string error;
+    if (!open_directory(folder, error)) {
+        gchar* text = g_strdup_printf(_("Cannot open “%s”: %s"), folder_display_name(folder).c_str(), error.c_str());
+        toast(text);
+        g_free(text);
+        return false;
+    }
+    if (std::find(folders_.begin(), folders_.end(), folder) == folders_.end())
+        folders_.push_back(folder);
+    select_device(DeviceSidebar::folder_key(folder));
+    update_sidebar_devices();
+    return true;
 }
 
 const DeviceEntry* Window::selected_device()
@@ -243,15 +327,20 @@ void Window::page_changed()
         status_listener_();
 }
 
-void Window::select_device(const std::string& path)
+void Window::select_device(const std::string& selection)
 {
     if (leaflet_ && adw_leaflet_get_folded(ADW_LEAFLET(leaflet_)))
         adw_leaflet_navigate(ADW_LEAFLET(leaflet_), ADW_NAVIGATION_DIRECTION_FORWARD);
-    if (path == selected_device_)
+    const std::string prefix = DeviceSidebar::folder_key({});
+    const std::string device = selection.starts_with(prefix) ? std::string() : selection;
+    const std::string folder = selection.starts_with(prefix) ? selection.substr(prefix.size()) : std::string();
+    if (device == selected_device_ && folder == selected_folder_)
         return;
-    selected_device_ = path;
+    selected_device_ = device;
+    selected_folder_ = folder;
     for (auto& page : pages_)
         page->device_changed();
+    update_page_visibility();
     update_info_page();
     page_changed();
 }
@@ -263,9 +352,8 @@ bool Window::select_device_node(const std::string& node)
     const DeviceEntry* device = client_->device_by_node(node);
     if (!device)
         return false;
-    const std::string path = device->path;
-    sidebar_->set_devices(client_->devices(), path);
-    select_device(path);
+    select_device(device->path);
+    update_sidebar_devices();
     return true;
 }
 
@@ -277,9 +365,9 @@ void Window::devices_changed()
     if (!client_->device(selected_device_))
         selected_device_.clear();
     const std::string before = selected_device_;
-    if (selected_device_.empty() && !client_->devices().empty())
+    if (selected_device_.empty() && selected_folder_.empty() && !client_->devices().empty())
         selected_device_ = client_->devices().begin()->first;
-    sidebar_->set_devices(client_->devices(), selected_device_);
+    update_sidebar_devices();
     if (selected_device_ != before)
         for (auto& page : pages_)
             page->device_changed();
@@ -290,6 +378,8 @@ void Window::devices_changed()
 
 void Window::benchmarks_changed()
 {
+    add_listed_pages();
+    update_page_visibility();
     for (auto& page : pages_)
         page->benchmarks_changed();
 }
@@ -415,6 +505,9 @@ void Window::open_result_file(const std::string& path, bool as_reference)
     for (auto& page : pages_) {
         if (page->page().kind != result.kind)
             continue;
+        // A folder result while a device is selected (or the other way round):
+        // its page shows anyway.
+        adw_view_stack_page_set_visible(adw_view_stack_get_page(ADW_VIEW_STACK(stack_), page->widget()), TRUE);
         show_page(result.kind);
         if (as_reference) {
             const DeviceEntry* device = selected_device();

@@ -28,6 +28,8 @@ public:
 
     // Used by the application's actions (and so by scripts over D-Bus).
     bool select_device_node(const std::string& node);
+    // Adds the folder to the sidebar and selects it (after checking we can open it).
+    bool select_folder(const std::string& path);
     bool run_benchmark(const std::string& kind);
     void show_page(const std::string& kind);
     BenchmarkPageView* shown_page();
@@ -41,6 +43,7 @@ public:
     // PageHost
     DaemonClient* client() override { return client_; }
     const DeviceEntry* selected_device() override;
+    std::string selected_folder() override { return selected_folder_; }
     RecentResults& recent_results() override { return recent_; }
     void toast(const std::string& message) override;
     void page_changed() override;
@@ -57,7 +60,11 @@ private:
     GtkWidget* build_sidebar();
     GtkWidget* build_content();
     GtkWidget* build_reference_picker();
-    void select_device(const std::string& path);
+    void select_device(const std::string& selection);
+    void add_listed_pages();
+    void add_page(const BenchmarkPage& page);
+    void update_page_visibility();
+    void update_sidebar_devices();
     void fill_reference_list();
     void update_info_page();
     void keep_if_ours(const JobEntry& job);
@@ -73,6 +80,9 @@ private:
     Ref<GtkWidget> window_;
     std::unique_ptr<DeviceSidebar> sidebar_;
     std::vector<std::unique_ptr<BenchmarkPageView>> pages_;
+    std::vector<std::unique_ptr<BenchmarkPage>> listed_pages_; // write and folder kinds, unknown kinds
+    std::vector<std::string> folders_;                         // chosen this session, canonical paths
+    std::string selected_folder_;                              // one of folders_, or "" (a device is selected)
     std::unique_ptr<InfoPage> info_;
     GtkWidget* leaflet_ = nullptr;
     GtkWidget* stack_ = nullptr;

@@ -74,6 +74,7 @@ void apply_device_properties(DeviceEntry& device, const PropertyMap& p)
 void apply_job_properties(JobEntry& job, const PropertyMap& p)
 {
     read(p, "Kind", job.kind);
+    read(p, "Target", job.target);
     read_path(p, "Device", job.device);
     read(p, "Owner", job.owner);
     read_map(p, "Parameters", job.parameters);
@@ -517,16 +518,15 @@ void post(std::function<void()> task)
 
 } // namespace
 
-void DaemonClient::start_benchmark(const std::string& device_path, const std::string& kind, const SavedValueMap& options,
-                                   StartReply reply)
+template <typename... Args> void DaemonClient::call_start(const char* method, StartReply reply, const Args&... args)
 {
     auto shared = std::make_shared<StartReply>(std::move(reply));
     try {
         root_->proxy()
-            .callMethodAsync("StartBenchmark")
+            .callMethodAsync(method)
             .onInterface(ManagerInterface::INTERFACE_NAME)
             .withTimeout(interactive_timeout)
-            .withArguments(sdbus::ObjectPath(device_path), kind, variants_from_saved_map(options))
+            .withArguments(args...)
             .uponReplyInvoke([shared](const sdbus::Error* error, const sdbus::ObjectPath& job) {
                 if (error)
                     (*shared)(call_error(*error));
@@ -536,6 +536,20 @@ void DaemonClient::start_benchmark(const std::string& device_path, const std::st
     } catch (const sdbus::Error& error) {
         post([shared, failure = call_error(error)] { (*shared)(failure); });
     }
+}
+
+void DaemonClient::start_benchmark(const std::string& device_path, const std::string& kind, const SavedValueMap& options,
+                                   StartReply reply)
+{
+    call_start("StartBenchmark", std::move(reply), sdbus::ObjectPath(device_path), kind, variants_from_saved_map(options));
+}
+
+void DaemonClient::start_filesystem_benchmark(int directory_fd, const std::string& kind, const SavedValueMap& options,
+                                              StartReply reply)
+{
+    // UnixFd(int) duplicates the descriptor; the message owns that copy.
+    call_start("StartFilesystemBenchmark", std::move(reply), sdbus::UnixFd(directory_fd), kind,
+               variants_from_saved_map(options));
 }
 
 void DaemonClient::cancel_job(const std::string& job_path, DoneReply reply)

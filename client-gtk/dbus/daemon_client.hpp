@@ -74,6 +74,11 @@ public:
     // a password dialog, so the reply may take minutes.
     void start_benchmark(const std::string& device_path, const std::string& kind, const SavedValueMap& options,
                          StartReply reply);
+    // StartFilesystemBenchmark in the folder open as `directory_fd` (the
+    // caller keeps it and may close it right after this returns: the call
+    // carries a duplicate).
+    void start_filesystem_benchmark(int directory_fd, const std::string& kind, const SavedValueMap& options,
+                                    StartReply reply);
     void cancel_job(const std::string& job_path, DoneReply reply);
     // Fetches devices, jobs and kinds again (also starts the daemon).
     void refresh();
@@ -93,6 +98,8 @@ private:
     void on_job_signal(sdbus::Message& message);
     void on_name_owner_changed(sdbus::Message& message);
     void request_samples(JobEntry& job);
+    // StartBenchmark / StartFilesystemBenchmark: interactive, replies with the job.
+    template <typename... Args> void call_start(const char* method, StartReply reply, const Args&... args);
     template <typename F> void notify(F&& call);
     template <typename F> void guarded(const char* what, F&& body);
     [[nodiscard]] bool from_daemon(const sdbus::Message& message) const;

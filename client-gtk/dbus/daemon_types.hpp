@@ -31,6 +31,7 @@ struct SeriesDeclaration {
 struct JobEntry {
     std::string path;
     std::string kind, device, state, backend, error;
+    std::string target; // Job.Target: the node, or the folder as the daemon sees it
     std::uint32_t owner = 0;
     double progress = 0;
     std::uint64_t sample_count = 0, started_at_us = 0, finished_at_us = 0;
@@ -40,6 +41,8 @@ struct JobEntry {
     std::vector<std::vector<GraphPoint>> points; // by series index
 
     [[nodiscard]] bool running() const noexcept { return state == "running"; }
+    // A filesystem benchmark (its DeviceInfo has the filesystem's facts).
+    [[nodiscard]] bool in_directory() const noexcept { return device_info.count("filesystem_type") > 0; }
 };
 
 // One parameter of a benchmark kind, from Manager.ListBenchmarks().

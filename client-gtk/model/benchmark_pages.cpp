@@ -2,6 +2,7 @@
 #include "benchmark_pages.hpp"
 
 #include "saved_values.hpp"
+#include "../widgets/value_format.hpp"
 
 #include <glib/gi18n-lib.h>
 
@@ -25,7 +26,7 @@ ChartSpec spec(ChartStyle style, AxisScale scale, Unit x, Unit y)
 PageView view(const char* label, ChartSpec chart, std::string series, bool prefix = false, std::string band_min = {},
                std::string band_max = {})
 {
-    return { label, std::move(chart), std::move(series), prefix, std::move(band_min), std::move(band_max) };
+    return { label, std::move(chart), std::move(series), prefix, std::move(band_min), std::move(band_max), false, {} };
 }
 
 std::vector<BenchmarkPage> make_pages()
@@ -67,12 +68,81 @@ std::vector<BenchmarkPage> make_pages()
     };
 }
 
+PageView by_name(PageView view)
+{
+    view.by_name = true;
+    return view;
+}
+
+BenchmarkPage with_target(BenchmarkPage page, PageTarget target)
+{
+    page.target = target;
+    return page;
+}
+
+// Pages of kinds that write (to a raw device or in a folder). Kinds without
+// views are drawn generically from the series their jobs declare.
+std::vector<BenchmarkPage> make_write_pages()
+{
+    using enum ChartStyle;
+    using enum AxisScale;
+    using enum PageTarget;
+    return {
+        // TRANSLATORS: page titles of the folder (filesystem) benchmarks:
+        // R/W file = write a file and read it back, Write sweep = writes per
+        // block size, Structure = folder and file operations, Small files =
+        // many small files, Mixed load = reads and writes at once.
+        with_target({ "file-rw", N_("R/W file"), "document-edit-symbolic",
+                      N_("Writes a file into the folder, then reads it back: throughput along the way."),
+                      { by_name(view(N_("MB/s"), spec(Line, Linear, Unit::Bytes, Unit::MegabytesPerSecond), "", true)) } },
+                    Directory),
+        with_target({ "write-sweep", N_("Write sweep"), "view-grid-symbolic",
+                      N_("Writes with block sizes from small to large: mean throughput with the slowest and fastest repetition."),
+                      { view(N_("MB/s"), spec(Line, Log2, Unit::Bytes, Unit::MegabytesPerSecond), "throughput", false,
+                             "throughput-min", "throughput-max") } },
+                    Directory),
+        with_target({ "structure", N_("Structure"), "folder-symbolic",
+                      N_("Creates, lists, renames and deletes folders and files."), {} },
+                    Directory),
+        with_target({ "small-files", N_("Small files"), "text-x-generic-symbolic",
+                      N_("Writes, reads and deletes many small files."), {} },
+                    Directory),
+        with_target({ "mixed-load", N_("Mixed load"), "media-playlist-shuffle-symbolic",
+                      N_("Reads and writes at the same time: throughput of each over time."), {} },
+                    Directory),
+        // TRANSLATORS: page titles of the raw device write benchmarks.
+        with_target({ "device-write", N_("Write"), "document-save-symbolic",
+                      N_("Sequential and random 4 KiB writes to the raw device."),
+                      { view(N_("MB/s"), spec(Bar, Categories, Unit::Plain, Unit::MegabytesPerSecond), "throughput"),
+                        view(N_("IOPS"), spec(Bar, Categories, Unit::Plain, Unit::Iops), "iops"),
+                        view(N_("p99"), spec(Bar, Categories, Unit::Plain, Unit::Microseconds), "latency_p99") } },
+                    DeviceWrite),
+        with_target({ "device-write-sweep", N_("Write sweep"), "view-grid-symbolic",
+                      N_("Writes to the raw device with block sizes from small to large."), {} },
+                    DeviceWrite),
+        with_target({ "sustained-write", N_("Sustained"), "media-playlist-consecutive-symbolic",
+                      N_("A long write over the device: where its cache runs full. Erases the data."), {} },
+                    DeviceWrite),
+    };
+}
+
 bool shows(const PageView& view, const std::string& name)
 {
+    if (!view.names.empty())
+        return std::find(view.names.begin(), view.names.end(), name) != view.names.end();
     return view.prefix ? name.starts_with(view.series) : name == view.series;
 }
 
 } // namespace
+
+PageTarget page_target_from_name(std::string_view target) noexcept
+{
+    if (target == "device-write")
+        return PageTarget::DeviceWrite;
+    if (target == "directory")
+        return PageTarget::Directory;
+    return PageTarget::Device;
+}
 
 const std::vector<BenchmarkPage>& benchmark_pages()
 {
@@ -82,10 +152,156 @@ const std::vector<BenchmarkPage>& benchmark_pages()
 
 const BenchmarkPage* benchmark_page(const std::string& kind)
 {
-    for (const BenchmarkPage& page : benchmark_pages())
-        if (page.kind == kind)
-            return &page;
+    static const std::vector<BenchmarkPage> write_pages = make_write_pages();
+    for (const auto* pages : { &benchmark_pages(), &write_pages })
+        for (const BenchmarkPage& page : *pages)
+            if (page.kind == kind)
+                return &page;
     return nullptr;
+}
+
+BenchmarkPage page_for_kind(const std::string& kind, std::string_view target, const std::string& title,
+                            const std::string& description)
+{
+    if (const BenchmarkPage* known = benchmark_page(kind)) {
+        BenchmarkPage page = *known;
+        page.target = page_target_from_name(target);
+        return page;
+    }
+    const PageTarget page_target = page_target_from_name(target);
+    // The daemon's description is a paragraph; the page shows its first sentence.
+    std::string summary = description;
+    if (const std::size_t end = summary.find(". "); end != std::string::npos)
+        summary.erase(end + 1);
+    return { kind, title.empty() ? kind : title,
+             page_target == PageTarget::Directory ? "folder-symbolic" : "applications-engineering-symbolic", summary, {},
+             page_target };
+}
+
+ChartSpec chart_spec_for_series(const SavedSeries& first)
+{
+    ChartSpec result;
+    result.style = first.style == "bar" ? ChartStyle::Bar : first.style == "scatter" ? ChartStyle::Scatter : ChartStyle::Line;
+    result.x_unit = unit_from_name(first.x_unit);
+    result.y_unit = unit_from_name(first.y_unit);
+    if (first.x_unit == "test") {
+        result.x_scale = AxisScale::Categories;
+        result.x_unit = Unit::Plain;
+    }
+    // Block sizes and queue depths double from point to point.
+    else if (first.x_unit == "depth" || (first.x_unit == "B" && result.style == ChartStyle::Bar))
+        result.x_scale = AxisScale::Log2;
+    return result;
+}
+
+PageView generic_view(const std::vector<SavedSeries>& series)
+{
+    PageView result { N_("Result"), {}, {}, false, {}, {}, true, {} };
+    const SavedSeries* first = nullptr;
+    auto has = [&series](const std::string& name) {
+        return std::any_of(series.begin(), series.end(), [&name](const SavedSeries& s) { return s.name == name; });
+    };
+    for (const SavedSeries& s : series) {
+        // "-min"/"-max" of a drawn series are its band, not lines of their own.
+        const bool band = (s.name.ends_with("-min") || s.name.ends_with("-max")) && has(s.name.substr(0, s.name.size() - 4));
+        if (band)
+            continue;
+        if (!first) {
+            first = &s;
+            result.spec = chart_spec_for_series(s);
+        }
+        if (s.style == first->style && s.y_unit == first->y_unit && s.x_unit == first->x_unit)
+            result.names.push_back(s.name);
+    }
+    if (first && result.spec.style == ChartStyle::Line) {
+        if (has(first->name + "-min"))
+            result.band_min = first->name + "-min";
+        if (has(first->name + "-max"))
+            result.band_max = first->name + "-max";
+    }
+    if (result.names.empty())
+        result.names.push_back({}); // shows nothing, matches no series name a daemon sends
+    return result;
+}
+
+std::vector<std::string> test_categories(const SavedValueMap& summary, const std::vector<SavedSeries>& series)
+{
+    for (const char* key : { "tests", "phases" }) {
+        const std::string listed = text_of(summary, key);
+        if (!listed.empty())
+            return split_profile_tests(listed);
+    }
+    double last = -1;
+    for (const SavedSeries& s : series)
+        if (s.x_unit == "test")
+            for (const GraphPoint& point : s.points)
+                last = std::max(last, point.x);
+    std::vector<std::string> names;
+    // Indices from the daemon: bounded, so a bad value cannot make millions of labels.
+    for (int i = 0; i <= static_cast<int>(std::min(last, 255.0)); ++i)
+        names.push_back(std::to_string(i + 1));
+    return names;
+}
+
+std::string summary_line(const SavedValueMap& summary)
+{
+    struct Suffix {
+        std::string_view ending;
+        Unit unit;
+    };
+    // Longest first: "_mb_s" and "_ops_s" also end in "_s".
+    static constexpr Suffix suffixes[] = { { "_mb_s", Unit::MegabytesPerSecond },
+                                           { "_ops_s", Unit::OperationsPerSecond },
+                                           { "_s", Unit::Seconds } };
+    std::string text;
+    for (const auto& [key, value] : summary) {
+        const double* number = std::get_if<double>(&value);
+        const std::int64_t* integer = std::get_if<std::int64_t>(&value);
+        if (!number && !integer)
+            continue;
+        for (const Suffix& suffix : suffixes) {
+            if (!key.ends_with(suffix.ending) || key.size() == suffix.ending.size())
+                continue;
+            std::string name = key.substr(0, key.size() - suffix.ending.size());
+            // X_min_mb_s and X_max_mb_s only when X_mb_s is missing.
+            for (const std::string_view extreme : { "_min", "_max" })
+                if (name.ends_with(extreme)
+                    && summary.count(name.substr(0, name.size() - extreme.size()) + std::string(suffix.ending)))
+                    name.clear();
+            if (name.empty())
+                break;
+            for (char& c : name)
+                if (c == '_')
+                    c = ' ';
+            const double shown = number ? *number : static_cast<double>(*integer);
+            text += (text.empty() ? "" : "  ·  ") + series_display_name(name) + " " + format_value(shown, suffix.unit);
+            break;
+        }
+    }
+    return text;
+}
+
+std::string series_display_name(const std::string& name)
+{
+    // "rnd4k q1t1.throughput" (a figure per test) -> "RND4K Q1T1"
+    if (const std::size_t dot = name.find('.'); dot != std::string::npos && dot > 0) {
+        std::string test = name.substr(0, dot);
+        for (char& c : test)
+            c = static_cast<char>(g_ascii_toupper(c));
+        const std::string figure = name.substr(dot + 1);
+        return figure == "throughput" ? test : test + " " + series_display_name(figure);
+    }
+    // TRANSLATORS: names of measured series and summary figures of the
+    // write and folder benchmarks, as in "write 512 MB/s".
+    static const std::pair<const char*, const char*> known[] = {
+        { "write", N_("write") },   { "read", N_("read") },       { "throughput", N_("throughput") },
+        { "create", N_("create") }, { "delete", N_("delete") },   { "seq write", N_("seq write") },
+        { "duration", N_("duration") },
+    };
+    for (const auto& [key, translated] : known)
+        if (name == key)
+            return _(translated);
+    return name;
 }
 
 std::vector<SeriesRoute> route_series(const PageView& view, const std::vector<std::string>& series_names)
@@ -106,6 +322,10 @@ std::vector<SeriesRoute> route_series(const PageView& view, const std::vector<st
 
 std::string series_label(const PageView& view, const std::string& series_name, const std::string& single_label)
 {
+    if (view.by_name) {
+        const std::string name = series_display_name(series_name);
+        return single_label.empty() ? name : single_label + " · " + name;
+    }
     if (!view.prefix)
         return single_label;
     // "iops-t4" -> "4 threads"

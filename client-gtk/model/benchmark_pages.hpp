@@ -20,19 +20,56 @@ struct PageView {
     std::string series;
     bool prefix = false;
     std::string band_min, band_max;
+    // Label every shown series by its name ("write", "read") instead of one
+    // label for the run (pages that draw several series of one run).
+    bool by_name = false;
+    // When not empty: exactly these series (generic views, see generic_view()).
+    std::vector<std::string> names;
 };
+
+// How a kind is started (ListBenchmarks' target).
+enum class PageTarget { Device, DeviceWrite, Directory };
+PageTarget page_target_from_name(std::string_view target) noexcept;
 
 // A page of the window: one benchmark kind of the daemon.
 struct BenchmarkPage {
     std::string kind;        // the daemon's kind, e.g. "sequential"
-    const char* title;       // N_(): "Seek", "Cont", ...
-    const char* icon;        // symbolic icon name
-    const char* summary;     // N_(): one line under the title
-    std::vector<PageView> views;
+    std::string title;       // N_() (or the daemon's title): "Seek", "Cont", ...
+    std::string icon;        // symbolic icon name
+    std::string summary;     // N_() (or the daemon's description): one line under the title
+    std::vector<PageView> views; // empty: generic, drawn from the series the job declares
+    PageTarget target = PageTarget::Device;
+
+    [[nodiscard]] bool generic() const noexcept { return views.empty(); }
 };
 
+// The read pages, always there (shown when the daemon lists the kind).
 const std::vector<BenchmarkPage>& benchmark_pages();
+// Read pages and the pages of write and folder kinds the client knows.
 const BenchmarkPage* benchmark_page(const std::string& kind);
+// A page for a kind the daemon lists: the tailored one when the client knows
+// the kind, else a generic page with the daemon's title and description.
+BenchmarkPage page_for_kind(const std::string& kind, std::string_view target, const std::string& title,
+                            const std::string& description);
+
+// The view of a generic page for the series a job declared so far: the
+// first series' style and units decide the chart; every series of the same
+// style and y unit is drawn, labelled by name; "NAME-min"/"NAME-max" become
+// the band around the first one.
+PageView generic_view(const std::vector<SavedSeries>& series);
+// Categories of a chart whose x is a test index (unit "test"): the
+// summary's "tests" or "phases" (comma-separated), else "1", "2", ... up
+// to the largest index drawn so far.
+std::vector<std::string> test_categories(const SavedValueMap& summary, const std::vector<SavedSeries>& series);
+ChartSpec chart_spec_for_series(const SavedSeries& first);
+
+// The headline figures of a filesystem or write run from its Summary:
+// every key ending in _mb_s (MB/s), _ops_s (op/s) or _s (seconds), e.g.
+// "write 512 MB/s  ·  read 601 MB/s"; X_min_mb_s / X_max_mb_s only when
+// there is no X_mb_s.
+std::string summary_line(const SavedValueMap& summary);
+// A series or figure name as shown: "write" translated; unknown names as they are.
+std::string series_display_name(const std::string& name);
 
 // Where each of a result's series goes in a view's chart: for every series
 // index, the chart series index, or nullopt when the view does not show it.

@@ -15,6 +15,10 @@ SavedResult saved_result_from_job(const JobEntry& job)
     result.kind = job.kind;
     result.state = job.state;
     result.backend = job.backend;
+    if (job.in_directory()) {
+        result.target_kind = "directory";
+        result.target = job.target;
+    }
     result.started_at_us = static_cast<std::int64_t>(job.started_at_us);
     result.finished_at_us = static_cast<std::int64_t>(job.finished_at_us);
     result.parameters = job.parameters;
@@ -32,10 +36,28 @@ SavedResult saved_result_from_job(const JobEntry& job)
     return result;
 }
 
-ErrorText error_text(const CallError& error)
+namespace {
+
+std::string with_folder(const char* format, const std::string& folder)
+{
+    const std::unique_ptr<gchar, decltype(&g_free)> text(g_strdup_printf(format, folder.c_str()), g_free);
+    return text.get();
+}
+
+} // namespace
+
+ErrorText error_text(const CallError& error, const std::string& folder)
 {
     const std::string prefix = "org.diskbench.DiskBench1.Error.";
     const std::string name = error.name.starts_with(prefix) ? error.name.substr(prefix.size()) : error.name;
+    if (name == "PermissionDenied")
+        return { folder.empty() ? std::string(_("You cannot write in this folder."))
+                                /* TRANSLATORS: %s is a folder's name */
+                                : with_folder(_("You cannot write in “%s”."), folder) };
+    if (name == "NoSpace")
+        return { folder.empty() ? std::string(_("The folder’s filesystem is full."))
+                                /* TRANSLATORS: %s is a folder's name */
+                                : with_folder(_("“%s” is full."), folder) };
     if (name == "NotAuthorizedDismissed")
         return { _("Not started: the password dialog was dismissed."), true };
     if (name == "NotAuthorized")

@@ -18,7 +18,9 @@ struct ErrorText {
     std::string message;
     bool quiet = false;
 };
-ErrorText error_text(const CallError& error);
+// `folder`: the display name of the folder of a filesystem benchmark, for
+// PermissionDenied and NoSpace.
+ErrorText error_text(const CallError& error, const std::string& folder = {});
 
 // "Disk Benchmark" facts of a device for the Info page and titles:
 // "Samsung SSD 860 (sda)" or "loop0" when there is no model.

@@ -43,6 +43,8 @@ std::string result_file_name(const SavedResult& result)
     }
     std::string node = text_of(result.device_info, "node");
     node = node.substr(node.find_last_of('/') + 1);
+    if (result.target_kind == "directory")
+        node = "folder-" + result.folder_name();
     std::string name = stamp + "-" + result.kind + (node.empty() ? "" : "-" + node);
     for (char& c : name)
         if (!g_ascii_isalnum(c) && c != '-' && c != '_')

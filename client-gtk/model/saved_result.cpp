@@ -177,7 +177,8 @@ SavedSeries series_from(JsonNode* node)
 
 bool SavedResult::operator==(const SavedResult& other) const
 {
-    if (kind != other.kind || state != other.state || backend != other.backend || started_at_us != other.started_at_us
+    if (kind != other.kind || state != other.state || backend != other.backend || target_kind != other.target_kind
+        || target != other.target || started_at_us != other.started_at_us
         || finished_at_us != other.finished_at_us || parameters != other.parameters || summary != other.summary
         || device_info != other.device_info || warnings != other.warnings || notes != other.notes
         || series.size() != other.series.size())
@@ -192,6 +193,15 @@ bool SavedResult::operator==(const SavedResult& other) const
     return true;
 }
 
+std::string SavedResult::folder_name() const
+{
+    if (target_kind != "directory")
+        return {};
+    const std::unique_ptr<gchar, decltype(&g_free)> base(g_path_get_basename(target.empty() ? "." : target.c_str()),
+                                                        g_free);
+    return base.get();
+}
+
 std::string result_to_json(const SavedResult& result)
 {
     GObjectPtr<JsonBuilder> owner(json_builder_new());
@@ -202,6 +212,8 @@ std::string result_to_json(const SavedResult& result)
     add_string(builder, "kind", result.kind);
     add_string(builder, "state", result.state);
     add_string(builder, "backend", result.backend);
+    add_string(builder, "target_kind", result.target_kind);
+    add_string(builder, "target", result.target);
     json_builder_set_member_name(builder, "started_at_us");
     json_builder_add_int_value(builder, result.started_at_us);
     json_builder_set_member_name(builder, "finished_at_us");
@@ -261,6 +273,15 @@ std::variant<SavedResult, LoadError> result_from_json(std::string_view text)
         result.kind = string_member(object, "kind");
         result.state = string_member(object, "state");
         result.backend = string_member(object, "backend");
+        // Added in 0.2 without a new schema version: older files have
+        // neither and are device results.
+        if (json_object_has_member(object, "target_kind")) {
+            result.target_kind = string_member(object, "target_kind");
+            if (result.target_kind != "device" && result.target_kind != "directory")
+                throw Corrupt { "\"target_kind\" is neither \"device\" nor \"directory\"" };
+        }
+        if (json_object_has_member(object, "target"))
+            result.target = string_member(object, "target");
         result.started_at_us = int_member(object, "started_at_us");
         result.finished_at_us = int_member(object, "finished_at_us");
         result.parameters = map_member(object, "parameters");

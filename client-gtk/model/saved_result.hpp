@@ -26,6 +26,11 @@ struct SavedResult {
     std::string kind;
     std::string state;
     std::string backend;
+    // What it ran on: "device" (a block device, see device_info) or
+    // "directory" (a folder; `target` is the folder as the daemon showed
+    // it, Job.Target). Files without them (before 0.2) are device results.
+    std::string target_kind = "device";
+    std::string target;
     std::int64_t started_at_us = 0;
     std::int64_t finished_at_us = 0;
     SavedValueMap parameters;
@@ -36,6 +41,8 @@ struct SavedResult {
     std::vector<std::string> notes;
 
     bool operator==(const SavedResult&) const;
+    // The folder's name for titles ("Music" for /home/ann/Music); "" for device results.
+    [[nodiscard]] std::string folder_name() const;
 };
 
 // Version of the file layout. Files of another version are refused with a

@@ -39,6 +39,10 @@ Unit unit_from_name(std::string_view name) noexcept
         return Unit::Microseconds;
     if (name == "depth")
         return Unit::QueueDepth;
+    if (name == "s")
+        return Unit::Seconds;
+    if (name == "op/s")
+        return Unit::OperationsPerSecond;
     return Unit::Plain;
 }
 
@@ -79,6 +83,17 @@ std::string format_value(double value, Unit unit, double step)
     case Unit::QueueDepth:
         /* TRANSLATORS: queue depth, as in "QD 32" */
         return fmt::format("{} {:.0f}", _("QD"), value);
+    case Unit::Seconds:
+        if (std::abs(value) != 0 && std::abs(value) < 1)
+            return format_value(value * 1e6, Unit::Microseconds, step * 1e6);
+        /* TRANSLATORS: seconds */
+        return with_unit(value, decimals_for(value, step), _("s"));
+    case Unit::OperationsPerSecond:
+        if (std::abs(value) >= 10'000)
+            /* TRANSLATORS: thousands of file operations per second, as in "12.3k op/s" */
+            return fmt::format("{:.1f}k {}", value / 1000, _("op/s"));
+        /* TRANSLATORS: file operations (create, open, delete...) per second */
+        return with_unit(value, decimals_for(value, step), _("op/s"));
     case Unit::Plain:
         break;
     }

@@ -9,6 +9,7 @@ exactly the daemon's samples, none twice, none missing."""
 import json
 import math
 import os
+import pwd
 import subprocess
 
 import harness
@@ -54,6 +55,32 @@ class ClientDBusTest(harness.LoopDeviceTestCase):
         self.assertEqual(out['state'], 'finished')
         self.assertEqual(sum(len(s) for s in out['series']), 300)
         self.assertSameSamples(out['job'], out['series'])
+
+    def test_folder_benchmark_through_a_descriptor(self):
+        # A folder of the user on a filesystem of our own loop device: the
+        # probe opens it and passes the descriptor (StartFilesystemBenchmark).
+        loop = self.stack.attach_loop(size=64 * 1024 * 1024)
+        mount = self.stack.mount_new_filesystem(loop)
+        try:
+            folder = os.path.join(mount[0], 'mine')
+            os.mkdir(folder, 0o700)
+            user = pwd.getpwnam('dbtest-in')
+            os.chown(folder, user.pw_uid, user.pw_gid)
+            _, out = self.probe('start-folder', folder, 'file-rw', f'size={4 * 1024 * 1024}')
+            self.assertEqual(out['state'], 'finished')
+            self.assertEqual(out['target'], folder)
+            self.assertGreater(sum(len(s) for s in out['series']), 0)
+            self.assertSameSamples(out['job'], out['series'])
+            self.assertEqual(os.listdir(folder), [])
+            # A folder the user may not write in: PermissionDenied, by name.
+            locked = os.path.join(mount[0], 'locked')
+            os.mkdir(locked, 0o755)
+            code, out = self.probe('start-folder', locked, 'file-rw', f'size={1024 * 1024}', check=False)
+            self.assertEqual(code, 3)
+            self.assertEqual(out['error'], 'org.diskbench.DiskBench1.Error.PermissionDenied')
+        finally:
+            self.stack.umount(mount)
+            self.stack.detach_loop(loop)
 
     def test_refusal_arrives_as_a_named_error(self):
         code, out = self.probe('start', self.loop.node, 'seek', user='dbtest-out', check=False)

@@ -3,10 +3,12 @@
 // and its fio equivalent, jobs as result files, the recent-results store.
 #include "model/benchmark_description.hpp"
 #include "model/benchmark_pages.hpp"
+#include "model/folder.hpp"
 #include "model/job_result.hpp"
 #include "model/recent_results.hpp"
 #include "model/sample_stream.hpp"
 #include "model/saved_values.hpp"
+#include "model/write_consent.hpp"
 
 #include <catch2/catch.hpp>
 #include <glib.h>
@@ -363,4 +365,248 @@ TEST_CASE("recent results are read again only when the directory changed", "[cli
     reader.reload_if_changed(); // a new file: the directory changed
     CHECK(reader.results().size() == 1); // the garbage one is skipped now, the new one read
     CHECK(reader.results()[0].result.finished_at_us == later.finished_at_us);
+}
+
+// ---- folder and raw write benchmarks (issue 5) ----
+
+TEST_CASE("pages of listed write and folder kinds: tailored when known, else generic", "[client-model]")
+{
+    const BenchmarkPage file_rw = page_for_kind("file-rw", "directory", "R/W file", "Writes. Then reads.");
+    CHECK(file_rw.target == PageTarget::Directory);
+    CHECK_FALSE(file_rw.generic());
+    const auto routes = route_series(file_rw.views[0], { "write", "read" });
+    CHECK(routes[0].line == std::optional<std::size_t>(0));
+    CHECK(routes[1].line == std::optional<std::size_t>(1));
+    const auto chart = chart_series_for(file_rw.views[0],
+                                        { { "write", "B", "MB/s", "line", { { 0, 100 } } },
+                                          { "read", "B", "MB/s", "line", { { 0, 200 } } } },
+                                        "This run");
+    REQUIRE(chart.size() == 2);
+    CHECK(chart[0].label == "This run · write");
+    CHECK(chart[1].label == "This run · read");
+
+    const BenchmarkPage sweep = page_for_kind("write-sweep", "directory", "", "");
+    const auto sweep_routes = route_series(sweep.views[0], { "throughput", "throughput-median", "throughput-min",
+                                                             "throughput-max", "repetitions" });
+    CHECK(sweep_routes[0].line == std::optional<std::size_t>(0));
+    CHECK_FALSE(sweep_routes[1].line);
+    CHECK(sweep_routes[2].band_min == std::optional<std::size_t>(0));
+    CHECK(sweep_routes[3].band_max == std::optional<std::size_t>(0));
+
+    CHECK(page_for_kind("device-write", "device-write", "", "").target == PageTarget::DeviceWrite);
+    const BenchmarkPage unknown = page_for_kind("future-kind", "directory", "Future", "Does things. Many of them.");
+    CHECK(unknown.generic());
+    CHECK(unknown.title == "Future");
+    CHECK(unknown.summary == "Does things.");
+    CHECK(unknown.target == PageTarget::Directory);
+}
+
+TEST_CASE("generic pages draw the declared series with their own style and units", "[client-model]")
+{
+    // mixed-load: time series of read and write MB/s, plus an IOPS series of another unit.
+    const std::vector<SavedSeries> mixed = {
+        { "read", "s", "MB/s", "line", { { 0.5, 100 }, { 1, 110 } } },
+        { "write", "s", "MB/s", "line", { { 0.5, 50 } } },
+        { "iops", "s", "op/s", "line", { { 0.5, 5000 } } },
+    };
+    const PageView view = generic_view(mixed);
+    CHECK(view.spec.style == ChartStyle::Line);
+    CHECK(view.spec.x_unit == Unit::Seconds);
+    CHECK(view.spec.y_unit == Unit::MegabytesPerSecond);
+    CHECK(view.spec.x_scale == AxisScale::Linear);
+    const auto chart = chart_series_for(view, mixed, "");
+    REQUIRE(chart.size() == 2);
+    CHECK(chart[0].label == "read");
+    CHECK(chart[1].points.size() == 1);
+
+    // small-files: bars per file size (log scale), with min/max as the band of a line only.
+    const std::vector<SavedSeries> bars = {
+        { "create", "B", "op/s", "bar", { { 4096, 900 } } },
+        { "create-min", "B", "op/s", "bar", { { 4096, 800 } } },
+    };
+    const PageView bar_view = generic_view(bars);
+    CHECK(bar_view.spec.style == ChartStyle::Bar);
+    CHECK(bar_view.spec.x_scale == AxisScale::Log2);
+    CHECK(bar_view.spec.y_unit == Unit::OperationsPerSecond);
+    CHECK(chart_series_for(bar_view, bars, "").size() == 1);
+
+    const std::vector<SavedSeries> banded = {
+        { "throughput", "B", "MB/s", "line", { { 4096, 90 } } },
+        { "throughput-min", "B", "MB/s", "line", { { 4096, 80 } } },
+        { "throughput-max", "B", "MB/s", "line", { { 4096, 99 } } },
+    };
+    const auto with_band = chart_series_for(generic_view(banded), banded, "");
+    REQUIRE(with_band.size() == 1);
+    CHECK(with_band[0].band_min.size() == 1);
+    CHECK(with_band[0].band_max[0].y == 99);
+
+    CHECK(chart_series_for(generic_view({}), banded, "").empty());
+    CHECK(chart_spec_for_series({ "x", "test", "depth", "scatter", {} }).style == ChartStyle::Scatter);
+    CHECK(unit_from_name("s") == Unit::Seconds);
+    CHECK(unit_from_name("op/s") == Unit::OperationsPerSecond);
+    CHECK(format_value(2.5, Unit::Seconds) == "2.5 s");
+    CHECK(format_value(0.002, Unit::Seconds) == "2.0 ms");
+    CHECK(format_value(12345, Unit::OperationsPerSecond) == "12.3k op/s");
+}
+
+TEST_CASE("the summary line of folder and write runs: MB/s, op/s and seconds", "[client-model]")
+{
+    const std::string line = summary_line({
+        { "write_mb_s", 512.0 },
+        { "write_min_mb_s", 100.0 },
+        { "write_max_mb_s", 700.0 },
+        { "read_mb_s", 601.0 },
+        { "create_ops_s", 1500.0 },
+        { "duration_s", std::int64_t { 3 } },
+        { "bytes", std::int64_t { 1 << 20 } },
+        { "latency_p99_us", 80.0 },
+        { "label_s", std::string("not a number") },
+    });
+    CHECK(contains(line, "write 512 MB/s"));
+    CHECK(contains(line, "read 601 MB/s"));
+    CHECK(contains(line, "create 1500 op/s"));
+    CHECK(contains(line, "duration 3.0 s"));
+    CHECK_FALSE(contains(line, "min"));
+    CHECK_FALSE(contains(line, "700"));
+    CHECK_FALSE(contains(line, "p99"));
+    CHECK_FALSE(contains(line, "not a number"));
+    // Without the mean, the extremes are the figures.
+    const std::string sweep = summary_line({ { "throughput_max_mb_s", 900.0 }, { "throughput_min_mb_s", 50.0 } });
+    CHECK(contains(sweep, "throughput max 900 MB/s"));
+    CHECK(contains(sweep, "throughput min 50 MB/s"));
+    CHECK(summary_line({}).empty());
+    // Figures per test (raw writes): the test's name.
+    const std::string tests = summary_line({ { "rnd4k q1t1.throughput_mb_s", 37.0 }, { "seq1m q1t1.read_mb_s", 9.0 } });
+    CHECK(contains(tests, "RND4K Q1T1 37 MB/s"));
+    CHECK(contains(tests, "SEQ1M Q1T1 read 9.0 MB/s"));
+}
+
+TEST_CASE("erasing a device is confirmed by its serial, or its node when it has none", "[client-model]")
+{
+    DeviceEntry disk;
+    disk.node = "/dev/sdb";
+    disk.model = "Fast SSD";
+    disk.serial = "S3Z9NB0K123456";
+    CHECK(write_confirmation(disk) == "S3Z9NB0K123456");
+    CHECK(write_confirmed(disk, "S3Z9NB0K123456"));
+    CHECK(write_confirmed(disk, "  S3Z9NB0K123456\n"));
+    CHECK_FALSE(write_confirmed(disk, "S3Z9NB0K12345"));
+    CHECK_FALSE(write_confirmed(disk, "/dev/sdb"));
+    CHECK_FALSE(write_confirmed(disk, "s3z9nb0k123456"));
+    CHECK(write_device_label(disk) == "Fast SSD (/dev/sdb)");
+
+    DeviceEntry loop;
+    loop.node = "/dev/loop3";
+    CHECK(write_confirmation(loop) == "/dev/loop3");
+    CHECK(write_confirmed(loop, "/dev/loop3"));
+    CHECK_FALSE(write_confirmed(loop, ""));
+    CHECK(write_device_label(loop) == "/dev/loop3");
+    DeviceEntry nothing;
+    CHECK_FALSE(write_confirmed(nothing, ""));
+
+    CHECK(write_blocker(loop).empty());
+    loop.in_use = true;
+    CHECK_FALSE(write_blocker(loop).empty());
+    loop.mounted = true;
+    CHECK(contains(write_blocker(loop), "mounted"));
+
+    const SavedValueMap keep = write_options({ { "size", std::int64_t { 4096 } }, { "confirm", std::string("x") } },
+                                             WriteMode::Preserve, "typed");
+    CHECK(text_of(keep, "mode") == "preserve");
+    CHECK_FALSE(keep.count("confirm"));
+    CHECK(integer_of(keep, "size") == 4096);
+    const SavedValueMap erase = write_options({}, WriteMode::Destroy, " /dev/loop3 ");
+    CHECK(text_of(erase, "mode") == "destroy");
+    CHECK(text_of(erase, "confirm") == "/dev/loop3");
+}
+
+TEST_CASE("folder results keep their target in the file; files without one are device results", "[client-model]")
+{
+    JobEntry job = finished_seek();
+    job.kind = "file-rw";
+    job.target = "/media/ann/USB stick/bench";
+    job.device_info = { { "filesystem_type", std::string("ext2/ext3/ext4") }, { "filesystem_free", std::int64_t { 1 << 30 } } };
+    job.series = { { "write", "B", "MB/s", "line" }, { "read", "B", "MB/s", "line" } };
+    job.points = { { { 0, 100 } }, { { 0, 200 } } };
+    const SavedResult result = saved_result_from_job(job);
+    CHECK(result.target_kind == "directory");
+    CHECK(result.target == "/media/ann/USB stick/bench");
+    CHECK(result.folder_name() == "bench");
+    const std::string json = result_to_json(result);
+    CHECK(contains(json, "\"target_kind\""));
+    const auto back = result_from_json(json);
+    REQUIRE(std::holds_alternative<SavedResult>(back));
+    CHECK(std::get<SavedResult>(back) == result);
+    CHECK(result_file_name(result).ends_with("-file-rw-folder-bench.json"));
+
+    // A device run stays a device result.
+    const SavedResult device = saved_result_from_job(finished_seek());
+    CHECK(device.target_kind == "device");
+    CHECK(device.folder_name().empty());
+
+    // A file of 0.1 (no target members) still loads, as a device result.
+    const std::string old_file = R"({"schema_version": 1, "kind": "seek", "state": "finished", "backend": "psync",
+        "started_at_us": 1, "finished_at_us": 2, "parameters": {}, "summary": {"latency_p50_us": 80.5},
+        "device_info": {"node": "/dev/sda"}, "warnings": [], "notes": [],
+        "series": [{"name": "latency", "x_unit": "B", "y_unit": "us", "style": "scatter", "points": [[1, 2]]}]})";
+    const auto old = result_from_json(old_file);
+    REQUIRE(std::holds_alternative<SavedResult>(old));
+    CHECK(std::get<SavedResult>(old).target_kind == "device");
+    CHECK(std::get<SavedResult>(old).target.empty());
+    CHECK(std::get<SavedResult>(old).series.at(0).points.size() == 1);
+
+    // A target kind this version does not know is damage, not a device result.
+    std::string odd = json;
+    odd.replace(odd.find("\"directory\""), 11, "\"elsewhere\"");
+    const auto refused = result_from_json(odd);
+    REQUIRE(std::holds_alternative<LoadError>(refused));
+    CHECK(std::get<LoadError>(refused).kind == LoadError::Kind::Corrupt);
+}
+
+TEST_CASE("folders are opened by the client as directories, with a display name", "[client-model]")
+{
+    TempDir dir;
+    std::string error;
+    {
+        const DirectoryFd fd = open_directory(dir.path, error);
+        CHECK(fd);
+        CHECK(error.empty());
+        CHECK(fd.get() >= 0);
+    }
+    std::ofstream(dir.path + "/file") << "x";
+    CHECK_FALSE(open_directory(dir.path + "/file", error));
+    CHECK_FALSE(error.empty());
+    CHECK_FALSE(open_directory(dir.path + "/missing", error));
+    CHECK(folder_display_name("/home/ann/Music") == "Music");
+    CHECK(folder_display_name("/") == "/");
+    DirectoryFd moved = open_directory(dir.path, error);
+    DirectoryFd other = std::move(moved);
+    CHECK_FALSE(moved);
+    CHECK(other);
+}
+
+TEST_CASE("a full folder and a refused folder are said in plain words", "[client-model]")
+{
+    CHECK(contains(error_text({ "org.diskbench.DiskBench1.Error.PermissionDenied", "EACCES" }, "Music").message,
+                   "You cannot write in “Music”"));
+    CHECK(contains(error_text({ "org.diskbench.DiskBench1.Error.NoSpace", "ENOSPC" }, "stick").message,
+                   "“stick” is full"));
+    CHECK_FALSE(error_text({ "org.diskbench.DiskBench1.Error.NoSpace", "" }).message.empty());
+}
+
+TEST_CASE("test-indexed bars get the summary's test names, else numbers", "[client-model]")
+{
+    const std::vector<SavedSeries> series = { { "throughput", "test", "MB/s", "bar", { { 0, 500 }, { 1, 40 }, { 2, 300 } } } };
+    const PageView view = generic_view(series);
+    CHECK(view.spec.x_scale == AxisScale::Categories);
+    CHECK(test_categories({ { "tests", std::string("SEQ1M Q1T1,RND4K Q1T1,RND4K Q32T1") } }, series)
+          == std::vector<std::string> { "SEQ1M Q1T1", "RND4K Q1T1", "RND4K Q32T1" });
+    CHECK(test_categories({ { "phases", std::string("cache,after cache") } }, series).size() == 2);
+    CHECK(test_categories({}, series) == std::vector<std::string> { "1", "2", "3" });
+    CHECK(test_categories({}, {}).empty());
+    const std::vector<SavedSeries> absurd = { { "x", "test", "MB/s", "bar", { { 1e12, 1 } } } };
+    CHECK(test_categories({}, absurd).size() == 256);
+    const BenchmarkPage write = page_for_kind("device-write", "device-write", "", "");
+    CHECK(write.views.size() == 3);
+    CHECK(write.target == PageTarget::DeviceWrite);
 }

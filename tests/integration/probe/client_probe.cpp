@@ -5,9 +5,12 @@
 //   client-probe devices
 //   client-probe follow JOB_PATH      catch up with a running job, follow it to its end
 //   client-probe start NODE KIND [KEY=UNSIGNED ...]   start a job, follow it
+//   client-probe start-folder DIR KIND [KEY=UNSIGNED ...]   open DIR ourselves, start a
+//                                     filesystem job with its descriptor, follow it
 //   client-probe spoof-check SECONDS  print our unique name, wait (the test sends
 //                                     us forged signals), then list devices anew
 #include "dbus/daemon_client.hpp"
+#include "model/folder.hpp"
 
 #include <glib.h>
 
@@ -32,6 +35,8 @@ void print_job(const JobEntry& job)
     print_json_string(job.path);
     std::printf(", \"state\": ");
     print_json_string(job.state);
+    std::printf(", \"target\": ");
+    print_json_string(job.target);
     std::printf(", \"series\": [");
     for (std::size_t i = 0; i < job.points.size(); ++i) {
         std::printf("%s[", i ? ", " : "");
@@ -54,6 +59,18 @@ public:
 
     void devices_changed() override
     {
+        if (mode == "start-folder" && !started_) {
+            started_ = true;
+            std::string error;
+            const DirectoryFd folder = open_directory(node, error);
+            if (!folder) {
+                std::fprintf(stderr, "client-probe: %s: %s\n", node.c_str(), error.c_str());
+                std::exit(2);
+            }
+            // Our descriptor closes when this returns: the call carries a duplicate.
+            client_.start_filesystem_benchmark(folder.get(), kind, options,
+                                               [this](std::variant<std::string, CallError> reply) { on_reply(reply); });
+        }
         if ((mode == "devices" || (mode == "spoof-check" && refreshed)) && !client_.devices().empty()) {
             print_devices();
             g_main_loop_quit(loop_);
@@ -63,19 +80,22 @@ public:
             if (!device)
                 return;
             started_ = true;
-            client_.start_benchmark(device->path, kind, options, [this](std::variant<std::string, CallError> reply) {
-                if (const auto* error = std::get_if<CallError>(&reply)) {
-                    std::printf("{\"error\": ");
-                    print_json_string(error->name);
-                    std::printf("}\n");
-                    exit_code = 3;
-                    g_main_loop_quit(loop_);
-                    return;
-                }
-                job_path = std::get<std::string>(reply);
-                check_done();
-            });
+            client_.start_benchmark(device->path, kind, options,
+                                    [this](std::variant<std::string, CallError> reply) { on_reply(reply); });
         }
+    }
+    void on_reply(const std::variant<std::string, CallError>& reply)
+    {
+        if (const auto* error = std::get_if<CallError>(&reply)) {
+            std::printf("{\"error\": ");
+            print_json_string(error->name);
+            std::printf("}\n");
+            exit_code = 3;
+            g_main_loop_quit(loop_);
+            return;
+        }
+        job_path = std::get<std::string>(reply);
+        check_done();
     }
     // The device table as it stands: one JSON line.
     void print_devices()
@@ -160,7 +180,7 @@ int main(int argc, char** argv)
                 l->client->refresh();
                 return G_SOURCE_REMOVE;
             }, &later);
-        } else if (probe.mode == "start" && argc >= 4) {
+        } else if ((probe.mode == "start" || probe.mode == "start-folder") && argc >= 4) {
             probe.node = argv[2];
             probe.kind = argv[3];
             for (int i = 4; i < argc; ++i) {

@@ -1,0 +1,27 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "../dbus/daemon_types.hpp"
+
+#include <string>
+#include <string_view>
+
+namespace diskbench::client {
+
+// The consent a raw write needs (StartBenchmark's "mode" and "confirm"):
+// "preserve" writes back what it read; "destroy" overwrites the data and is
+// confirmed by typing the device's serial (its node when it has none).
+enum class WriteMode { Preserve, Destroy };
+
+// What the user must type to erase `device`.
+std::string write_confirmation(const DeviceEntry& device);
+// The typed text matches (surrounding blanks ignored, nothing else).
+bool write_confirmed(const DeviceEntry& device, std::string_view typed);
+// Why the device cannot be written now (mounted, in use), translated; "" when it can.
+std::string write_blocker(const DeviceEntry& device);
+// The options of a run: the page's settings plus mode (and confirm for destroy).
+SavedValueMap write_options(const SavedValueMap& settings, WriteMode mode, std::string_view typed);
+// "Samsung SSD 860 (/dev/sda)" for the warning.
+std::string write_device_label(const DeviceEntry& device);
+
+} // namespace diskbench::client

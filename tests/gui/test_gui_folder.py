@@ -1,0 +1,143 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""Folder benchmarks in the real client under Xvfb (see gui_stack.py).
+
+As the unprivileged test user dbtest-in: a folder of that user on an ext4
+filesystem the test makes on its own loop device; select it with the
+"select-folder" action (the app opens it and passes the descriptor), run
+"file-rw" with 8 MiB ("set-parameter"), wait for "file-rw:finished:N",
+check with the daemon that the job finished there, that the folder is empty
+again (the scratch files went), that the run was kept as a folder result,
+and that the graph is drawn (screenshot, pixel count). Then select the
+device again: the folder pages go, the read pages come back.
+
+Run (as root):
+    /usr/bin/python3 tests/gui/test_gui_folder.py --app BUILD/client-gtk/diskbench \\
+        --daemon BUILD/daemon/diskbenchd \\
+        --polkit-policy BUILD/polkit-policy/org.diskbench.policy \\
+        --bus-policy dbus-interfaces/org.diskbench.DiskBench1.conf \\
+        [--screenshot-dir DIR]
+"""
+
+import json
+import os
+import pwd
+import time
+
+import gui_stack
+from gui_stack import series_pixels, count_colour
+
+MiB = 1024 * 1024
+MIN_SERIES_PIXELS = 50
+BUS_NAME = 'org.diskbench.DiskBench1'
+MANAGER = '/org/diskbench/DiskBench1'
+
+
+class FolderGuiTest(gui_stack.GuiTestCase):
+    """Steps in order: each needs the app state the one before left."""
+
+    @classmethod
+    def prepare(cls):
+        cls.fs_loop = cls.stack.attach_loop(size=96 * MiB)
+        cls.mount = cls.stack.mount_new_filesystem(cls.fs_loop)
+        user = pwd.getpwnam(cls.gui.user)
+        cls.folder = os.path.join(cls.mount[0], 'bench folder')
+        os.mkdir(cls.folder)
+        os.chown(cls.folder, user.pw_uid, user.pw_gid)
+        os.chmod(cls.folder, 0o700)
+        cls.gui.start_app()
+
+    @classmethod
+    def tearDownClass(cls):
+        # The app first (it may hold the folder open), then the mount.
+        if cls.gui and cls.gui.app:
+            gui_stack.stop_process(cls.stack, cls.gui.app)
+        if getattr(cls, 'mount', None):
+            cls.stack.umount(cls.mount)
+        super().tearDownClass()
+
+    def daemon_property(self, path, iface, name):
+        res = self.stack.busctl('--json=short', 'get-property', BUS_NAME, path,
+                                f'org.diskbench.DiskBench1.{iface}', name, check=True)
+        return json.loads(res.stdout)['data']
+
+    def wait_drawn(self, name):
+        path = self.screenshot_path(name)
+        last = [0]
+
+        def drawn():
+            self.gui.screenshot(path)
+            last[0] = series_pixels(path)
+            return last[0] > MIN_SERIES_PIXELS
+        try:
+            self.gui.wait_for(drawn, 15, interval=0.5, what='the graph drawn')
+        except TimeoutError:
+            self.fail(f'only {last[0]} series-coloured pixels in {path} '
+                      f'({count_colour(path)} in all)')
+        print(f'screenshot {path}: {last[0]} series pixels', flush=True)
+        return path
+
+    def test_00_actions(self):
+        for name in ('select-folder', 'show-page'):
+            self.assertEqual(self.gui.describe_action(name)[1], 's', name)
+
+    def test_01_folder_selected_shows_folder_pages(self):
+        self.gui.activate('select-device', self.gui.loop.node)
+        self.gui.wait_status('seek', states=('idle',), min_points=0, timeout=30)
+        self.gui.activate('select-folder', self.folder)
+        # The shown page was a read page: hidden now, a folder page shows.
+        status = self.gui.wait_for(
+            lambda: (lambda s: s if s and s[0] in ('file-rw', 'write-sweep') else None)(self.gui.status()),
+            20, what='a folder page shown')
+        self.assertEqual(status[1], 'idle')
+        self.gui.activate('show-page', 'file-rw')
+        self.gui.wait_status('file-rw', states=('idle',), min_points=0, timeout=20)
+        empty = self.screenshot_path('folder-before.png')
+        time.sleep(1)
+        self.gui.screenshot(empty)
+        self.assertLessEqual(series_pixels(empty), MIN_SERIES_PIXELS // 2,
+                             f'{empty} shows the series colours before any run')
+
+    def test_02_file_rw_runs_in_the_folder(self):
+        self.gui.activate_action('set-parameter', f"('size', <uint64 {8 * MiB}>)")
+        self.gui.activate('run-benchmark', 'file-rw')
+        kind, state, points = self.gui.wait_status('file-rw', timeout=180)
+        self.assertEqual((kind, state), ('file-rw', 'finished'))
+        self.assertGreater(points, 0)
+        # The daemon's view: a finished file-rw job in our folder, 8 MiB, ours.
+        jobs = self.daemon_property(MANAGER, 'Manager', 'Jobs')
+        ours = [j for j in jobs
+                if self.daemon_property(j, 'Job', 'Kind') == 'file-rw'
+                and self.daemon_property(j, 'Job', 'Target') == self.folder]
+        self.assertTrue(ours, f'no file-rw job in {self.folder} among {jobs}')
+        job = ours[-1]
+        self.assertEqual(self.daemon_property(job, 'Job', 'State'), 'finished')
+        self.assertEqual(self.daemon_property(job, 'Job', 'Owner'), pwd.getpwnam(self.gui.user).pw_uid)
+        params = self.daemon_property(job, 'Job', 'Parameters')
+        self.assertEqual(params['size']['data'], 8 * MiB)
+        # Nothing left behind in the folder.
+        self.gui.wait_for(lambda: os.listdir(self.folder) == [], 20,
+                          what=f'{self.folder} empty again (it has {os.listdir(self.folder)})')
+        self.wait_drawn('folder-file-rw.png')
+
+    def test_03_kept_as_a_folder_result(self):
+        kept_dir = self.gui.user_path('.local', 'share', 'diskbench', 'results')
+        kept = [f for f in self.gui.wait_for(lambda: [f for f in os.listdir(kept_dir) if '-file-rw-' in f],
+                                             20, what='a kept file-rw result')]
+        with open(os.path.join(kept_dir, kept[-1])) as f:
+            result = json.load(f)
+        self.assertEqual(result['target_kind'], 'directory')
+        self.assertEqual(result['target'], self.folder)
+        self.assertEqual([s['name'] for s in result['series']], ['write', 'read'])
+        self.assertTrue(kept[-1].endswith('-file-rw-folder-bench_folder.json'), kept[-1])
+
+    def test_04_device_again_shows_read_pages(self):
+        self.gui.activate('select-device', self.gui.loop.node)
+        status = self.gui.wait_for(
+            lambda: (lambda s: s if s and s[0] not in ('file-rw', 'write-sweep') else None)(self.gui.status()),
+            20, what='a device page shown')
+        self.assertNotEqual(status[0], 'file-rw')
+
+
+if __name__ == '__main__':
+    gui_stack.main()
