@@ -102,7 +102,7 @@ std::vector<BenchmarkPage> make_write_pages()
                              "throughput-min", "throughput-max") } },
                     Directory),
         with_target({ "structure", N_("Structure"), "folder-symbolic",
-                      N_("Creates, lists, renames and deletes folders and files."), {} },
+                      N_("Builds a tree of folders and empty files, then deletes it."), {} },
                     Directory),
         with_target({ "small-files", N_("Small files"), "text-x-generic-symbolic",
                       N_("Writes, reads and deletes many small files."), {} },

@@ -9,7 +9,8 @@ filesystem the test makes on its own loop device; select it with the
 check with the daemon that the job finished there, that the folder is empty
 again (the scratch files went), that the run was kept as a folder result,
 and that the graph is drawn (screenshot, pixel count). Then select the
-device again: the folder pages go, the read pages come back.
+device again: the folder pages go, the read pages come back; and the Write
+page in its default mode (keep data) leaves the device byte-identical.
 
 Run (as root):
     /usr/bin/python3 tests/gui/test_gui_folder.py --app BUILD/client-gtk/diskbench \\
@@ -19,6 +20,7 @@ Run (as root):
         [--screenshot-dir DIR]
 """
 
+import hashlib
 import json
 import os
 import pwd
@@ -28,6 +30,15 @@ import gui_stack
 from gui_stack import series_pixels, count_colour
 
 MiB = 1024 * 1024
+
+
+def sha256_of(path):
+    digest = hashlib.sha256()
+    with open(path, 'rb') as f:
+        for chunk in iter(lambda: f.read(4 * MiB), b''):
+            digest.update(chunk)
+    return digest.hexdigest()
+
 MIN_SERIES_PIXELS = 50
 BUS_NAME = 'org.diskbench.DiskBench1'
 MANAGER = '/org/diskbench/DiskBench1'
@@ -38,7 +49,7 @@ class FolderGuiTest(gui_stack.GuiTestCase):
 
     @classmethod
     def prepare(cls):
-        cls.fs_loop = cls.stack.attach_loop(size=96 * MiB)
+        cls.fs_loop = cls.stack.attach_loop(size=256 * MiB)
         cls.mount = cls.stack.mount_new_filesystem(cls.fs_loop)
         user = pwd.getpwnam(cls.gui.user)
         cls.folder = os.path.join(cls.mount[0], 'bench folder')
@@ -137,6 +148,56 @@ class FolderGuiTest(gui_stack.GuiTestCase):
             lambda: (lambda s: s if s and s[0] not in ('file-rw', 'write-sweep') else None)(self.gui.status()),
             20, what='a device page shown')
         self.assertNotEqual(status[0], 'file-rw')
+
+    def test_05_write_page_keeps_the_data(self):
+        # The raw write test in its default mode (keep data) from the app:
+        # the device must be byte-identical afterwards.
+        before = sha256_of(self.gui.loop.backing)
+        self.gui.activate('show-page', 'device-write')
+        self.gui.wait_status('device-write', states=('idle',), min_points=0, timeout=20)
+        for key, value in (('size', f'<uint64 {4 * MiB}>'), ('region_size', f'<uint64 {4 * MiB}>'),
+                           ('duration_s', '<0.2>')):
+            self.gui.activate_action('set-parameter', f"('{key}', {value})")
+        self.gui.activate('run-benchmark', 'device-write')
+        kind, state, points = self.gui.wait_status('device-write', timeout=180)
+        self.assertEqual((kind, state), ('device-write', 'finished'))
+        self.assertGreater(points, 0)
+        jobs = [j for j in self.daemon_property(MANAGER, 'Manager', 'Jobs')
+                if self.daemon_property(j, 'Job', 'Kind') == 'device-write']
+        self.assertTrue(jobs)
+        params = self.daemon_property(jobs[-1], 'Job', 'Parameters')
+        self.assertEqual(params['mode']['data'], 'preserve')
+        self.assertEqual(params['size']['data'], 4 * MiB)
+        self.wait_drawn('device-write.png')
+        self.assertEqual(sha256_of(self.gui.loop.backing), before, 'the device was changed')
+
+    def test_06_generic_folder_pages_draw_their_series(self):
+        # structure and mixed-load have no tailored page: drawn from the
+        # series the job declares (bars in seconds; lines over time).
+        self.gui.activate('select-folder', self.folder)
+        # Bars are solid blocks, which series_pixels() leaves out as
+        # widgets: for them, many series-coloured pixels in all (the Start
+        # button and the progress bar are about 10000).
+        for kind, params, drawn in (
+                ('structure', (('directories', 100), ('files', 100)), 'bars'),
+                ('mixed-load', (('threads', 1), ('file_size', 160 * MiB)), 'lines')):
+            with self.subTest(kind=kind):
+                self.gui.activate('show-page', kind)
+                self.gui.wait_status(kind, states=('idle',), min_points=0, timeout=20)
+                for key, value in params:
+                    self.gui.activate_action('set-parameter', f"('{key}', <uint64 {value}>)")
+                self.gui.activate('run-benchmark', kind)
+                got_kind, state, points = self.gui.wait_status(kind, timeout=180)
+                self.assertEqual((got_kind, state), (kind, 'finished'))
+                self.assertGreater(points, 0)
+                if drawn == 'bars':
+                    path = self.screenshot_path(f'folder-{kind}.png')
+                    self.gui.wait_for(lambda: (self.gui.screenshot(path), count_colour(path))[1] > 50000,
+                                      15, interval=0.5, what=f'the bars of {kind} drawn')
+                else:
+                    self.wait_drawn(f'folder-{kind}.png')
+                self.gui.wait_for(lambda: os.listdir(self.folder) == [], 20,
+                                  what=f'{self.folder} empty again')
 
 
 if __name__ == '__main__':
