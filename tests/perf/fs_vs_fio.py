@@ -29,6 +29,21 @@ ext4 neither compresses nor deduplicates, so that is fine here, but a
 hypervisor that detects zero writes (qemu detect-zeroes) could flatter it;
 fio and our engine write pseudo-random data.
 
+What the tools do differently (strace, and ext4/io_uring tracepoints over
+64 x 1 MiB writes on this setup): all three write a new file O_DIRECT, one
+request at a time, and sync once at the end (ours: O_TMPFILE, fcntl
+O_DIRECT, one io_uring_enter per block, one fdatasync; fio: pwrite64, one
+fsync; dd: write, one fsync). With fio's default fallocate the writes land
+inside the file's size: ~2.3 ext4 journal handles per write (unwritten
+extent conversion) instead of ~4.3 for extending writes (allocation, orphan
+list, size update), and io_uring can issue them inline, while an extending
+O_DIRECT write is punted to an io-wq thread (64 io_uring_queue_async_work
+for ours and for fio --ioengine=io_uring --fallocate=none alike). So
+'fio-na' and dd are what ours is like for like; 'fio' shows the price of
+not preallocating. Our engine's buffers are huge pages, fio's and dd's 4 KiB
+pages, which matters for large requests on a loop device (see
+engine_vs_fio.py).
+
 Many short rounds in rotating order; the ratio is the median of the
 per-round ratios (each round runs all tools back to back) with its IQR,
 because a virtual disk's speed drifts by tens of percent from second to
