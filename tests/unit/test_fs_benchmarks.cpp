@@ -10,9 +10,11 @@
 #include "errors.hpp"
 #include "fs_beneath.hpp"
 #include "fs_scope.hpp"
+#include "fs_bench_support.hpp"
 #include "fs_test_support.hpp"
 #include "mounts.hpp"
 #include "recording_sink.hpp"
+#include "result_checks.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -33,64 +35,6 @@ namespace {
 
 constexpr std::uint64_t KiB = 1024;
 constexpr std::uint64_t MiB = 1024 * KiB;
-
-// A RecordingSink that also calls a hook for every point.
-class HookSink final : public SampleSink {
-public:
-    void series_added(std::size_t index, const SeriesInfo& info) override { record.series_added(index, info); }
-    void point_added(std::size_t series, const SeriesPoint& point) override
-    {
-        record.point_added(series, point);
-        if (on_point)
-            on_point(series, point);
-    }
-    void progress_changed(double value) override { record.progress_changed(value); }
-
-    RecordingSink record;
-    std::function<void(std::size_t, const SeriesPoint&)> on_point;
-};
-
-// What the daemon will do with a caller's folder fd: check against the
-// filesystem's facts, make the scope, run.
-Result run_in(const fs::path& dir, const std::string& kind, const ValueMap& params, SampleSink* sink,
-              const CancelToken* cancel = nullptr, const std::function<void(FilesystemScope&)>& prepare = {})
-{
-    const BenchmarkInfo* info = find_benchmark(kind);
-    REQUIRE(info != nullptr);
-    UniqueFd fd = open_directory(dir);
-    check_directory_benchmark(*info, filesystem_facts(fd.get()), params);
-    FilesystemScope scope(std::move(fd), dir.string(), test_caller());
-    if (prepare)
-        prepare(scope);
-    CancelToken never;
-    return run_directory_benchmark(*info, scope, params, sink, cancel ? *cancel : never);
-}
-
-const Series& series_named(const Result& result, const std::string& name)
-{
-    for (const auto& series : result.series)
-        if (series.info.name == name)
-            return series;
-    FAIL("no series " << name);
-    throw std::logic_error("unreachable");
-}
-
-double number(const Result& result, const std::string& key)
-{
-    const auto it = result.summary.find(key);
-    REQUIRE(it != result.summary.end());
-    return std::visit([](const auto& v) -> double {
-        if constexpr (std::is_arithmetic_v<std::decay_t<decltype(v)>>)
-            return static_cast<double>(v);
-        else
-            return -1;
-    }, it->second);
-}
-
-bool mentions(const std::vector<std::string>& texts, const std::string& word)
-{
-    return std::any_of(texts.begin(), texts.end(), [&](const auto& t) { return t.find(word) != std::string::npos; });
-}
 
 // The sink saw what the result holds, progress reached 1.
 void check_streamed(const Result& result, const RecordingSink& sink)

@@ -15,6 +15,7 @@
 #include "fs_test_support.hpp"
 #include "mounts.hpp"
 #include "recording_sink.hpp"
+#include "result_checks.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -81,23 +82,6 @@ TreeRunOutcome run_tree(const fs::path& dir, const std::string& kind, const Valu
     return outcome;
 }
 
-double number(const Result& result, const std::string& key)
-{
-    const auto it = result.summary.find(key);
-    INFO(key);
-    REQUIRE(it != result.summary.end());
-    return std::visit([](const auto& v) -> double {
-        if constexpr (std::is_arithmetic_v<std::decay_t<decltype(v)>>)
-            return static_cast<double>(v);
-        else
-            return -1;
-    }, it->second);
-}
-
-bool mentions(const std::vector<std::string>& texts, const std::string& word)
-{
-    return std::any_of(texts.begin(), texts.end(), [&](const auto& t) { return t.find(word) != std::string::npos; });
-}
 
 const std::vector<SeriesPoint>& bars(const Result& result)
 {

@@ -12,11 +12,13 @@
 #include "benchmarks/chunk_quicksort.hpp"
 #include "errors.hpp"
 #include "fs_scope.hpp"
+#include "fs_bench_support.hpp"
 #include "fs_test_support.hpp"
 #include "io_buffers.hpp"
 #include "mounts.hpp"
 #include "prng.hpp"
 #include "recording_sink.hpp"
+#include "result_checks.hpp"
 #include "write_data.hpp"
 
 #include <catch2/catch.hpp>
@@ -33,64 +35,9 @@ namespace fs = std::filesystem;
 namespace {
 
 
-// A RecordingSink with hooks for points and progress.
-class HookSink final : public SampleSink {
-public:
-    void series_added(std::size_t index, const SeriesInfo& info) override { record.series_added(index, info); }
-    void point_added(std::size_t series, const SeriesPoint& point) override
-    {
-        record.point_added(series, point);
-        if (on_point)
-            on_point(series, point);
-    }
-    void progress_changed(double value) override
-    {
-        record.progress_changed(value);
-        if (on_progress)
-            on_progress(value);
-    }
-
-    RecordingSink record;
-    std::function<void(std::size_t, const SeriesPoint&)> on_point;
-    std::function<void(double)> on_progress;
-};
-
-// As the daemon will: check against the folder's facts, make the scope, run.
 Result run_in(const fs::path& dir, const ValueMap& params, SampleSink* sink, const CancelToken* cancel = nullptr)
 {
-    const BenchmarkInfo* info = find_benchmark("mixed-load");
-    REQUIRE(info != nullptr);
-    UniqueFd fd = open_directory(dir);
-    check_directory_benchmark(*info, filesystem_facts(fd.get()), params);
-    FilesystemScope scope(std::move(fd), dir.string(), test_caller());
-    CancelToken never;
-    return run_directory_benchmark(*info, scope, params, sink, cancel ? *cancel : never);
-}
-
-double number(const Result& result, const std::string& key)
-{
-    const auto it = result.summary.find(key);
-    REQUIRE(it != result.summary.end());
-    return std::visit([](const auto& v) -> double {
-        if constexpr (std::is_arithmetic_v<std::decay_t<decltype(v)>>)
-            return static_cast<double>(v);
-        else
-            return -1;
-    }, it->second);
-}
-
-bool mentions(const std::vector<std::string>& texts, const std::string& word)
-{
-    return std::any_of(texts.begin(), texts.end(), [&](const auto& t) { return t.find(word) != std::string::npos; });
-}
-
-const Series& series_named(const Result& result, const std::string& name)
-{
-    for (const auto& series : result.series)
-        if (series.info.name == name)
-            return series;
-    FAIL("no series " << name);
-    throw std::logic_error("unreachable");
+    return diskbench::testing::run_in(dir, "mixed-load", params, sink, cancel);
 }
 
 // What the sort of `threads` files of `chunks` chunks from `seed` must do,
