@@ -300,7 +300,7 @@ TEST_CASE("mixed-load's default files scale down to the free space with a note",
 TEST_CASE("a filesystem that fills up while mixed-load writes its files ends it with a clear error",
           "[mixed-load][loop]")
 {
-    MountedFilesystem mount(MountedFilesystem::Kind::Ext4, 64 * MiB);
+    MountedFilesystem mount(MountedFilesystem::Kind::Ext4, 256 * MiB);
     const fs::path home = make_owned_directory(mount.path(), "home", caller_uid, caller_gid, 0755);
     const std::uint64_t free_before = free_bytes(home);
     // Opened by root, written through by the hook as the caller: fills
@@ -320,8 +320,11 @@ TEST_CASE("a filesystem that fills up while mixed-load writes its files ends it 
         ::fsync(filler.get());
     };
     try {
-        // 2 x 20 MiB: fits the free space when checked, not once filled.
-        run_in(home, { { "threads", std::uint64_t { 2 } }, { "file_size", 20 * MiB } }, &sink);
+        // 2 x 80 MiB: fits the free space when checked, not once filled.
+        // Big enough that writing them outlasts the first progress report
+        // (after 20 ms), where the hook fills the filesystem: with 2 x 20
+        // MiB a fast run had written everything by then and ended well.
+        run_in(home, { { "threads", std::uint64_t { 2 } }, { "file_size", 80 * MiB } }, &sink);
         FAIL("the run ended well");
     } catch (const IoError& error) {
         CHECK(error.error_number() == ENOSPC);
