@@ -125,9 +125,13 @@ int main(int argc, char** argv)
             watch_idle(loop, manager, options.idle_timeout);
         loop.run();
 
-        // Give the name back first: a call arriving now starts a new daemon
-        // instead of reaching one that is going away.
+        // Refuse new work, then give the name back: a call arriving from
+        // now on starts a new daemon instead of reaching one that is going
+        // away. What arrived before is still answered by the flush (a start
+        // request with an error that says to call again), not dropped.
+        manager.stop_accepting();
         connection->releaseName(bus_name);
+        loop.flush();
         manager.shutdown();
         return 0;
     } catch (const sdbus::Error& error) {

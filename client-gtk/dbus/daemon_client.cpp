@@ -20,8 +20,10 @@ using ManagerInterface = org::diskbench::DiskBench1::Manager_proxy;
 using DeviceInterface = org::diskbench::DiskBench1::Device_proxy;
 using JobInterface = org::diskbench::DiskBench1::Job_proxy;
 
-// Long enough for someone to type a password into polkit's dialog.
-constexpr auto interactive_timeout = std::chrono::minutes(5);
+// Long enough for someone to type a password into polkit's dialog, and
+// longer than diskbenchd waits for polkit (5 minutes): its answer, which
+// says what happened, should end the call, not our own timeout.
+constexpr auto interactive_timeout = std::chrono::minutes(6);
 
 using PropertyMap = std::map<std::string, sdbus::Variant>;
 

@@ -68,6 +68,8 @@ ErrorText error_text(const CallError& error, const std::string& folder)
         return { _("The device is busy: another benchmark is running on it or on one of its partitions.") };
     if (name == "NotFound")
         return { _("The device is gone.") };
+    if (name == "LimitsExceeded")
+        return { _("Too many benchmarks are waiting for authorization. Answer the open password dialogs first.") };
     if (name == "InvalidArgument")
         return { std::string(_("The settings do not fit this device:")) + " " + error.message };
     if (name == "org.freedesktop.DBus.Error.ServiceUnknown" || name == "org.freedesktop.DBus.Error.NoReply"

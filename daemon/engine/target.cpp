@@ -7,6 +7,7 @@
 #include <linux/fs.h>
 #include <linux/stat.h>
 #include <sys/ioctl.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -169,6 +170,19 @@ Target open_target(const std::string& path, bool write)
                                               path));
         throw TargetError(fmt::format("{}: cannot open{}: {}", path, write ? " for writing" : "",
                                       errno_text(error_number)));
+    }
+    // The BSD lock is how tools that write block devices tell each other,
+    // udev included (systemd's "Locking Block Device Access"): udev does
+    // not probe a locked device, so it does not read half-written data, and
+    // partitioning tools that take the lock wait or refuse. O_EXCL alone
+    // does not stop a program that opens the device without it.
+    if (write && S_ISBLK(st.st_mode) && ::flock(fd.get(), LOCK_EX | LOCK_NB) != 0) {
+        const int error_number = errno;
+        if (error_number == EWOULDBLOCK)
+            throw DeviceBusyError(fmt::format("{}: another program holds the device's lock (partitioning or "
+                                              "formatting it?)",
+                                              path));
+        throw TargetError(fmt::format("{}: cannot lock the device: {}", path, errno_text(error_number)));
     }
     const int fd_flags = ::fcntl(fd.get(), F_GETFL);
     if (fd_flags >= 0)

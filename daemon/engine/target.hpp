@@ -31,7 +31,11 @@ Target open_target_for_read(const std::string& path);
 // The same for the device write benchmarks: opens `path` read-write with
 // O_DIRECT and, for a block device, O_EXCL, so that the kernel refuses
 // (DeviceBusyError) a device that is mounted or otherwise claimed, and
-// nobody can mount or claim it while the Target is open. Refuses what
+// nobody can mount or claim it while the Target is open; it also takes the
+// device's BSD lock (flock LOCK_EX), so udev and partitioning tools keep
+// off, and refuses (DeviceBusyError) a device another program has locked.
+// A program that opens the device plainly can still write to it: nothing
+// in the kernel stops that. Refuses what
 // open_target_for_read refuses, the same way. A regular file is opened
 // read-write without O_EXCL (meaningless there); it is for tests and
 // diskbench-engine.

@@ -8,7 +8,6 @@
 
 #include <algorithm>
 #include <map>
-#include <vector>
 
 namespace diskbench::service {
 
@@ -32,7 +31,7 @@ gid_t primary_group(uid_t uid)
 
 } // namespace
 
-engine::Credentials caller_credentials(sdbus::IProxy& bus_driver, const std::string& unique_name, uid_t uid)
+BusCredentials bus_credentials(sdbus::IProxy& bus_driver, const std::string& unique_name, uid_t uid)
 {
     std::map<std::string, sdbus::Variant> answer;
     try {
@@ -49,19 +48,27 @@ engine::Credentials caller_credentials(sdbus::IProxy& bus_driver, const std::str
         || user->second.get<std::uint32_t>() != uid)
         throw make_error(ErrorCode::Failed, "the bus does not confirm the uid of " + unique_name);
 
-    engine::Credentials caller;
+    BusCredentials caller;
     caller.uid = uid;
-    caller.gid = primary_group(uid);
     // dbus-daemon has sent UnixGroupIDs since 1.11; without it the caller
-    // acts with its primary group alone, which can only allow less.
+    // acts with no supplementary group, which can only allow less.
     if (auto groups = answer.find("UnixGroupIDs");
         groups != answer.end() && groups->second.containsValueOfType<std::vector<std::uint32_t>>()) {
         for (std::uint32_t gid : groups->second.get<std::vector<std::uint32_t>>())
             caller.groups.push_back(static_cast<gid_t>(gid));
     }
-    if (std::find(caller.groups.begin(), caller.groups.end(), caller.gid) == caller.groups.end())
-        caller.groups.push_back(caller.gid);
     return caller;
+}
+
+engine::Credentials with_primary_group(const BusCredentials& caller)
+{
+    engine::Credentials credentials;
+    credentials.uid = caller.uid;
+    credentials.groups = caller.groups;
+    const gid_t primary = primary_group(caller.uid);
+    const bool has_it = std::find(caller.groups.begin(), caller.groups.end(), primary) != caller.groups.end();
+    credentials.gid = has_it ? primary : overflow_gid;
+    return credentials;
 }
 
 } // namespace diskbench::service

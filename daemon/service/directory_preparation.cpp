@@ -9,7 +9,7 @@
 namespace diskbench::service {
 
 DirectoryPreparation::DirectoryPreparation(MainLoop& loop, engine::UniqueFd directory, std::string name,
-                                           engine::Credentials caller, const engine::BenchmarkInfo& benchmark,
+                                           BusCredentials caller, const engine::BenchmarkInfo& benchmark,
                                            engine::ValueMap options, Done done)
     : loop_(loop)
     , directory_(std::move(directory))
@@ -61,12 +61,13 @@ DirectoryPreparation::Outcome DirectoryPreparation::prepare()
             throw engine::TargetError(name_ + " is on " + prepared.facts.type
                                       + ", a kernel interface and not storage");
         engine::check_directory_benchmark(benchmark_, prepared.facts, options_);
-        prepared.scope = std::make_unique<engine::FilesystemScope>(std::move(directory_), name_, caller_);
+        prepared.scope
+            = std::make_unique<engine::FilesystemScope>(std::move(directory_), name_, with_primary_group(caller_));
         outcome.directory = std::move(prepared);
     } catch (const engine::TargetError& error) {
         outcome.error = make_error(ErrorCode::InvalidArgument, std::string("directory: ") + error.what());
     } catch (const std::exception& error) {
-        outcome.error = make_error(error_code_of(error), error.what());
+        outcome.error = reply_error(error);
     }
     return outcome;
 }

@@ -6,6 +6,7 @@
 #include "../engine/fs_credentials.hpp"
 #include "../engine/fs_scope.hpp"
 #include "../engine/unique_fd.hpp"
+#include "caller_credentials.hpp"
 #include "main_loop.hpp"
 
 #include <sdbus-c++/Error.h>
@@ -27,8 +28,9 @@ struct PreparedDirectory {
     dev_t device_number = 0; // st_dev of the folder: which block device holds it, if any
 };
 
-// Gets a caller's folder ready off the bus thread: checks it is a folder on
-// a real filesystem, checks the parameters against its free space, and
+// Gets a caller's folder ready off the bus thread: looks up the caller's
+// primary group (NSS may ask the network), checks it is a folder on a real
+// filesystem, checks the parameters against its free space, and
 // makes the FilesystemScope (which removes a crashed run's scratch folder
 // and makes a fresh one, as the caller). Every step may touch the
 // filesystem, and a filesystem (NFS, a caller's FUSE mount) may take its
@@ -44,7 +46,7 @@ public:
     };
     using Done = std::function<void(Outcome)>;
 
-    DirectoryPreparation(MainLoop& loop, engine::UniqueFd directory, std::string name, engine::Credentials caller,
+    DirectoryPreparation(MainLoop& loop, engine::UniqueFd directory, std::string name, BusCredentials caller,
                          const engine::BenchmarkInfo& benchmark, engine::ValueMap options, Done done);
     ~DirectoryPreparation();
     DirectoryPreparation(const DirectoryPreparation&) = delete;
@@ -60,7 +62,7 @@ private:
     MainLoop& loop_;
     engine::UniqueFd directory_;
     std::string name_;
-    engine::Credentials caller_;
+    BusCredentials caller_;
     const engine::BenchmarkInfo& benchmark_;
     engine::ValueMap options_;
     Done done_;

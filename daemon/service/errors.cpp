@@ -7,6 +7,10 @@
 
 namespace diskbench::service {
 
+namespace {
+constexpr std::string_view error_prefix = "org.diskbench.DiskBench1.Error.";
+}
+
 std::string_view error_name(ErrorCode code) noexcept
 {
     switch (code) {
@@ -26,6 +30,8 @@ std::string_view error_name(ErrorCode code) noexcept
         return "org.diskbench.DiskBench1.Error.PermissionDenied";
     case ErrorCode::NoSpace:
         return "org.diskbench.DiskBench1.Error.NoSpace";
+    case ErrorCode::LimitsExceeded:
+        return "org.diskbench.DiskBench1.Error.LimitsExceeded";
     case ErrorCode::Cancelled:
         return "org.diskbench.DiskBench1.Error.Cancelled";
     case ErrorCode::Failed:
@@ -43,6 +49,8 @@ ErrorCode error_code_of(const std::exception& error) noexcept
 {
     if (dynamic_cast<const engine::ParameterError*>(&error))
         return ErrorCode::InvalidArgument;
+    if (dynamic_cast<const engine::DeviceBusyError*>(&error))
+        return ErrorCode::DeviceBusy;
     if (const auto* io = dynamic_cast<const engine::IoError*>(&error)) {
         switch (io->error_number()) {
         case ENOSPC:
@@ -57,6 +65,16 @@ ErrorCode error_code_of(const std::exception& error) noexcept
         }
     }
     return ErrorCode::Failed;
+}
+
+sdbus::Error reply_error(const std::exception& error)
+{
+    if (const auto* bus_error = dynamic_cast<const sdbus::Error*>(&error)) {
+        if (bus_error->getName().starts_with(error_prefix))
+            return *bus_error;
+        return make_error(ErrorCode::Failed, bus_error->getName() + ": " + bus_error->getMessage());
+    }
+    return make_error(error_code_of(error), error.what());
 }
 
 } // namespace diskbench::service

@@ -21,6 +21,7 @@ enum class ErrorCode {
     DeviceBusy,
     PermissionDenied, // a filesystem benchmark: the caller may not write in its folder
     NoSpace,          // a filesystem benchmark: the filesystem or the caller's quota is full
+    LimitsExceeded,   // too many of the caller's requests wait for polkit already
     Cancelled,
     Failed,
 };
@@ -33,5 +34,11 @@ sdbus::Error make_error(ErrorCode code, const std::string& message);
 // named, because the caller can act on them (free space, pick another
 // folder); everything else is Failed.
 ErrorCode error_code_of(const std::exception& error) noexcept;
+
+// What a method replies with for `error`: our own D-Bus errors as they
+// are, an engine error under its name, and anything else (an sd-bus or
+// dbus-daemon error from a call we made, a bad_alloc) as Failed with the
+// original in the message, so callers only ever see names from our table.
+sdbus::Error reply_error(const std::exception& error);
 
 } // namespace diskbench::service

@@ -149,7 +149,10 @@ void MainLoop::run()
             run_posted_tasks();
         run_due_timers();
     }
-    // Flush replies and signals queued by the last callbacks.
+}
+
+void MainLoop::flush()
+{
     guarded("the last flush", [this] {
         while (connection_.processPendingRequest()) {
         }

@@ -37,6 +37,9 @@ public:
 
     // Until quit() or a termination signal.
     void run();
+    // Sends what the last callbacks queued, and handles the messages that
+    // came in meanwhile, once the loop has ended.
+    void flush();
 
 private:
     void run_posted_tasks();

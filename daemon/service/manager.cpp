@@ -2,6 +2,7 @@
 #include "manager.hpp"
 
 #include "../engine/errors.hpp"
+#include "../system/device_identity.hpp"
 #include "authorization_error.hpp"
 #include "caller_credentials.hpp"
 #include "device_info.hpp"
@@ -112,6 +113,17 @@ void check_writable(const system::DeviceFacts& facts, const engine::ValueMap& pa
                              + (facts.serial.empty() ? "its node" : "its serial number (the Device's Serial)"));
 }
 
+// How polkit's dialog names a device ("$(device)" in the policy's
+// messages): the model tells the user which disk, the node which one of two
+// alike.
+std::string device_label(const system::DeviceFacts& facts)
+{
+    std::string model = facts.vendor.empty() ? facts.model : facts.vendor + " " + facts.model;
+    while (!model.empty() && model.back() == ' ')
+        model.pop_back();
+    return model.empty() ? facts.node : model + " (" + facts.node + ")";
+}
+
 // Removes a daemon option (not a benchmark parameter) from `options`.
 bool take_flag(std::map<std::string, sdbus::Variant>& options, const char* key)
 {
@@ -130,6 +142,7 @@ bool take_flag(std::map<std::string, sdbus::Variant>& options, const char* key)
 struct Manager::StartRequest {
     sdbus::Result<sdbus::ObjectPath> reply;
     std::string device_path;
+    system::DeviceFacts device; // device benchmarks: the device as it was when asked for
     const engine::BenchmarkInfo* benchmark = nullptr;
     engine::ValueMap options;
     engine::ValueMap parameters;
@@ -178,7 +191,11 @@ void Manager::set_devices(const std::vector<system::DeviceFacts>& devices)
         auto found = devices_.find(path);
         if (found == devices_.end()) {
             log_debug("device {} appeared as {}", facts.node, path);
-            devices_.emplace(path, std::make_unique<DeviceObject>(connection_, path, facts));
+            auto device = std::make_unique<DeviceObject>(connection_, path, facts);
+            // udisks may withdraw and re-announce a device a job runs on.
+            if (const std::string job = claims_.job_on(facts.udisks_block); !job.empty())
+                device->set_job(job);
+            devices_.emplace(path, std::move(device));
         } else if (!(found->second->facts() == facts)) {
             found->second->update(facts);
         }
@@ -191,24 +208,6 @@ void Manager::set_devices(const std::vector<system::DeviceFacts>& devices)
             ++it;
         }
     }
-}
-
-std::string Manager::conflicting_job(const DeviceObject& device) const
-{
-    // Benchmarking a disk and its partition at once would measure neither.
-    const system::DeviceFacts& wanted = device.facts();
-    for (const auto& [path, other] : devices_) {
-        if (other->job() == "/")
-            continue;
-        const system::DeviceFacts& busy = other->facts();
-        const bool same = busy.udisks_block == wanted.udisks_block;
-        const bool parent = !wanted.parent_block.empty() && busy.udisks_block == wanted.parent_block;
-        const bool child = !busy.parent_block.empty() && busy.parent_block == wanted.udisks_block;
-        const bool sibling = !wanted.parent_block.empty() && busy.parent_block == wanted.parent_block;
-        if (same || parent || child || sibling)
-            return other->job();
-    }
-    return {};
 }
 
 DeviceObject* Manager::device_at(const std::string& path)
@@ -239,6 +238,13 @@ sdbus::ObjectPath Manager::FindDevice(const std::string& node)
         if (device->facts().node == node)
             return sdbus::ObjectPath(path);
     throw make_error(ErrorCode::NotFound, "\"" + node + "\" is not a block device diskbench offers");
+}
+
+void Manager::refuse_when_exiting() const
+{
+    // Past this point a new request would start work the exit cancels.
+    if (!accepting_)
+        throw make_error(ErrorCode::Failed, "diskbenchd is exiting; call again (a new one will start)");
 }
 
 std::string Manager::Version()
@@ -277,86 +283,99 @@ void Manager::StartBenchmark(sdbus::Result<sdbus::ObjectPath>&& result, sdbus::O
     auto request = std::make_shared<StartRequest>();
     request->reply = std::move(result);
     try {
+        refuse_when_exiting();
         const DeviceObject* target_device = device_at(device);
         if (!target_device)
             throw make_error(ErrorCode::NotFound, "no device " + device);
         request->device_path = device;
+        // The caller asked for this device, not for whatever has its name
+        // once polkit has answered (see start_authorized).
+        request->device = target_device->facts();
         if (!read_start_request(*request, kind, options)
             || request->benchmark->target() == engine::TargetKind::Directory)
             throw make_error(ErrorCode::NotFound, "no device benchmark kind \"" + kind + "\" (see ListBenchmarks)");
-        engine::check_benchmark(*request->benchmark, unopened_target(target_device->facts()), request->options);
+        const system::DeviceFacts& facts = request->device;
+        engine::check_benchmark(*request->benchmark, unopened_target(facts), request->options);
         const bool writes = request->benchmark->target() == engine::TargetKind::DeviceWrite;
         if (writes)
-            check_writable(target_device->facts(), request->parameters);
-        if (const std::string busy = conflicting_job(*target_device); !busy.empty())
-            throw make_error(ErrorCode::DeviceBusy, target_device->facts().node + " is in use by " + busy);
+            check_writable(facts, request->parameters);
+        if (const std::string busy = claims_.conflicting_job(facts); !busy.empty())
+            throw make_error(ErrorCode::DeviceBusy, facts.node + " is in use by " + busy);
 
-        log_debug("uid {} ({}) asks for {} on {}", request->uid, request->sender, kind, target_device->facts().node);
-        const char* action = writes ? write_device_action : read_device_action;
-        ++pending_authorizations_;
-        try {
-            polkit_.check(request->sender, action, { { "device", target_device->facts().node } },
-                          request->allow_interaction,
-                          [this, request, action](Authorization answer, const std::string& detail) {
-                              --pending_authorizations_;
-                              touch();
-                              log_debug("polkit answered {} for {}", static_cast<int>(answer), request->sender);
-                              if (auto refusal = authorization_error(answer, action, detail)) {
-                                  request->reply.returnError(*refusal);
-                                  return;
-                              }
-                              start_authorized(request);
-                          });
-        } catch (...) {
-            --pending_authorizations_;
-            throw;
-        }
-    } catch (const sdbus::Error& error) {
-        request->reply.returnError(error);
-    } catch (const engine::ParameterError& error) {
-        request->reply.returnError(make_error(ErrorCode::InvalidArgument, error.what()));
+        log_debug("uid {} ({}) asks for {} on {}", request->uid, request->sender, kind, facts.node);
+        authorize(request, writes ? write_device_action : read_device_action, { { "device", device_label(facts) } },
+                  &Manager::start_authorized);
     } catch (const std::exception& error) {
-        request->reply.returnError(make_error(ErrorCode::Failed, error.what()));
+        request->reply.returnError(reply_error(error));
+    }
+}
+
+void Manager::authorize(const std::shared_ptr<StartRequest>& request, const char* action,
+                        const std::map<std::string, std::string>& details,
+                        void (Manager::*next)(const std::shared_ptr<StartRequest>&))
+{
+    pending_.begin(request->uid); // throws when the caller has too many waiting
+    try {
+        polkit_.check(request->sender, action, details, request->allow_interaction,
+                      [this, request, action, next](Authorization answer, const std::string& detail) {
+                          pending_.end(request->uid);
+                          touch();
+                          log_debug("polkit answered {} for {}", static_cast<int>(answer), request->sender);
+                          if (auto refusal = authorization_error(answer, action, detail)) {
+                              request->reply.returnError(*refusal);
+                              return;
+                          }
+                          (this->*next)(request);
+                      });
+    } catch (...) {
+        pending_.end(request->uid);
+        throw;
     }
 }
 
 void Manager::start_authorized(const std::shared_ptr<StartRequest>& request)
 {
+    const system::DeviceFacts& asked = request->device;
+    const auto replaced = [&asked](const std::string& why) {
+        return make_error(ErrorCode::NotFound, asked.node + " went away or was replaced while authorization was asked ("
+                                                   + why + "); nothing was done");
+    };
     try {
-        // The world may have moved on while polkit was asked.
+        // The world may have moved on while polkit was asked: a disk swapped
+        // for another at the same node or object path, a loop device
+        // re-attached to another file. Authorization was for the device the
+        // caller named, so it must still be that one.
         DeviceObject* device = device_at(request->device_path);
         if (!device)
-            throw make_error(ErrorCode::NotFound, "the device went away");
-        if (const std::string busy = conflicting_job(*device); !busy.empty())
-            throw make_error(ErrorCode::DeviceBusy, device->facts().node + " is in use by " + busy);
-
+            throw replaced("it is gone");
+        if (const std::string change = system::identity_change(asked, device->facts()); !change.empty())
+            throw replaced(change);
+        if (const std::string busy = claims_.conflicting_job(asked); !busy.empty())
+            throw make_error(ErrorCode::DeviceBusy, asked.node + " is in use by " + busy);
         const bool writes = request->benchmark->target() == engine::TargetKind::DeviceWrite;
         if (writes)
             check_writable(device->facts(), request->parameters); // mounted while polkit asked?
 
         JobSetup setup;
         setup.device_path = request->device_path;
-        setup.target_name = device->facts().node;
-        setup.device_info = device_info(device->facts());
+        setup.target_name = asked.node;
+        setup.device_info = device_info(asked);
         // Opened by us from the node udisks reported, never from a caller's
-        // path; the device number check catches a node that was replaced.
-        // For writes the open is exclusive (O_EXCL): the kernel refuses a
-        // device someone mounted or claimed since, and nobody can while the
-        // job holds it.
-        try {
-            setup.target = writes ? engine::open_target_for_write(device->facts().node)
-                                  : engine::open_target_for_read(device->facts().node);
-        } catch (const engine::DeviceBusyError& error) {
-            throw make_error(ErrorCode::DeviceBusy, error.what());
-        }
+        // path. For writes the open is exclusive (O_EXCL and the device's
+        // lock): the kernel refuses a device someone mounted or claimed
+        // since (DeviceBusy), and nobody can while the job holds it.
+        setup.target = writes ? engine::open_target_for_write(asked.node) : engine::open_target_for_read(asked.node);
+        // Our facts come from udisks, which may lag behind the kernel: what
+        // was opened is checked against the kernel itself.
         struct stat st {};
-        if (::fstat(setup.target.fd.get(), &st) != 0 || st.st_rdev != device->facts().device_number)
-            throw make_error(ErrorCode::Failed, device->facts().node + " is no longer the device it was");
+        if (::fstat(setup.target.fd.get(), &st) != 0 || st.st_rdev != asked.device_number)
+            throw replaced("its node now names another device");
+        if (asked.queue.disk_sequence != 0
+            && system::disk_sequence_of(setup.target.fd.get()) != std::optional(asked.queue.disk_sequence))
+            throw replaced("it is a new medium or attachment (disk sequence number)");
         launch_job(request, std::move(setup), device);
-    } catch (const sdbus::Error& error) {
-        request->reply.returnError(error);
     } catch (const std::exception& error) {
-        request->reply.returnError(make_error(ErrorCode::Failed, error.what()));
+        request->reply.returnError(reply_error(error));
     }
 }
 
@@ -367,6 +386,7 @@ void Manager::StartFilesystemBenchmark(sdbus::Result<sdbus::ObjectPath>&& result
     auto request = std::make_shared<StartRequest>();
     request->reply = std::move(result);
     try {
+        refuse_when_exiting();
         // sdbus-c++ gave us our own duplicate of the caller's fd.
         request->directory = engine::UniqueFd(directory.release());
         if (!read_start_request(*request, kind, options)
@@ -376,36 +396,17 @@ void Manager::StartFilesystemBenchmark(sdbus::Result<sdbus::ObjectPath>&& result
         request->directory_name = folder_name(request->directory.get());
 
         log_debug("uid {} ({}) asks for {} in {}", request->uid, request->sender, kind, request->directory_name);
-        ++pending_authorizations_;
-        try {
-            polkit_.check(request->sender, filesystem_action, { { "directory", request->directory_name } },
-                          request->allow_interaction,
-                          [this, request](Authorization answer, const std::string& detail) {
-                              --pending_authorizations_;
-                              touch();
-                              if (auto refusal = authorization_error(answer, filesystem_action, detail)) {
-                                  request->reply.returnError(*refusal);
-                                  return;
-                              }
-                              prepare_directory(request);
-                          });
-        } catch (...) {
-            --pending_authorizations_;
-            throw;
-        }
-    } catch (const sdbus::Error& error) {
-        request->reply.returnError(error);
-    } catch (const engine::ParameterError& error) {
-        request->reply.returnError(make_error(ErrorCode::InvalidArgument, error.what()));
+        authorize(request, filesystem_action, { { "directory", request->directory_name } },
+                  &Manager::prepare_directory);
     } catch (const std::exception& error) {
-        request->reply.returnError(make_error(ErrorCode::Failed, error.what()));
+        request->reply.returnError(reply_error(error));
     }
 }
 
 void Manager::prepare_directory(const std::shared_ptr<StartRequest>& request)
 {
     try {
-        engine::Credentials caller = caller_credentials(*bus_driver_, request->sender, request->uid);
+        BusCredentials caller = bus_credentials(*bus_driver_, request->sender, request->uid);
         const std::uint64_t id = next_preparation_++;
         auto preparation = std::make_shared<DirectoryPreparation>(
             loop_, std::move(request->directory), request->directory_name, std::move(caller), *request->benchmark,
@@ -419,11 +420,14 @@ void Manager::prepare_directory(const std::shared_ptr<StartRequest>& request)
                 start_in_directory(request, std::move(*outcome.directory));
             });
         preparations_.emplace(id, preparation);
-        preparation->start();
-    } catch (const sdbus::Error& error) {
-        request->reply.returnError(error);
+        try {
+            preparation->start();
+        } catch (...) {
+            preparations_.erase(id); // or the daemon would never be idle again
+            throw;
+        }
     } catch (const std::exception& error) {
-        request->reply.returnError(make_error(ErrorCode::Failed, error.what()));
+        request->reply.returnError(reply_error(error));
     }
 }
 
@@ -436,7 +440,7 @@ void Manager::start_in_directory(const std::shared_ptr<StartRequest>& request, P
         if (device) {
             // Writing files while another job reads the same disk would
             // measure neither.
-            if (const std::string busy = conflicting_job(*device); !busy.empty())
+            if (const std::string busy = claims_.conflicting_job(device->facts()); !busy.empty())
                 throw make_error(ErrorCode::DeviceBusy, device->facts().node + " is in use by " + busy);
             setup.device_path = device_path;
             setup.device_info = device_info(device->facts());
@@ -449,10 +453,8 @@ void Manager::start_in_directory(const std::shared_ptr<StartRequest>& request, P
         setup.target_name = request->directory_name;
         setup.scope = std::move(prepared.scope);
         launch_job(request, std::move(setup), device);
-    } catch (const sdbus::Error& error) {
-        request->reply.returnError(error);
     } catch (const std::exception& error) {
-        request->reply.returnError(make_error(ErrorCode::Failed, error.what()));
+        request->reply.returnError(reply_error(error));
     }
 }
 
@@ -472,16 +474,31 @@ void Manager::launch_job(const std::shared_ptr<StartRequest>& request, JobSetup 
             cancel_permission(bus_name, allow_interaction, std::move(done));
         },
         [this](JobObject& ended) { job_ended(ended); });
-    job->start(); // may throw (no threads left); then nothing is published but the object's brief life
+    // Everything that may fail comes before the job starts: an error reply
+    // must never leave behind a running job its caller was not told of.
+    std::optional<sdbus::Slot> owner_watch;
+    if (!request->detach)
+        owner_watch = watch_owner(path, request->sender);
+    job->start(); // may throw (no threads left); then nothing runs and the object goes
+
     jobs_.emplace(path, job);
     if (device)
-        device->set_job(path);
-    if (!request->detach)
-        watch_owner(path, request->sender);
-    schedule_flush();
-    emitPropertiesChangedSignal(interface_name, { "Jobs" });
-    log_info("{}: {} on {} for uid {}", path, request->benchmark->kind, job->target_name(), request->uid);
-    request->reply.returnResults(sdbus::ObjectPath(path));
+        claims_.claim(path, device->facts());
+    if (owner_watch)
+        owner_watches_.emplace(path, std::move(*owner_watch));
+    try {
+        if (device)
+            device->set_job(path);
+        emitPropertiesChangedSignal(interface_name, { "Jobs" });
+        if (!request->detach)
+            cancel_if_owner_gone(path, request->sender);
+        schedule_flush();
+        log_info("{}: {} on {} for uid {}", path, request->benchmark->kind, job->target_name(), request->uid);
+        request->reply.returnResults(sdbus::ObjectPath(path));
+    } catch (const std::exception& error) {
+        // The job runs and is on the bus; the caller finds it in Jobs.
+        log_warning("{}: started, but telling the bus failed: {}", path, error.what());
+    }
 }
 
 std::string Manager::device_path_with_number(dev_t number) const
@@ -492,11 +509,11 @@ std::string Manager::device_path_with_number(dev_t number) const
     return {};
 }
 
-void Manager::watch_owner(const std::string& job_path, const std::string& bus_name)
+sdbus::Slot Manager::watch_owner(const std::string& job_path, const std::string& bus_name)
 {
     // Cancel the job when the connection that started it goes away, so a
     // crashed or closed client does not leave the disk busy.
-    owner_watches_[job_path] = connection_.addMatch(
+    return connection_.addMatch(
         "type='signal',sender='org.freedesktop.DBus',path='/org/freedesktop/DBus',interface='org.freedesktop.DBus',"
         "member='NameOwnerChanged',arg0='"
             + bus_name + "'",
@@ -514,16 +531,21 @@ void Manager::watch_owner(const std::string& job_path, const std::string& bus_na
                 log_warning("watching the owner of {} failed: {}", job_path, error.what());
             }
         });
-    // It may have gone before the match was in place (e.g. while polkit was asked).
+}
+
+void Manager::cancel_if_owner_gone(const std::string& job_path, const std::string& bus_name) noexcept
+{
+    // The owner may have gone before the match was in place (e.g. while
+    // polkit was asked).
     bool has_owner = true;
     try {
         bus_driver_->callMethod("NameHasOwner").onInterface("org.freedesktop.DBus").withArguments(bus_name).storeResultsTo(has_owner);
     } catch (const sdbus::Error& error) {
         log_warning("cannot ask the bus about {}: {}", bus_name, error.getMessage());
     }
-    if (!has_owner) {
+    if (auto job = jobs_.find(job_path); !has_owner && job != jobs_.end()) {
         log_info("{}: its owner {} has already left the bus; cancelling", job_path, bus_name);
-        jobs_.at(job_path)->cancel();
+        job->second->cancel();
     }
 }
 
@@ -531,10 +553,10 @@ void Manager::cancel_permission(const std::string& bus_name, bool allow_interact
                                 std::function<void(std::optional<sdbus::Error>)> done)
 {
     touch();
-    ++pending_authorizations_;
+    ++pending_cancel_checks_;
     polkit_.check(bus_name, manage_jobs_action, {}, allow_interaction,
                   [this, done = std::move(done)](Authorization answer, const std::string& detail) {
-                      --pending_authorizations_;
+                      --pending_cancel_checks_;
                       touch();
                       done(authorization_error(answer, manage_jobs_action, detail));
                   });
@@ -544,6 +566,7 @@ void Manager::job_ended(JobObject& job)
 {
     const std::string path = job.getObjectPath();
     owner_watches_.erase(path);
+    claims_.release(path);
     if (DeviceObject* device = device_at(job.device_path()); device && device->job() == path)
         device->set_job("/");
     touch();

@@ -2,11 +2,13 @@
 #pragma once
 
 #include "../system/device_facts.hpp"
+#include "device_claims.hpp"
 #include "device_object.hpp"
 #include "directory_preparation.hpp"
 #include "diskbench-adaptor.h"
 #include "job_object.hpp"
 #include "main_loop.hpp"
+#include "pending_authorizations.hpp"
 #include "polkit_authority.hpp"
 
 #include <sdbus-c++/sdbus-c++.h>
@@ -45,10 +47,12 @@ public:
     // if the daemon exited now.
     [[nodiscard]] bool idle() const noexcept
     {
-        return jobs_.empty() && pending_authorizations_ == 0 && preparations_.empty();
+        return jobs_.empty() && pending_.empty() && pending_cancel_checks_ == 0 && preparations_.empty();
     }
     [[nodiscard]] std::chrono::steady_clock::time_point last_activity() const noexcept { return last_activity_; }
 
+    // From now on start requests are refused (the daemon is exiting).
+    void stop_accepting() noexcept { accepting_ = false; }
     // Cancels and removes every job (waiting for their threads).
     void shutdown();
 
@@ -70,6 +74,12 @@ private:
     // Reads the caller, kind and daemon options of a start call into `request`.
     bool read_start_request(StartRequest& request, const std::string& kind,
                             std::map<std::string, sdbus::Variant>& options);
+    void refuse_when_exiting() const;
+    // Asks polkit for `action`, then calls `next` with the request (on the
+    // bus thread), or replies with the refusal.
+    void authorize(const std::shared_ptr<StartRequest>& request, const char* action,
+                   const std::map<std::string, std::string>& details,
+                   void (Manager::*next)(const std::shared_ptr<StartRequest>&));
     void start_authorized(const std::shared_ptr<StartRequest>& request);
     void prepare_directory(const std::shared_ptr<StartRequest>& request);
     void start_in_directory(const std::shared_ptr<StartRequest>& request, PreparedDirectory prepared);
@@ -78,16 +88,14 @@ private:
     void launch_job(const std::shared_ptr<StartRequest>& request, JobSetup setup, DeviceObject* device);
     // Our Device object with that device number (st_dev of a folder), or "".
     std::string device_path_with_number(dev_t number) const;
-    void watch_owner(const std::string& job_path, const std::string& bus_name);
+    [[nodiscard]] sdbus::Slot watch_owner(const std::string& job_path, const std::string& bus_name);
+    void cancel_if_owner_gone(const std::string& job_path, const std::string& bus_name) noexcept;
     void job_ended(JobObject& job);
     void remove_job(const std::string& job_path);
     void schedule_flush();
     void cancel_permission(const std::string& bus_name, bool allow_interaction,
                            std::function<void(std::optional<sdbus::Error>)> done);
     DeviceObject* device_at(const std::string& path);
-    // The running job that shares hardware with `device` (itself, its disk
-    // or one of its partitions), or "" when there is none.
-    std::string conflicting_job(const DeviceObject& device) const;
     void drop_old_jobs(uid_t owner);
     void touch() noexcept { last_activity_ = std::chrono::steady_clock::now(); }
 
@@ -102,7 +110,11 @@ private:
     std::map<std::uint64_t, std::shared_ptr<DirectoryPreparation>> preparations_;
     std::uint64_t next_preparation_ = 1;
     std::uint64_t next_job_number_ = 1;
-    unsigned pending_authorizations_ = 0;
+    DeviceClaims claims_;
+    // At most 8 start requests of one user wait for polkit at once.
+    PendingAuthorizations pending_ { 8 };
+    unsigned pending_cancel_checks_ = 0;
+    bool accepting_ = true;
     bool flush_scheduled_ = false;
     std::chrono::steady_clock::time_point last_activity_ = std::chrono::steady_clock::now();
 };

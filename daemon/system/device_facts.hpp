@@ -18,6 +18,11 @@ struct QueueFacts {
     std::uint32_t max_sectors_kib = 0;
     std::string write_cache;    // "write back" / "write through" / ""
     bool has_holders = false;   // RAID, LVM or dm-crypt sits on it (or on one of its partitions)
+    // The disk's sequence number (sysfs "diskseq", Linux 5.15+; 0 when
+    // unknown). The kernel gives every new medium or attachment (a loop
+    // device re-attached to another file) a new one, so it tells two disks
+    // apart that had the same node one after the other.
+    std::uint64_t disk_sequence = 0;
 
     bool operator==(const QueueFacts&) const = default;
 };

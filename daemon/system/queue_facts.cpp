@@ -95,6 +95,7 @@ QueueFacts read_queue_facts(dev_t device_number)
     facts.scheduler = active_scheduler(attribute(disk, "queue/scheduler"));
     facts.max_sectors_kib = number(disk, "queue/max_sectors_kb", 0);
     facts.write_cache = attribute(disk, "queue/write_cache");
+    facts.disk_sequence = std::strtoull(attribute(disk, "diskseq").c_str(), nullptr, 10);
     const char* syspath = udev_device_get_syspath(device.get());
     if (syspath)
         facts.has_holders = partition ? has_holders(syspath) : disk_or_partitions_held(syspath);

@@ -592,6 +592,9 @@ TEST_CASE("a full folder and a refused folder are said in plain words", "[client
     CHECK(contains(error_text({ "org.diskbench.DiskBench1.Error.NoSpace", "ENOSPC" }, "stick").message,
                    "“stick” is full"));
     CHECK_FALSE(error_text({ "org.diskbench.DiskBench1.Error.NoSpace", "" }).message.empty());
+    // Too many requests waiting for polkit: said, not shown as a failure.
+    CHECK(contains(error_text({ "org.diskbench.DiskBench1.Error.LimitsExceeded", "uid 1000 already has 8" }).message,
+                   "waiting for authorization"));
 }
 
 TEST_CASE("test-indexed bars get the summary's test names, else numbers", "[client-model]")

@@ -15,6 +15,8 @@
 
 #include <catch2/catch.hpp>
 
+#include <sys/file.h>
+
 #include <sys/stat.h>
 
 #include <chrono>
@@ -276,6 +278,35 @@ TEST_CASE("an open write target holds the device: it cannot be mounted meanwhile
     LoopDevice loop(backing, 512);
     const Target held = open_target_for_write(loop.path());
     CHECK_THROWS_AS(open_target_for_write(loop.path()), DeviceBusyError);
+    // It holds the device's BSD lock too, which udev and partitioning
+    // tools honour (they open without O_EXCL).
+    const UniqueFd plain(::open(loop.path().c_str(), O_RDONLY | O_CLOEXEC));
+    REQUIRE(plain.valid());
+    CHECK(::flock(plain.get(), LOCK_SH | LOCK_NB) == -1);
+    CHECK(errno == EWOULDBLOCK);
+}
+
+TEST_CASE("a device another program has locked is busy for writes", "[device-writes][loop]")
+{
+    ScratchDir dir;
+    const auto backing = make_data_file(dir, "backing", device_size, 6);
+    LoopDevice loop(backing, 512);
+    const std::uint64_t before = checksum(loop.path());
+    {
+        // As systemd-repart or mkfs would: a plain open and the lock.
+        const UniqueFd locker(::open(loop.path().c_str(), O_RDONLY | O_CLOEXEC));
+        REQUIRE(locker.valid());
+        REQUIRE(::flock(locker.get(), LOCK_EX) == 0);
+        try {
+            open_target_for_write(loop.path());
+            FAIL("a locked device was opened for writing");
+        } catch (const DeviceBusyError& error) {
+            CHECK_THAT(error.what(), Catch::Contains(loop.path()) && Catch::Contains("lock"));
+        }
+        // The failed attempt let go of its O_EXCL claim too.
+    }
+    CHECK_NOTHROW(open_target_for_write(loop.path()));
+    CHECK(checksum(loop.path()) == before);
 }
 
 TEST_CASE("write runs stop when cancelled; a cancelled preserve run still gives every byte back",

@@ -1,0 +1,27 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "pending_authorizations.hpp"
+
+#include "errors.hpp"
+
+namespace diskbench::service {
+
+void PendingAuthorizations::begin(uid_t uid)
+{
+    std::size_t& count = by_user_[uid];
+    if (count >= per_user_)
+        throw make_error(ErrorCode::LimitsExceeded,
+                         "uid " + std::to_string(uid) + " already has " + std::to_string(count)
+                             + " requests waiting for authorization; answer those first");
+    ++count;
+}
+
+void PendingAuthorizations::end(uid_t uid) noexcept
+{
+    auto found = by_user_.find(uid);
+    if (found == by_user_.end())
+        return;
+    if (--found->second == 0)
+        by_user_.erase(found);
+}
+
+} // namespace diskbench::service
