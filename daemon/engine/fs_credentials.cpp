@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "fs_credentials.hpp"
 
+#include "credential_lock.hpp"
 #include "errors.hpp"
 
 #include <grp.h>
@@ -77,8 +78,10 @@ void act_as_on_this_thread(const Credentials& who)
     ::setfsuid(who.uid);
     if (static_cast<uid_t>(::setfsuid(static_cast<uid_t>(-1))) != who.uid)
         throw Error(fmt::format("cannot act as user {} (not permitted)", who.uid));
-    if (who.uid != 0)
+    if (who.uid != 0) {
         drop_all_capabilities();
+        forbid_credential_changes_on_this_thread();
+    }
 }
 
 } // namespace diskbench::engine

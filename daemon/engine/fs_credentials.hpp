@@ -25,7 +25,10 @@ struct Credentials {
 // inherit its credentials) with the caller's permissions and new files
 // belong to the caller. For anyone but root it then drops every capability
 // of the thread, because an fsuid change alone keeps CAP_SYS_RESOURCE (root's
-// reserved blocks, quotas), CAP_SYS_ADMIN and the like; root keeps its own.
+// reserved blocks, quotas), CAP_SYS_ADMIN and the like, and forbids the
+// thread any further credential change (forbid_credential_changes_on_this_
+// thread: its real uid stays 0, to which an fsuid may always return); root
+// keeps its own.
 //
 // Raw syscalls on purpose: glibc's setgroups() changes every thread of the
 // process. Irreversible (the capabilities are gone): call it on a thread

@@ -12,12 +12,17 @@
 
 #include <catch2/catch.hpp>
 
+#include <sys/syscall.h>
+
+#include <sys/fsuid.h>
+
 #include <signal.h>
 #include <sys/mount.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <fstream>
+#include <sstream>
 
 using namespace diskbench::engine;
 using namespace diskbench::testing;
@@ -41,14 +46,29 @@ Credentials engine_root()
     return { 0, 0, {} };
 }
 
-std::string capabilities_of_this_thread()
+// A field of /proc/thread-self/status, e.g. "CapEff:".
+std::string status_of_this_thread(const std::string& key)
 {
     std::ifstream status("/proc/thread-self/status");
     std::string line;
     while (std::getline(status, line))
-        if (line.starts_with("CapEff:"))
-            return line.substr(line.find_first_not_of(" \t", 7));
+        if (line.starts_with(key))
+            return line.substr(line.find_first_not_of(" \t", key.size()));
     return "?";
+}
+
+std::string capabilities_of_this_thread()
+{
+    return status_of_this_thread("CapEff:");
+}
+
+// "Uid:" holds real, effective, saved and filesystem uid.
+uid_t fsuid_of_this_thread()
+{
+    std::istringstream ids(status_of_this_thread("Uid:"));
+    uid_t real = 0, effective = 0, saved = 0, filesystem = 0;
+    ids >> real >> effective >> saved >> filesystem;
+    return filesystem;
 }
 
 void write_text(const fs::path& path, const std::string& text)
@@ -79,13 +99,28 @@ TEST_CASE("a scope acts as the caller: its files are the caller's, other threads
             struct stat named {};
             struct stat nameless {};
             std::string capabilities;
+            uid_t fsuid_after_trying_root = 0;
+            int setfsuid_result = 0;
+            int setuid_result = 0;
+            int setgroups_result = 0;
             scope.run([&] {
                 const UniqueFd kept = open_beneath(scope.scratch_directory(), "kept", O_CREAT | O_EXCL | O_RDWR, 0644);
                 ::fstat(kept.get(), &named);
                 const UniqueFd file = scope.create_scratch_file();
                 ::fstat(file.get(), &nameless);
                 capabilities = capabilities_of_this_thread();
+                // The thread's real uid is still 0, to which the kernel lets
+                // an fsuid return without a capability: refused, as is any
+                // other credential change.
+                setfsuid_result = ::syscall(SYS_setfsuid, 0) == -1 ? errno : 0;
+                fsuid_after_trying_root = fsuid_of_this_thread();
+                setuid_result = ::syscall(SYS_setresuid, -1, -1, 0) == 0 ? 0 : errno;
+                setgroups_result = ::syscall(SYS_setgroups, 0, nullptr) == 0 ? 0 : errno;
             });
+            CHECK(setfsuid_result == EPERM);
+            CHECK(fsuid_after_trying_root == caller_uid);
+            CHECK(setuid_result == EPERM);
+            CHECK(setgroups_result == EPERM);
             CHECK(named.st_uid == caller_uid);
             CHECK(named.st_gid == caller_gid);
             CHECK(nameless.st_uid == caller_uid);
