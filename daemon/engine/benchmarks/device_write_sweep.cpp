@@ -29,20 +29,7 @@ void run(BenchmarkContext& ctx)
 
     const PassEnvironment env { ctx.recorder, ctx.cancel, ctx.io };
     run_write_sweep(ctx.recorder, ctx.result, ctx.cancel, plan, seed,
-                    [&](std::uint32_t size, std::uint64_t data_seed, double progress_from,
-                        double progress_share) -> std::optional<double> {
-                        PassSpec pass;
-                        pass.direction = IoDirection::Write;
-                        pass.size = plan.amount;
-                        pass.block = size;
-                        pass.seed = data_seed;
-                        pass.progress_from = progress_from;
-                        pass.progress_share = progress_share;
-                        const PassResult result = sequential_pass(env, ctx.target, pass);
-                        if (result.cancelled)
-                            return std::nullopt;
-                        return result.mb_per_s();
-                    });
+                    [&](const PassSpec& pass) { return sequential_pass(env, ctx.target, pass); });
 }
 
 } // namespace

@@ -41,25 +41,13 @@ void run(DirectoryContext& ctx)
     keep_aligned_sizes(plan, ctx.recorder, alignment, "this filesystem's direct I/O alignment");
     explain_cache_mode(ctx, want_direct, direct);
 
-    run_write_sweep(ctx.recorder, ctx.result, ctx.cancel, plan, seed,
-                    [&](std::uint32_t size, std::uint64_t data_seed, double progress_from,
-                        double progress_share) -> std::optional<double> {
-                        // A new file each time, as dd of=NEWFILE: allocation
-                        // is part of writing a file. The last one's blocks
-                        // are freed on close, between the timings.
-                        const ScratchFile file = open_scratch_file(ctx, direct, plan.amount);
-                        PassSpec pass;
-                        pass.direction = IoDirection::Write;
-                        pass.size = plan.amount;
-                        pass.block = size;
-                        pass.seed = data_seed;
-                        pass.progress_from = progress_from;
-                        pass.progress_share = progress_share;
-                        const PassResult result = sequential_pass(ctx, file.target, pass);
-                        if (result.cancelled)
-                            return std::nullopt;
-                        return result.mb_per_s();
-                    });
+    run_write_sweep(ctx.recorder, ctx.result, ctx.cancel, plan, seed, [&](const PassSpec& pass) {
+        // A new file each time, as dd of=NEWFILE: allocation is part of
+        // writing a file. The last one's blocks are freed on close, between
+        // the timings.
+        const ScratchFile file = open_scratch_file(ctx, direct, plan.amount);
+        return sequential_pass(ctx, file.target, pass);
+    });
 }
 
 std::vector<ParamSpec> params()

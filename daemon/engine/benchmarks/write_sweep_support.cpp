@@ -106,12 +106,19 @@ void run_write_sweep(Recorder& recorder, Result& result, const CancelToken& canc
         for (std::uint64_t index = 0; index < plan.repetitions && !cancel.cancelled(); ++index) {
             // Different data in every repetition (dedup across them gains nothing).
             const std::uint64_t data_seed = SplitMix64(seed ^ (std::uint64_t { size } << 20) ^ index).next();
-            const std::optional<double> rate
-                = repetition(size, data_seed, done / total, static_cast<double>(plan.amount) / total);
-            if (!rate)
+            PassSpec pass;
+            pass.direction = IoDirection::Write;
+            pass.size = plan.amount;
+            pass.block = size;
+            pass.seed = data_seed;
+            pass.progress_from = done / total;
+            pass.progress_share = static_cast<double>(plan.amount) / total;
+            const PassResult result = repetition(pass);
+            if (result.cancelled)
                 break;
-            rates.push_back(*rate);
-            recorder.add_point(series.repetitions, { static_cast<double>(size), *rate });
+            const double rate = result.mb_per_s();
+            rates.push_back(rate);
+            recorder.add_point(series.repetitions, { static_cast<double>(size), rate });
             done += static_cast<double>(plan.amount);
             writes += plan.amount / size;
             bytes += plan.amount;

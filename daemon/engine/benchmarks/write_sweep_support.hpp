@@ -7,9 +7,9 @@
 // statistics and series. Only how one repetition writes differs.
 
 #include "../benchmark_support.hpp"
+#include "file_support.hpp"
 
 #include <functional>
-#include <optional>
 
 namespace diskbench::engine::benchmarks {
 
@@ -32,11 +32,11 @@ WriteSweepPlan plan_write_sweep(const ParameterSet& params, Recorder& recorder, 
 // ParameterError("max_block") when none is left. `why` ends the note.
 void keep_aligned_sizes(WriteSweepPlan& plan, Recorder& recorder, std::uint32_t alignment, std::string_view why);
 
-// One timed repetition of `size`-byte writes: the MB/s with the sync inside
-// the timing, or nullopt when cancelled. `data_seed` differs per repetition;
-// the repetition moves progress from `progress_from` by `progress_share`.
-using WriteRepetition = std::function<std::optional<double>(std::uint32_t size, std::uint64_t data_seed,
-                                                            double progress_from, double progress_share)>;
+// One timed repetition: writes `pass` (`pass.size` bytes of `pass.block`-
+// byte writes, data from `pass.seed`, which differs per repetition) with
+// the sync inside the timing, and moves progress as `pass` says. A
+// cancelled result ends the sweep.
+using WriteRepetition = std::function<PassResult(const PassSpec& pass)>;
 
 // Runs every repetition of every size, records the series (bars
 // "throughput" = mean, lines/dots "throughput-median", "-min", "-max" and
