@@ -12,8 +12,9 @@ namespace diskbench::engine {
 // effective uid 0, and the kernel lets any thread set its fsuid back to its
 // real uid without a capability. Nothing we run there would do that; the
 // filter makes sure a bug cannot, either. Per thread on purpose (no TSYNC):
-// the rest of the daemon keeps its rights. Throws Error when the kernel
-// refuses the filter.
+// the rest of the daemon keeps its rights. The filter is ten comparisons of
+// classic BPF, written out rather than adding libseccomp as a dependency
+// for them. Throws Error when the kernel refuses the filter.
 void forbid_credential_changes_on_this_thread();
 
 } // namespace diskbench::engine
