@@ -44,6 +44,16 @@ constexpr std::array<long, 10> credential_syscalls = {
     SYS_setfsuid, SYS_setfsgid, SYS_setgroups, SYS_capset,
 };
 
+#if defined(__x86_64__)
+// x32 syscalls arrive with the x86_64 arch and this bit set in their number
+// (their setuid is __X32_SYSCALL_BIT | 105), so the arch check above cannot
+// catch them; refuse every number from the bit up.
+constexpr std::size_t abi_number_checks = 2;
+constexpr std::uint32_t x32_syscall_bit = 0x40000000U; // __X32_SYSCALL_BIT
+#else
+constexpr std::size_t abi_number_checks = 0;
+#endif
+
 constexpr sock_filter statement(std::uint16_t code, std::uint32_t k)
 {
     return sock_filter { code, 0, 0, k };
@@ -59,14 +69,18 @@ constexpr sock_filter jump(std::uint16_t code, std::uint32_t k, std::uint8_t if_
 void forbid_credential_changes_on_this_thread()
 {
     constexpr std::uint32_t deny = SECCOMP_RET_ERRNO | (EPERM & SECCOMP_RET_DATA);
-    std::array<sock_filter, 4 + 2 * credential_syscalls.size() + 1> program {};
+    std::array<sock_filter, 4 + abi_number_checks + 2 * credential_syscalls.size() + 1> program {};
     std::size_t at = 0;
-    // A syscall of another ABI (x32, i386 on x86_64) has other numbers:
-    // refuse them all rather than let them past the list.
+    // A syscall of another ABI (i386 on x86_64, and x32 below) has other
+    // numbers: refuse them all rather than let them past the list.
     program[at++] = statement(BPF_LD | BPF_W | BPF_ABS, offsetof(seccomp_data, arch));
     program[at++] = jump(BPF_JMP | BPF_JEQ | BPF_K, native_arch, 1, 0);
     program[at++] = statement(BPF_RET | BPF_K, deny);
     program[at++] = statement(BPF_LD | BPF_W | BPF_ABS, offsetof(seccomp_data, nr));
+#if defined(__x86_64__)
+    program[at++] = jump(BPF_JMP | BPF_JGE | BPF_K, x32_syscall_bit, 0, 1);
+    program[at++] = statement(BPF_RET | BPF_K, deny);
+#endif
     for (long number : credential_syscalls) {
         program[at++] = jump(BPF_JMP | BPF_JEQ | BPF_K, static_cast<std::uint32_t>(number), 0, 1);
         program[at++] = statement(BPF_RET | BPF_K, deny);

@@ -103,6 +103,7 @@ TEST_CASE("a scope acts as the caller: its files are the caller's, other threads
             int setfsuid_result = 0;
             int setuid_result = 0;
             int setgroups_result = 0;
+            [[maybe_unused]] int x32_setfsuid_result = 0;
             scope.run([&] {
                 const UniqueFd kept = open_beneath(scope.scratch_directory(), "kept", O_CREAT | O_EXCL | O_RDWR, 0644);
                 ::fstat(kept.get(), &named);
@@ -116,7 +117,15 @@ TEST_CASE("a scope acts as the caller: its files are the caller's, other threads
                 fsuid_after_trying_root = fsuid_of_this_thread();
                 setuid_result = ::syscall(SYS_setresuid, -1, -1, 0) == 0 ? 0 : errno;
                 setgroups_result = ::syscall(SYS_setgroups, 0, nullptr) == 0 ? 0 : errno;
+#if defined(__x86_64__)
+                // The x32 ABI's setfsuid: the filter's answer (EPERM), not
+                // the kernel's ENOSYS (no x32 here) or a success (x32 built in).
+                x32_setfsuid_result = ::syscall(0x40000000L | SYS_setfsuid, 0) == -1 ? errno : 0;
+#endif
             });
+#if defined(__x86_64__)
+            CHECK(x32_setfsuid_result == EPERM);
+#endif
             CHECK(setfsuid_result == EPERM);
             CHECK(fsuid_after_trying_root == caller_uid);
             CHECK(setuid_result == EPERM);
