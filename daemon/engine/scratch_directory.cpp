@@ -61,7 +61,7 @@ UniqueFd claim_marker(int directory, uid_t owner)
 
 } // namespace
 
-ScratchDirectory::ScratchDirectory(int parent)
+ScratchDirectory::ScratchDirectory(int parent, uid_t owner)
     : parent_(parent)
 {
     for (int attempt = 0;; ++attempt) {
@@ -71,16 +71,30 @@ ScratchDirectory::ScratchDirectory(int parent)
         if (errno != EEXIST || attempt == 10)
             throw IoError(fmt::format("cannot create a scratch directory: {}", std::strerror(errno)), errno);
     }
+    bool replaced = false;
     try {
         directory_ = open_beneath(parent_, name_, O_RDONLY | O_DIRECTORY);
         if (!directory_.valid())
             throw IoError(fmt::format("cannot open the scratch directory {}: {}", name_, std::strerror(errno)), errno);
+        // Between mkdirat() and the open, someone who may write in `parent`
+        // could have put another directory under our name. Only the one we
+        // made is the owner's, 0700 and empty; anything else we would fill
+        // and later empty is refused.
+        struct stat made {};
+        if (::fstat(directory_.get(), &made) != 0 || made.st_uid != owner || (made.st_mode & 07777) != 0700
+            || !list_directory(directory_.get()).empty()) {
+            directory_.reset();
+            replaced = true; // not ours to remove either: leave the name to whoever put it there
+            throw IoError(fmt::format("the scratch directory {} was replaced before it could be used", name_), EEXIST);
+        }
         marker_ = open_beneath(directory_.get(), std::string(scratch_marker_name), O_CREAT | O_EXCL | O_RDWR, 0600);
         if (!marker_.valid() || !write_all(marker_.get(), scratch_marker_text) || ::flock(marker_.get(), LOCK_EX) != 0)
             throw IoError(fmt::format("cannot mark the scratch directory {}: {}", name_, std::strerror(errno)), errno);
     } catch (...) {
         try {
-            if (directory_.valid()) {
+            if (replaced) {
+                // Ours (empty) is wherever it was moved to, without a marker.
+            } else if (directory_.valid()) {
                 struct stat ours {};
                 remove_tree_below(directory_.get());
                 if (::fstat(directory_.get(), &ours) == 0)
