@@ -3,6 +3,7 @@
 
 #include "../engine/errors.hpp"
 #include "../system/device_identity.hpp"
+#include "../system/system_disks.hpp"
 #include "authorization_error.hpp"
 #include "caller_credentials.hpp"
 #include "device_info.hpp"
@@ -85,9 +86,22 @@ std::string folder_name(int fd)
 // The word that confirms destroying a device's data: its serial, which
 // tells two drives of a model apart, or its node when it has none (loop
 // devices, some USB bridges).
+std::string_view without_blanks_around(std::string_view text)
+{
+    const auto blank = [](char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; };
+    while (!text.empty() && blank(text.front()))
+        text.remove_prefix(1);
+    while (!text.empty() && blank(text.back()))
+        text.remove_suffix(1);
+    return text;
+}
+
+// Blanks around a serial (some drives pad it, and udisks passes that on) are
+// neither required nor refused: the app sends what it shows, trimmed.
 std::string confirming_name(const system::DeviceFacts& facts)
 {
-    return facts.serial.empty() ? facts.node : facts.serial;
+    const std::string_view serial = without_blanks_around(facts.serial);
+    return std::string(serial.empty() ? std::string_view(facts.node) : serial);
 }
 
 // What a raw write needs besides authorization: nothing of the device in
@@ -104,10 +118,15 @@ void check_writable(const system::DeviceFacts& facts, const engine::ValueMap& pa
         throw make_error(ErrorCode::DeviceBusy,
                          facts.node + " is in use (held by RAID, LVM or dm-crypt, or swap); a raw write test needs it "
                                       "unused");
+    if (system::on_any_of(facts.device_number, system::system_disks()))
+        throw make_error(ErrorCode::DeviceBusy,
+                         facts.node + " is on a disk the running system uses (/, /usr, /var, /boot or swap); raw write "
+                                      "tests never run there, not even on an unmounted partition");
     const auto mode = parameters.find("mode");
     const auto confirm = parameters.find("confirm");
     if (mode != parameters.end() && std::get<std::string>(mode->second) == "destroy"
-        && (confirm == parameters.end() || std::get<std::string>(confirm->second) != confirming_name(facts)))
+        && (confirm == parameters.end()
+            || without_blanks_around(std::get<std::string>(confirm->second)) != confirming_name(facts)))
         throw make_error(ErrorCode::InvalidArgument,
                          std::string("confirm: mode=destroy erases the data on ") + facts.node + "; confirm must be "
                              + (facts.serial.empty() ? "its node" : "its serial number (the Device's Serial)"));

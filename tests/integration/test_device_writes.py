@@ -88,12 +88,44 @@ class DeviceWriteTest(harness.LoopDeviceTestCase):
         # A loop device has no serial: its node confirms.
         tail_start = 16 * MiB
         tail = region_digest(self.loop.backing, tail_start, self.loop.size - tail_start)
+        # Blanks around it, as a copied name may have, neither help nor hurt.
         done, props = self.run_job('device-write', dict(QUICK, mode=('s', 'destroy'),
-                                                        confirm=('s', self.loop.node)))
+                                                        confirm=('s', f' {self.loop.node}\n')))
         self.assertEqual(done['completed'], 'finished', done)
         self.assertNotEqual(sha256_of(self.loop.backing), self.before)
         self.assertEqual(region_digest(self.loop.backing, tail_start, self.loop.size - tail_start),
                          tail, 'written past size/region_size')
+
+    def test_the_destroying_kinds_run_through_the_daemon(self):
+        # The dd study on the raw device (9 repetitions, the least it
+        # allows) and a sustained write of 0.2 s windows, each confirmed.
+        runs = {
+            'device-write-sweep': {'min_block': ('t', 4096), 'max_block': ('t', MiB),
+                                   'amount_per_size': ('t', 2 * MiB)},
+            'sustained-write': {'size': ('t', 16 * MiB), 'duration_s': ('d', 1.0), 'window_s': ('d', 0.2)},
+        }
+        tail_start = 16 * MiB
+        tail = region_digest(self.loop.backing, tail_start, self.loop.size - tail_start)
+        for kind, options in runs.items():
+            with self.subTest(kind=kind):
+                done, props = self.run_job(kind, dict(options, mode=('s', 'destroy'),
+                                                      confirm=('s', self.loop.node)))
+                self.assertEqual(done['completed'], 'finished', done)
+                summary = props['Summary']
+                self.assertEqual(summary['mode'], 'destroy')
+                rates = {k: v for k, v in summary.items() if k.endswith('mb_s')}
+                self.assertTrue(rates, summary)
+                for key, value in rates.items():
+                    self.assertGreater(value, 0, key)
+                if kind == 'device-write-sweep':  # 4 KiB .. 1 MiB: 9 sizes x 9 repetitions x 2 MiB
+                    self.assertEqual(summary['bytes'], 9 * 9 * 2 * MiB)
+                else:  # about 5 windows of 0.2 s, and the steady-state verdict
+                    self.assertGreaterEqual(summary['windows'], 4)
+                    self.assertIn('steady_state', summary)
+                    self.assertLessEqual(summary['cliff_at_bytes'], summary['bytes'])
+        self.assertEqual(region_digest(self.loop.backing, tail_start, self.loop.size - tail_start),
+                         tail, 'written past amount_per_size/size')
+        self.assertNotEqual(sha256_of(self.loop.backing), self.before)
 
     def test_refused_users_write_nothing(self):
         _, error = self.run_job('device-write', QUICK, user='dbtest-out')

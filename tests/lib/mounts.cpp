@@ -96,6 +96,21 @@ MountedFilesystem::~MountedFilesystem()
         ::umount2(mount_point_.c_str(), MNT_DETACH); // autoclear detaches the loop device once it is free
 }
 
+DeviceMount::DeviceMount(const std::string& device, fs::path mount_point, const std::string& type)
+    : mount_point_(std::move(mount_point))
+{
+    enter_private_mount_namespace();
+    fs::create_directory(mount_point_);
+    if (::mount(device.c_str(), mount_point_.c_str(), type.c_str(), 0, "") != 0)
+        throw std::system_error(errno, std::generic_category(), "mount " + device);
+}
+
+DeviceMount::~DeviceMount()
+{
+    if (::umount2(mount_point_.c_str(), 0) != 0)
+        ::umount2(mount_point_.c_str(), MNT_DETACH);
+}
+
 fs::path make_owned_directory(const fs::path& parent, const std::string& name, uid_t uid, gid_t gid, mode_t mode)
 {
     const fs::path path = parent / name;

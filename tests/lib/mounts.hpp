@@ -43,6 +43,21 @@ private:
     bool mounted_ = false;
 };
 
+// A block device's filesystem mounted at a new directory `mount_point`
+// (in the test's own mount namespace, like MountedFilesystem) until the
+// object goes.
+class DeviceMount {
+public:
+    DeviceMount(const std::string& device, std::filesystem::path mount_point, const std::string& type);
+    ~DeviceMount();
+    DeviceMount(const DeviceMount&) = delete;
+    DeviceMount& operator=(const DeviceMount&) = delete;
+    [[nodiscard]] const std::filesystem::path& path() const noexcept { return mount_point_; }
+
+private:
+    std::filesystem::path mount_point_;
+};
+
 // Runs a program (no shell) and throws unless it exits with 0.
 void run_program(const std::vector<std::string>& argv);
 

@@ -4,6 +4,7 @@
 // that replaced it, the caller's fsgid, and the error names callers see.
 #include "../../daemon/engine/errors.hpp"
 #include "../../daemon/engine/unique_fd.hpp"
+#include "mounts.hpp"
 #include "scratch.hpp"
 #include "service/caller_credentials.hpp"
 #include "service/device_claims.hpp"
@@ -11,12 +12,17 @@
 #include "service/pending_authorizations.hpp"
 #include "system/device_identity.hpp"
 #include "system/queue_facts.hpp"
+#include "system/system_disks.hpp"
 
 #include <catch2/catch.hpp>
 
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
+#include <unistd.h>
+
+#include <fstream>
+#include <set>
 
 using namespace diskbench;
 using namespace diskbench::service;
@@ -168,4 +174,100 @@ TEST_CASE("callers see only error names from our table", "[daemon-parts]")
     CHECK(reply_error(IoError("full", ENOSPC)).getName() == "org.diskbench.DiskBench1.Error.NoSpace");
     CHECK(reply_error(std::bad_alloc()).getName() == "org.diskbench.DiskBench1.Error.Failed");
     CHECK(error_name(ErrorCode::LimitsExceeded) == "org.diskbench.DiskBench1.Error.LimitsExceeded");
+}
+
+namespace {
+
+dev_t device_number_of(const std::string& node)
+{
+    struct stat st {};
+    REQUIRE(::stat(node.c_str(), &st) == 0);
+    REQUIRE(S_ISBLK(st.st_mode));
+    return st.st_rdev;
+}
+
+// Partitions added to a loop device by hand (BLKPG, as addpart does): this
+// kernel has no partition table parsers, and a test needs no table anyway.
+// Removed again before the device is detached, which would leave them.
+class LoopPartitions {
+public:
+    LoopPartitions(const testing::LoopDevice& disk, std::vector<std::pair<std::uint64_t, std::uint64_t>> sectors)
+        : disk_(disk.path())
+    {
+        for (const auto& [start, length] : sectors) {
+            const std::string number = std::to_string(++count_);
+            testing::run_program({ "addpart", disk_, number, std::to_string(start), std::to_string(length) });
+        }
+    }
+    ~LoopPartitions()
+    {
+        for (unsigned number = count_; number > 0; --number) {
+            try {
+                testing::run_program({ "delpart", disk_, std::to_string(number) });
+            } catch (...) {
+            }
+        }
+    }
+    LoopPartitions(const LoopPartitions&) = delete;
+    LoopPartitions& operator=(const LoopPartitions&) = delete;
+    [[nodiscard]] std::string node(unsigned number) const { return disk_ + "p" + std::to_string(number); }
+
+private:
+    std::string disk_;
+    unsigned count_ = 0;
+};
+
+} // namespace
+
+TEST_CASE("a system disk's partitions are refused, also the ones nothing mounted", "[daemon-parts][loop]")
+{
+    // A two-partition loop "disk" whose first partition plays the system's
+    // root: mounted (in the test's own mount namespace) at the one place
+    // system_disks() is told to look.
+    testing::ScratchDir dir;
+    testing::LoopDevice disk(testing::make_data_file(dir, "disk", 64 << 20));
+    const LoopPartitions partitions(disk, { { 2048, 63488 }, { 65536, 65536 } });
+    const std::string root_partition = partitions.node(1);
+    const std::string spare_partition = partitions.node(2);
+    testing::run_program({ "mkfs.ext4", "-q", "-F", root_partition });
+    testing::DeviceMount root(root_partition, dir.path() / "root", "ext4");
+    testing::LoopDevice elsewhere(testing::make_data_file(dir, "other", 4 << 20));
+
+    system::SystemPlaces places;
+    places.mount_points = { root.path().string() };
+    places.swaps = (dir.path() / "no-swaps").string();
+    const std::set<dev_t> disks = system::system_disks(places);
+    CHECK(disks == std::set<dev_t> { device_number_of(disk.path()) });
+    CHECK(system::on_any_of(device_number_of(spare_partition), disks));
+    CHECK(system::on_any_of(device_number_of(root_partition), disks));
+    CHECK(system::on_any_of(device_number_of(disk.path()), disks));
+    CHECK_FALSE(system::on_any_of(device_number_of(elsewhere.path()), disks));
+
+    SECTION("a swap file makes its filesystem's disk a system disk")
+    {
+        std::ofstream(root.path() / "swapfile") << "not really swap";
+        const auto swaps = dir.path() / "swaps";
+        std::ofstream(swaps) << "Filename\t\t\t\tType\t\tSize\t\tUsed\t\tPriority\n"
+                             << (root.path() / "swapfile").string() << "\tfile\t\t1024\t\t0\t\t-2\n";
+        places.mount_points = {};
+        places.swaps = swaps.string();
+        CHECK(system::system_disks(places) == std::set<dev_t> { device_number_of(disk.path()) });
+    }
+    SECTION("nothing mounted at the places looked at: no system disk")
+    {
+        places.mount_points = { (dir.path() / "nothing-here").string() };
+        CHECK(system::system_disks(places).empty());
+    }
+}
+
+TEST_CASE("this machine's root filesystem is on a system disk", "[daemon-parts]")
+{
+    struct stat root {};
+    REQUIRE(::stat("/", &root) == 0);
+    INFO("/ is on " << major(root.st_dev) << ":" << minor(root.st_dev));
+    // Only sysfs is read: the machine's own disk is never opened.
+    if (major(root.st_dev) != 0 && !system::disks_under(root.st_dev).empty())
+        CHECK(system::on_any_of(root.st_dev, system::system_disks()));
+    CHECK(system::unescape_mount_field("/media/my\\040disk\\011x") == "/media/my disk\tx");
+    CHECK(system::unescape_mount_field("/odd\\04") == "/odd\\04");
 }
