@@ -90,6 +90,17 @@ ScratchDirectory::ScratchDirectory(int parent, uid_t owner)
         marker_ = open_beneath(directory_.get(), std::string(scratch_marker_name), O_CREAT | O_EXCL | O_RDWR, 0600);
         if (!marker_.valid() || !write_all(marker_.get(), scratch_marker_text) || ::flock(marker_.get(), LOCK_EX) != 0)
             throw IoError(fmt::format("cannot mark the scratch directory {}: {}", name_, std::strerror(errno)), errno);
+        // On the disk before any benchmark I/O: a crash or a dead disk mid-run
+        // must leave a directory the next run recognises (its marker's text
+        // read back, its name in the folder), or nobody ever removes it.
+        if (::fdatasync(marker_.get()) != 0 || ::fsync(directory_.get()) != 0)
+            throw IoError(fmt::format("cannot sync the scratch directory {}: {}", name_, std::strerror(errno)), errno);
+        // Its name in the caller's folder too, through an fd of our own: the
+        // caller's may be O_PATH, which cannot be synced. A folder the caller
+        // may not read is left to the filesystem's next commit.
+        const UniqueFd folder = open_beneath(parent_, ".", O_RDONLY | O_DIRECTORY);
+        if (folder.valid() && ::fsync(folder.get()) != 0 && errno != EINVAL)
+            throw IoError(fmt::format("cannot sync the folder of {}: {}", name_, std::strerror(errno)), errno);
     } catch (...) {
         try {
             if (replaced) {

@@ -17,6 +17,7 @@
 #include <sys/fsuid.h>
 
 #include <signal.h>
+#include <sys/ioctl.h>
 #include <sys/mount.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -379,4 +380,32 @@ TEST_CASE("someone else renaming things in a shared folder cannot get the caller
         CHECK(tree_snapshot(planted) == planted_before);
         CHECK(tree_snapshot(open) == open_before);
     }
+}
+
+TEST_CASE("a scratch directory is on the disk before the run writes, so a dead disk's leftover is recognised",
+          "[fs-scope][loop]")
+{
+    MountedFilesystem mount(MountedFilesystem::Kind::Ext4, 64 * MiB);
+    const fs::path home = make_owned_directory(mount.path(), "home", caller_uid, caller_gid, 0755);
+    ::sync(); // the folder itself is the test's, not the scope's, to make durable
+    std::string scratch_name;
+    {
+        // The caller's fd may be O_PATH (it can be passed, not synced).
+        UniqueFd path_only(::open(home.c_str(), O_PATH | O_DIRECTORY | O_CLOEXEC));
+        REQUIRE(path_only.valid());
+        FilesystemScope scope(std::move(path_only), home.string(), test_caller());
+        scratch_name = scope.scratch_name();
+        // The disk dies now: nothing more reaches it, not even the journal
+        // (EXT4_IOC_SHUTDOWN with EXT4_GOING_FLAGS_NOLOGFLUSH).
+        const UniqueFd root(::open(mount.path().c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
+        std::uint32_t flags = 2;
+        REQUIRE(::ioctl(root.get(), _IOR('X', 125, std::uint32_t), &flags) == 0);
+    } // its cleanup fails with EIO, quietly
+    REQUIRE(::umount2(mount.path().c_str(), 0) == 0);
+    REQUIRE(::mount(mount.device()->path().c_str(), mount.path().c_str(), "ext4", 0, "") == 0);
+
+    REQUIRE(scratch_entries(home) == std::vector<std::string> { scratch_name });
+    FilesystemScope next(open_directory(home), home.string(), test_caller());
+    CHECK(next.leftovers_removed() == 1);
+    CHECK_FALSE(fs::exists(home / scratch_name));
 }
