@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "queue_facts.hpp"
 
-#include <libudev.h>
+#include "udev_handles.hpp"
 
 #include <cstdlib>
 #include <cstring>
@@ -11,13 +11,6 @@
 namespace diskbench::system {
 
 namespace {
-
-struct UdevUnref {
-    void operator()(udev* u) const noexcept { udev_unref(u); }
-};
-struct UdevDeviceUnref {
-    void operator()(udev_device* d) const noexcept { udev_device_unref(d); }
-};
 
 std::string attribute(udev_device* device, const char* name)
 {
@@ -73,10 +66,10 @@ std::string active_scheduler(const std::string& sysfs_value)
 QueueFacts read_queue_facts(dev_t device_number)
 {
     QueueFacts facts;
-    std::unique_ptr<udev, UdevUnref> context(udev_new());
+    UdevContext context(udev_new());
     if (!context)
         return facts;
-    std::unique_ptr<udev_device, UdevDeviceUnref> device(
+    UdevDevice device(
         udev_device_new_from_devnum(context.get(), 'b', device_number));
     if (!device)
         return facts;

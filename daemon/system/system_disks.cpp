@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "system_disks.hpp"
 
-#include <libudev.h>
+#include "udev_handles.hpp"
+
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 
@@ -15,14 +16,6 @@
 namespace diskbench::system {
 
 namespace {
-
-struct UdevUnref {
-    void operator()(udev* u) const noexcept { udev_unref(u); }
-};
-struct UdevDeviceUnref {
-    void operator()(udev_device* d) const noexcept { udev_device_unref(d); }
-};
-using UdevDevice = std::unique_ptr<udev_device, UdevDeviceUnref>;
 
 // dm and md devices name what they are built on in sysfs "slaves"; a
 // stack (dm-crypt on LVM on md on partitions) is at most a few levels deep,
@@ -141,7 +134,7 @@ std::string unescape_mount_field(const std::string& field)
 std::set<dev_t> disks_under(dev_t device)
 {
     std::set<dev_t> disks;
-    std::unique_ptr<udev, UdevUnref> context(udev_new());
+    UdevContext context(udev_new());
     if (!context || device == 0)
         return disks;
     UdevDevice block(udev_device_new_from_devnum(context.get(), 'b', device));
