@@ -247,14 +247,14 @@ TEST_CASE("without direct I/O the writes reach the device inside the timing and 
             written_after_repetition.push_back(device.bytes_written() - sweep_written_before);
     };
     const Result sweep = run_in(home, "write-sweep",
-                                { { "amount_per_size", 4 * MiB }, { "min_block", 512 }, { "max_block", MiB },
-                                  { "repetitions", std::uint64_t { 2 } }, { "direct", false } },
+                                { { "amount_per_size", MiB }, { "min_block", 512 }, { "max_block", MiB },
+                                  { "repetitions", std::uint64_t { 9 } }, { "direct", false } },
                                 &sweep_sink);
     check_streamed(sweep, sweep_sink.record);
     CHECK(mentions(sweep.warnings, "page cache"));
-    REQUIRE(written_after_repetition.size() == 24); // 12 sizes, 512 B .. 1 MiB, twice each
+    REQUIRE(written_after_repetition.size() == 108); // 12 sizes, 512 B .. 1 MiB, 9 times each
     for (std::size_t i = 0; i < written_after_repetition.size(); ++i)
-        CHECK(written_after_repetition[i] >= (i + 1) * 4 * MiB);
+        CHECK(written_after_repetition[i] >= (i + 1) * MiB);
 }
 
 TEST_CASE("without O_TMPFILE scratch files are named and unlinked at once", "[fs-bench][loop]")
@@ -297,7 +297,7 @@ TEST_CASE("the defaults scale down to the free space with a note", "[fs-bench][l
 
     RecordingSink sweep_sink;
     const Result sweep
-        = run_in(home, "write-sweep", { { "min_block", 256 * KiB }, { "repetitions", std::uint64_t { 1 } } }, &sweep_sink);
+        = run_in(home, "write-sweep", { { "min_block", 256 * KiB } }, &sweep_sink);
     check_streamed(sweep, sweep_sink);
     CHECK(mentions(sweep.notes, "scaled down"));
     CHECK(mentions(sweep.notes, "largest block size"));
@@ -328,7 +328,8 @@ TEST_CASE("parameters that do not fit the folder are refused before anything is 
     CHECK(rejected("write-sweep", { { "min_block", 3000 } }) == "min_block");
     CHECK(rejected("write-sweep", { { "min_block", 8192 }, { "max_block", 4096 } }) == "max_block");
     CHECK(rejected("write-sweep", { { "amount_per_size", MiB }, { "max_block", 4 * MiB } }) == "max_block");
-    CHECK(rejected("write-sweep", { { "repetitions", std::uint64_t { 0 } } }) == "repetitions");
+    // The dd study: fewer than 9 repetitions do not show the spread.
+    CHECK(rejected("write-sweep", { { "repetitions", std::uint64_t { 8 } } }) == "repetitions");
     CHECK(rejected("file-rw", {}) == "(accepted)");
     CHECK(rejected("write-sweep", {}) == "(accepted)");
     CHECK(tree_snapshot(home).empty());
@@ -381,7 +382,7 @@ TEST_CASE("a benchmark never follows a planted symlink or a scratch directory sw
         const ValueMap params = kind == "file-rw"
             ? ValueMap { { "size", 8 * MiB }, { "block_size", MiB } }
             : ValueMap { { "amount_per_size", MiB }, { "min_block", 256 * KiB }, { "max_block", MiB },
-                         { "repetitions", std::uint64_t { 3 } } };
+                         { "repetitions", std::uint64_t { 9 } } };
         const Result result = run_in(home, kind, params, &sink);
         CHECK(swapped);
         CHECK_FALSE(result.cancelled);
@@ -439,7 +440,7 @@ TEST_CASE("a full filesystem ends the run with a clear error and the scratch rem
         const ValueMap params = kind == "file-rw"
             ? ValueMap { { "size", 24 * MiB }, { "block_size", MiB } }
             : ValueMap { { "amount_per_size", 8 * MiB }, { "min_block", MiB }, { "max_block", 4 * MiB },
-                         { "repetitions", std::uint64_t { 2 } } };
+                         { "repetitions", std::uint64_t { 9 } } };
         try {
             run_in(home, kind, params, &sink);
             FAIL("the run ended well");

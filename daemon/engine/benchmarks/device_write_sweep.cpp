@@ -44,8 +44,7 @@ BenchmarkInfo device_write_sweep()
         "MB/s per size (the dd study). Needs mode=destroy and confirm.",
         with_common_params(write_mode_params(write_sweep_params("Bytes written from the start of the device with each "
                                                                 "block size in each repetition (scaled down to the "
-                                                                "device when not given; the dd study used 1 GiB).",
-                                                                9),
+                                                                "device when not given; the dd study used 1 GiB)."),
                                              false),
                            Seeded::No),
         run,

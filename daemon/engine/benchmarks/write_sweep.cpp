@@ -53,8 +53,7 @@ void run(DirectoryContext& ctx)
 std::vector<ParamSpec> params()
 {
     auto list = write_sweep_params("Bytes written with each block size in each repetition (scaled down to 90 % of the "
-                                   "free space when not given; the dd study used 1 GiB).",
-                                   1);
+                                   "free space when not given; the dd study used 1 GiB).");
     list.push_back(direct_param());
     list.push_back(data_seed_param());
     return list;
@@ -70,7 +69,7 @@ BenchmarkInfo write_sweep()
         "For each power-of-two block size from min_block to max_block, writes amount_per_size bytes into a new "
         "scratch file `repetitions` times, each timed with its fdatasync; mean, median, min and max MB/s per size "
         "(the dd study). O_DIRECT where the filesystem allows it.",
-        with_common_params(params(), Seeded::No),
+        with_common_params(params(), Seeded::No, appending_writes_backend),
         nullptr,
         run,
     };

@@ -13,9 +13,9 @@
 
 namespace diskbench::engine::benchmarks {
 
-// `min_block`, `max_block`, `amount_per_size`, `repetitions` (at least
-// `min_repetitions`); `amount_help` says how the amount is scaled.
-std::vector<ParamSpec> write_sweep_params(std::string_view amount_help, std::uint64_t min_repetitions);
+// `min_block`, `max_block`, `amount_per_size`, `repetitions` (at least 9,
+// as the dd study asks); `amount_help` says how the amount is scaled.
+std::vector<ParamSpec> write_sweep_params(std::string_view amount_help);
 
 struct WriteSweepPlan {
     std::vector<std::uint32_t> sizes; // powers of two, ascending
