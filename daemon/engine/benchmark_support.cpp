@@ -35,14 +35,14 @@ ParamSpec text_param(std::string_view key, std::string_view description, std::st
     return ParamSpec { key, ParamType::Text, description, Value(std::move(fallback)), 0, 0, std::move(choices) };
 }
 
-std::vector<ParamSpec> with_common_params(std::vector<ParamSpec> params, Seeded seeded)
+std::vector<ParamSpec> with_common_params(std::vector<ParamSpec> params, Seeded seeded, std::string_view default_backend)
 {
     if (seeded == Seeded::Yes)
         params.push_back(unsigned_param("seed", "Seed of the offset generator (xoshiro256**); the same seed reads the "
                                             "same offsets on every machine.",
                                         default_seed, 0, UINT64_MAX));
-    params.push_back(text_param("backend", "I/O backend: auto (io_uring, else psync), io_uring or psync.", "auto",
-                                { "auto", "io_uring", "psync" }));
+    params.push_back(text_param("backend", "I/O backend: auto (io_uring, else psync), io_uring or psync.",
+                                std::string(default_backend), { "auto", "io_uring", "psync" }));
     return params;
 }
 

@@ -30,9 +30,17 @@ ParamSpec text_param(std::string_view key, std::string_view description, std::st
                      std::vector<std::string_view> choices = {});
 
 // Adds `backend`, which every benchmark that runs its I/O through the
-// IoRunner takes, and `seed` to those that draw random offsets.
+// IoRunner takes (`default_backend` unless the caller chooses), and `seed`
+// to those that draw random offsets.
 enum class Seeded { No, Yes };
-std::vector<ParamSpec> with_common_params(std::vector<ParamSpec> params, Seeded seeded = Seeded::Yes);
+std::vector<ParamSpec> with_common_params(std::vector<ParamSpec> params, Seeded seeded = Seeded::Yes,
+                                          std::string_view default_backend = "auto");
+// The backend of the filesystem benchmarks that write a new file one block
+// at a time (as dd and fio --ioengine=psync do): io_uring hands every
+// O_DIRECT write that extends a file to a worker thread (ext4 cannot do
+// those without blocking), a thread hop per write that a plain pwrite()
+// does not pay: 12 % of the rate with 4 KiB blocks (tests/perf/fs_vs_fio.py).
+inline constexpr std::string_view appending_writes_backend = "psync";
 // Psync for a benchmark without `backend`: it does its own blocking
 // pread()/pwrite() (mixed-load's sort), which is what psync names.
 BackendPreference backend_preference(const ParameterSet& params);

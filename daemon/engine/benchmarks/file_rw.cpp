@@ -103,7 +103,7 @@ BenchmarkInfo file_rw()
             unsigned_param("block_size", "Bytes per write and read.", MiB, 512, max_request_size),
             direct_param(),
             data_seed_param(),
-        }, Seeded::No),
+        }, Seeded::No, appending_writes_backend),
         nullptr,
         run,
     };
