@@ -2,10 +2,12 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 """Filesystem benchmarks through the real daemon: a folder fd passed over the
 bus (by bus_client.py and by busctl), files made as the caller, named errors
-for a folder the caller may not write and a full filesystem, and attacks: a
-planted symlink, the folder and the scratch folder swapped for symlinks
-mid-run, and the daemon killed mid-run. Real ext4 on our own loop devices."""
+for a folder the caller may not write, a full filesystem (before and during
+a run) and an I/O error mid-run, and attacks: planted symlinks, the folder
+and the scratch folder swapped for symlinks mid-run, and the daemon killed
+mid-run. Real ext4 on our own loop devices."""
 
+import fcntl
 import grp
 import hashlib
 import os
@@ -13,9 +15,11 @@ import pwd
 import re
 import shutil
 import signal
+import struct
 import tempfile
 
 import harness
+from cleanup import PHASE_CLIENTS
 from harness import JOB_IFACE, MANAGER_IFACE, MANAGER_PATH, run, wait_until
 
 SCRATCH_PREFIX = '.diskbench-scratch-'
@@ -25,7 +29,7 @@ QUICK_RW = {'size': ('t', 8 * MiB), 'block_size': ('u', MiB)}
 SMALL_RUNS = {
     'file-rw': QUICK_RW,
     'write-sweep': {'amount_per_size': ('t', 2 * MiB), 'min_block': ('u', MiB),
-                    'max_block': ('u', 2 * MiB), 'repetitions': ('t', 2)},
+                    'max_block': ('u', 2 * MiB), 'repetitions': ('t', 9)},
     'mixed-load': {'threads': ('t', 2), 'file_size': ('t', 8 * MiB)},
     'structure': {'directories': ('t', 100), 'files': ('t', 100)},
     'small-files': {'directories': ('t', 100), 'files': ('t', 100)},
@@ -33,6 +37,54 @@ SMALL_RUNS = {
 # Long enough to be caught mid-run (many small synced writes); the tests end
 # it by closing the client, which cancels the job.
 LONG_RW = {'size': ('t', 48 * MiB), 'block_size': ('u', 4096)}
+
+
+# ioctl EXT4_IOC_SHUTDOWN, _IOR('X', 125, __u32), with
+# EXT4_GOING_FLAGS_LOGFLUSH: the journal is committed (so the folders made
+# so far survive a remount), then every read and write on the filesystem
+# fails with EIO, as on a disk that died (no dm or fault injection on these
+# kernels).
+EXT4_IOC_SHUTDOWN = 0x8004587D
+EXT4_GOING_FLAGS_LOGFLUSH = 1
+
+
+def shut_down_filesystem(mountpoint):
+    fd = os.open(mountpoint, os.O_RDONLY | os.O_DIRECTORY)
+    try:
+        fcntl.ioctl(fd, EXT4_IOC_SHUTDOWN, struct.pack('I', EXT4_GOING_FLAGS_LOGFLUSH))
+    finally:
+        os.close(fd)
+
+
+def fill_as_root(mountpoint):
+    """Root takes every block the filesystem has left, its reserve too (a
+    file "filler" written until ENOSPC): less than 64 KiB stays free."""
+    with open(os.path.join(mountpoint, 'filler'), 'wb') as f:
+        chunk = b'f' * (64 * 1024)
+        try:
+            while True:
+                f.write(chunk)
+                f.flush()
+        except OSError:
+            pass
+
+
+def file_atimes(path):
+    """The access time of every file below `path` (lstat only: reads no file)."""
+    times = {}
+    for root, _, files in os.walk(path, followlinks=False):
+        for name in files:
+            full = os.path.join(root, name)
+            times[full] = os.lstat(full).st_atime_ns
+    return times
+
+
+def make_reads_visible(path):
+    """Sets every file's atime before its mtime: then even relatime notes
+    the next read of it (it updates an atime older than the mtime)."""
+    for full in file_atimes(path):
+        st = os.lstat(full)
+        os.utime(full, ns=(st.st_mtime_ns - 10**12, st.st_mtime_ns), follow_symlinks=False)
 
 
 def tree_digest(path):
@@ -59,19 +111,37 @@ class FilesystemTest(harness.IntegrationTestCase):
         cls.mount = cls.stack.mount_new_filesystem(cls.loop)
         cls.root = cls.mount[0]
         cls.user = pwd.getpwnam('dbtest-in')
-        # What an attack would reach for: a root-only folder outside the
-        # benchmark folder, on the same filesystem (so no mount point
-        # stops a path walk by accident) and on another one.
+        # What an attack would reach for: folders outside the benchmark
+        # folder, on the same filesystem (so no mount point stops a path
+        # walk by accident) and on another one. The caller owns them, so
+        # the kernel would let a run that followed a symlink there create,
+        # change, read and delete: only the daemon's own rules keep it out.
+        # The first holds a scratch marker too, so a cleanup that took it
+        # for a crashed run's scratch folder would empty it.
         cls.outside = [os.path.join(cls.root, 'outside'), tempfile.mkdtemp(dir=cls.stack.tmp)]
         for path in cls.outside:
             os.makedirs(path, exist_ok=True)
-            os.chmod(path, 0o755)
             with open(os.path.join(path, 'precious'), 'wb') as f:
                 f.write(os.urandom(64 * 1024))
+        with open(os.path.join(cls.outside[0], 'diskbench-scratch-marker'), 'w') as f:
+            f.write('diskbench scratch directory: diskbench removes it (and any it finds left over by a '
+                    'crash).\n')
+        for path in cls.outside:
+            for root, dirs, files in os.walk(path):
+                for name in [root] + [os.path.join(root, n) for n in dirs + files]:
+                    os.chown(name, cls.user.pw_uid, cls.user.pw_gid)
+            os.chmod(path, 0o755)
         cls.outside_digests = [tree_digest(p) for p in cls.outside]
         cls.counter = 0
 
+    def setUp(self):
+        for path in self.outside:
+            make_reads_visible(path)
+        self.outside_atimes = [file_atimes(p) for p in self.outside]
+
     def tearDown(self):
+        for path, atimes in zip(self.outside, self.outside_atimes):
+            self.assertEqual(file_atimes(path), atimes, f'a file in {path} was read')
         for path, digest in zip(self.outside, self.outside_digests):
             self.assertEqual(tree_digest(path), digest, f'{path} was changed')
 
@@ -92,6 +162,21 @@ class FilesystemTest(harness.IntegrationTestCase):
     def free_bytes(self):
         st = os.statvfs(self.root)
         return st.f_bavail * st.f_frsize
+
+    def small_filesystem(self, size):
+        """A fresh ext4 of `size` bytes with a folder `home` of the caller's;
+        unmounted and detached by the returned undo."""
+        loop = self.stack.attach_loop(size=size)
+        mount = self.stack.mount_new_filesystem(loop)
+        folder = os.path.join(mount[0], 'home')
+        os.mkdir(folder)
+        os.chown(folder, self.user.pw_uid, self.user.pw_gid)
+
+        def undo():
+            if os.path.ismount(mount[0]):
+                self.stack.umount(mount)
+            self.stack.detach_loop(loop)
+        return loop, mount, folder, undo
 
     # ---- runs ---------------------------------------------------------
 
@@ -159,7 +244,7 @@ class FilesystemTest(harness.IntegrationTestCase):
         with self.stack.client(start_fs=(folder, 'write-sweep',
                                          {'amount_per_size': ('t', 2 * MiB),
                                           'min_block': ('u', MiB), 'max_block': ('u', 2 * MiB),
-                                          'repetitions': ('t', 2)})) as c:
+                                          'repetitions': ('t', 9)})) as c:
             self.assertIsNone(c.error)
             done = c.wait_completed(120)
             self.assertEqual(done['completed'], 'finished', done)
@@ -215,35 +300,22 @@ class FilesystemTest(harness.IntegrationTestCase):
         self.assertEqual(os.listdir(folder), [])
 
     def test_a_full_filesystem_is_no_space_and_leaves_nothing(self):
-        loop = self.stack.attach_loop(size=24 * MiB)
-        mount = self.stack.mount_new_filesystem(loop)
+        _, mount, folder, undo = self.small_filesystem(24 * MiB)
         try:
-            folder = os.path.join(mount[0], 'home')
-            os.mkdir(folder)
-            os.chown(folder, self.user.pw_uid, self.user.pw_gid)
-            # Root fills it past what any user may use (the reserve too).
-            with open(os.path.join(mount[0], 'filler'), 'wb') as f:
-                chunk = b'f' * MiB
-                try:
-                    while True:
-                        f.write(chunk)
-                        f.flush()
-                except OSError:
-                    pass
+            fill_as_root(mount[0])
             with self.stack.client(start_fs=(folder, 'file-rw', {})) as c:
                 self.assertDBusError(c.error, 'NoSpace')
                 self.assertIn('full', c.error.message)
             self.assertEqual(os.listdir(folder), [])
         finally:
-            self.stack.umount(mount)
-            self.stack.detach_loop(loop)
+            undo()
 
     # ---- attacks ------------------------------------------------------
 
     def test_planted_symlinks_are_not_followed(self):
         folder = self.folder()
         # One named like a crashed run's scratch folder (the cleanup looks
-        # for those), one plain, both to root-only folders.
+        # for those; the folder it leads to even has a marker), one plain.
         os.symlink(self.outside[0], os.path.join(folder, SCRATCH_PREFIX + '0-planted'))
         os.symlink(self.outside[1], os.path.join(folder, 'link'))
         with self.stack.client(start_fs=(folder, 'file-rw', QUICK_RW)) as c:
@@ -253,12 +325,21 @@ class FilesystemTest(harness.IntegrationTestCase):
         # tearDown checks the outside folders are as they were.
 
     def test_folder_and_scratch_swapped_for_symlinks_mid_run(self):
+        # file-rw holds its file open; small-files makes and opens names
+        # below its scratch folder all the time, so the swap lands among
+        # its lookups (5000 files: a second or two of writing).
+        for kind, options in (('file-rw', LONG_RW),
+                              ('small-files', {'directories': ('t', 2000), 'files': ('t', 5000)})):
+            with self.subTest(kind=kind):
+                self.swap_mid_run(kind, options)
+
+    def swap_mid_run(self, kind, options):
         folder = self.folder()
         moved = folder + '.moved'
-        with self.stack.client(start_fs=(folder, 'file-rw', LONG_RW)) as c:
+        with self.stack.client(start_fs=(folder, kind, options)) as c:
             self.assertIsNone(c.error)
-            c.wait_for(lambda line: 'samples' in line, 60, 'the first samples')
-            [scratch] = self.scratch_entries(folder)
+            [scratch] = wait_until(lambda: self.scratch_entries(folder), 60, interval=0.005,
+                                   what='the scratch folder')
             # The caller owns both, so it could do this itself.
             os.rename(os.path.join(folder, scratch), os.path.join(folder, 'scratch.moved'))
             os.symlink(self.outside[0], os.path.join(folder, scratch))
@@ -267,7 +348,8 @@ class FilesystemTest(harness.IntegrationTestCase):
             job = c.job
         # The daemon works through the fds it holds, so the run went on in
         # the moved folders and cleaned up there; the symlinks lead nowhere
-        # it went.
+        # it went (tearDown: nothing outside was created, read, changed or
+        # deleted).
         self.assertIn(self.wait_job_state(job), ('cancelled', 'finished'))
         self.assertTrue(os.path.islink(folder))
         # The real scratch folder was emptied through the daemon's fd; its
@@ -276,6 +358,62 @@ class FilesystemTest(harness.IntegrationTestCase):
         self.assertEqual(sorted(os.listdir(moved)), sorted([scratch, 'scratch.moved']))
         self.assertTrue(os.path.islink(os.path.join(moved, scratch)))
         self.assertEqual(os.listdir(os.path.join(moved, 'scratch.moved')), [])
+
+    # ---- failures mid-run ----------------------------------------------
+
+    def test_a_filesystem_filling_up_mid_run_is_no_space_and_leaves_nothing(self):
+        _, mount, folder, undo = self.small_filesystem(128 * MiB)
+        try:
+            free_before = os.statvfs(mount[0]).f_bavail
+            with self.stack.client(start_fs=(folder, 'file-rw', LONG_RW)) as c:
+                self.assertIsNone(c.error)
+                c.wait_for(lambda line: 'samples' in line, 60, 'the first samples')
+                fill_as_root(mount[0])
+                done = c.wait_completed(120)
+            self.assertEqual(done['completed'], 'failed', done)
+            self.assertTrue(done['error'].startswith('org.diskbench.DiskBench1.Error.NoSpace: '), done)
+            self.assertIn('full', done['error'])
+            # The scratch folder went with the job, and its file's blocks
+            # with it: all that is taken is the filler's.
+            self.assertEqual(os.listdir(folder), [])
+            os.unlink(os.path.join(mount[0], 'filler'))
+            self.assertGreaterEqual(os.statvfs(mount[0]).f_bavail, free_before - 16)
+        finally:
+            undo()
+
+    def test_an_io_error_mid_run_fails_the_job_and_the_next_run_cleans_up(self):
+        loop, mount, folder, _ = self.small_filesystem(96 * MiB)
+        try:
+            with self.stack.client(start_fs=(folder, 'file-rw', LONG_RW)) as c:
+                self.assertIsNone(c.error)
+                c.wait_for(lambda line: 'samples' in line, 60, 'the first samples')
+                shut_down_filesystem(mount[0])
+                done = c.wait_completed(120)
+            self.assertEqual(done['completed'], 'failed', done)
+            self.assertTrue(done['error'].startswith('org.diskbench.DiskBench1.Error.Failed: '), done)
+            self.assertIn('Input/output error', done['error'])
+            # The daemon lives on and answers.
+            self.assertTrue(self.stack.call(MANAGER_PATH, MANAGER_IFACE, 'ListBenchmarks')[0])
+            # A dead filesystem could not be cleaned; mounted again, it holds
+            # no data of the run (the file had no name: the journal's orphan
+            # list frees it), at most the marked scratch folder, which the
+            # next run removes.
+            self.stack.umount(mount)
+            os.mkdir(mount[0])
+            run(['mount', loop.node, mount[0]])
+            mount = (mount[0], self.stack.undo.add(PHASE_CLIENTS, kind='mount', path=mount[0],
+                                                   dev=loop.node))
+            for left in self.scratch_entries(folder):
+                self.assertEqual(os.listdir(os.path.join(folder, left)), ['diskbench-scratch-marker'])
+            with self.stack.client(start_fs=(folder, 'file-rw', QUICK_RW)) as c:
+                self.assertIsNone(c.error)
+                done = c.wait_completed(120)
+                self.assertEqual(done['completed'], 'finished', done)
+            self.assertEqual(os.listdir(folder), [])
+        finally:
+            if os.path.ismount(mount[0]):
+                self.stack.umount(mount)
+            self.stack.detach_loop(loop)
 
     def test_daemon_killed_mid_run_leaves_no_data(self):
         folder = self.folder()
