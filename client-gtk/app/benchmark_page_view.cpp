@@ -224,6 +224,11 @@ void BenchmarkPageView::build()
     gtk_progress_bar_set_show_text(GTK_PROGRESS_BAR(progress_), TRUE);
     summary_label_ = gtk_label_new(nullptr);
     gtk_label_set_selectable(GTK_LABEL(summary_label_), TRUE);
+    // Some runs have many figures (small-files: four phases, MB/s and
+    // files/s): unwrapped, the line's width would become the window's
+    // minimum and fold the sidebar away.
+    gtk_label_set_wrap(GTK_LABEL(summary_label_), TRUE);
+    gtk_label_set_justify(GTK_LABEL(summary_label_), GTK_JUSTIFY_CENTER);
     gtk_widget_add_css_class(summary_label_, "numeric");
     gtk_box_append(GTK_BOX(footer), progress_);
     gtk_box_append(GTK_BOX(footer), summary_label_);
@@ -256,7 +261,10 @@ void BenchmarkPageView::build_write_card(GtkWidget* box)
     erase_button_ = gtk_check_button_new_with_mnemonic(_("_Erase data"));
     gtk_check_button_set_group(GTK_CHECK_BUTTON(erase_button_), GTK_CHECK_BUTTON(keep_button_));
     gtk_check_button_set_active(GTK_CHECK_BUTTON(keep_button_), TRUE);
+    // Both: GTK deactivates the old member of a group (its "toggled") before
+    // it activates the new one, so keep's signal alone comes too early.
     g_signal_connect(keep_button_, "toggled", G_CALLBACK(&BenchmarkPageView::on_write_mode_toggled), this);
+    g_signal_connect(erase_button_, "toggled", G_CALLBACK(&BenchmarkPageView::on_write_mode_toggled), this);
     confirm_entry_ = gtk_entry_new();
     gtk_widget_set_hexpand(confirm_entry_, TRUE);
     g_signal_connect(confirm_entry_, "changed", G_CALLBACK(&BenchmarkPageView::on_confirm_changed), this);
@@ -329,9 +337,13 @@ void BenchmarkPageView::update_write_card(bool running)
     gtk_widget_set_sensitive(confirm_entry_, !running);
 }
 
-void BenchmarkPageView::on_write_mode_toggled(GtkCheckButton*, gpointer self)
+void BenchmarkPageView::on_write_mode_toggled(GtkCheckButton* button, gpointer self)
 {
-    static_cast<BenchmarkPageView*>(self)->update_controls();
+    auto* view = static_cast<BenchmarkPageView*>(self);
+    view->update_controls();
+    // Erasing is chosen: what the user must do next is type the name.
+    if (GTK_WIDGET(button) == view->erase_button_ && gtk_check_button_get_active(button))
+        gtk_widget_grab_focus(view->confirm_entry_);
 }
 
 void BenchmarkPageView::on_confirm_changed(GtkEditable*, gpointer self)
