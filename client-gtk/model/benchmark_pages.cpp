@@ -248,11 +248,14 @@ std::string summary_line(const SavedValueMap& summary)
     struct Suffix {
         std::string_view ending;
         Unit unit;
+        std::string_view removed; // from the key, for the figure's name
     };
-    // Longest first: "_mb_s" and "_ops_s" also end in "_s".
-    static constexpr Suffix suffixes[] = { { "_mb_s", Unit::MegabytesPerSecond },
-                                           { "_ops_s", Unit::OperationsPerSecond },
-                                           { "_s", Unit::Seconds } };
+    // Longest first: "_mb_s", "_ops_s" and "_files_s" (small-files' files
+    // per second, "read files 14.9k op/s") also end in "_s".
+    static constexpr Suffix suffixes[] = { { "_mb_s", Unit::MegabytesPerSecond, "_mb_s" },
+                                           { "_ops_s", Unit::OperationsPerSecond, "_ops_s" },
+                                           { "_files_s", Unit::OperationsPerSecond, "_s" },
+                                           { "_s", Unit::Seconds, "_s" } };
     std::string text;
     for (const auto& [key, value] : summary) {
         const double* number = std::get_if<double>(&value);
@@ -262,11 +265,11 @@ std::string summary_line(const SavedValueMap& summary)
         for (const Suffix& suffix : suffixes) {
             if (!key.ends_with(suffix.ending) || key.size() == suffix.ending.size())
                 continue;
-            std::string name = key.substr(0, key.size() - suffix.ending.size());
+            std::string name = key.substr(0, key.size() - suffix.removed.size());
             // X_min_mb_s and X_max_mb_s only when X_mb_s is missing.
             for (const std::string_view extreme : { "_min", "_max" })
                 if (name.ends_with(extreme)
-                    && summary.count(name.substr(0, name.size() - extreme.size()) + std::string(suffix.ending)))
+                    && summary.count(name.substr(0, name.size() - extreme.size()) + std::string(suffix.removed)))
                     name.clear();
             if (name.empty())
                 break;

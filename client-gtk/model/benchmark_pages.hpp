@@ -64,7 +64,8 @@ std::vector<std::string> test_categories(const SavedValueMap& summary, const std
 ChartSpec chart_spec_for_series(const SavedSeries& first);
 
 // The headline figures of a filesystem or write run from its Summary:
-// every key ending in _mb_s (MB/s), _ops_s (op/s) or _s (seconds), e.g.
+// every key ending in _mb_s (MB/s), _ops_s or _files_s (op/s) or _s
+// (seconds), e.g.
 // "write 512 MB/s  ·  read 601 MB/s"; X_min_mb_s / X_max_mb_s only when
 // there is no X_mb_s.
 std::string summary_line(const SavedValueMap& summary);

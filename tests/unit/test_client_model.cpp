@@ -457,6 +457,7 @@ TEST_CASE("the summary line of folder and write runs: MB/s, op/s and seconds", "
         { "write_max_mb_s", 700.0 },
         { "read_mb_s", 601.0 },
         { "create_ops_s", 1500.0 },
+        { "read_files_s", 14885.0 },
         { "duration_s", std::int64_t { 3 } },
         { "bytes", std::int64_t { 1 << 20 } },
         { "latency_p99_us", 80.0 },
@@ -465,6 +466,8 @@ TEST_CASE("the summary line of folder and write runs: MB/s, op/s and seconds", "
     CHECK(contains(line, "write 512 MB/s"));
     CHECK(contains(line, "read 601 MB/s"));
     CHECK(contains(line, "create 1500 op/s"));
+    CHECK(contains(line, "read files 14.9k op/s")); // files per second, not seconds
+    CHECK_FALSE(contains(line, "read files 14885"));
     CHECK(contains(line, "duration 3.0 s"));
     CHECK_FALSE(contains(line, "min"));
     CHECK_FALSE(contains(line, "700"));
