@@ -78,7 +78,7 @@ SERIES_COLOURS = ((0x1c, 0x71, 0xd8), (0x35, 0x84, 0xe4))
 
 # Debian packages beyond the integration tests' (tests/integration/README.md).
 GUI_TOOLS = [('Xvfb', 'xvfb'), ('import', 'imagemagick'), ('xwininfo', 'x11-utils'),
-             ('dbus-daemon', 'dbus-daemon'), ('gdbus', 'libglib2.0-bin')]
+             ('dbus-daemon', 'dbus-daemon'), ('gdbus', 'libglib2.0-bin'), ('xdotool', 'xdotool')]
 
 
 def check_gui_prerequisites(tools=GUI_TOOLS):
@@ -683,6 +683,34 @@ class GuiStack:
 
     def window_names(self):
         return x_window_names(self.display)
+
+    # ---- the keyboard (XTEST through xdotool, as root on our Xvfb) ----
+
+    def _xdotool(self, *args):
+        res = subprocess.run(['xdotool', *args], env=dict(os.environ, DISPLAY=self.display),
+                             stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                             text=True, timeout=30)
+        if res.returncode != 0:
+            raise RuntimeError(f'xdotool {" ".join(args)} failed ({res.returncode}): {res.stderr.strip()}')
+        return res.stdout
+
+    def focus_app_window(self):
+        """Gives the app's main window the keyboard focus (no WM here to do it)."""
+        windows = self._xdotool('search', '--onlyvisible', '--name', 'Disk Benchmark').split()
+        if not windows:
+            raise AssertionError('no visible "Disk Benchmark" window')
+        self._xdotool('windowfocus', '--sync', windows[0])
+
+    def send_keys(self, *keys):
+        """Presses KEYS (xdotool names: "alt+e", "Tab") in the app's window."""
+        self.focus_app_window()
+        self._xdotool('key', '--delay', '50', *keys)
+        time.sleep(0.3)  # let GTK handle them before the next step looks
+
+    def type_text(self, text):
+        self.focus_app_window()
+        self._xdotool('type', '--delay', '30', text)
+        time.sleep(0.3)
 
     def user_path(self, *parts):
         """A path in the app user's home, where the app may write."""

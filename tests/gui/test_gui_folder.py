@@ -9,8 +9,10 @@ filesystem the test makes on its own loop device; select it with the
 check with the daemon that the job finished there, that the folder is empty
 again (the scratch files went), that the run was kept as a folder result,
 and that the graph is drawn (screenshot, pixel count). Then select the
-device again: the folder pages go, the read pages come back; and the Write
-page in its default mode (keep data) leaves the device byte-identical.
+device again: the folder pages go, the read pages come back; the Write
+page in its default mode (keep data) leaves the device byte-identical, and
+in erase mode starts only once the device's node is typed (keyboard input
+through xdotool).
 
 Run (as root):
     /usr/bin/python3 tests/gui/test_gui_folder.py --app BUILD/client-gtk/diskbench \\
@@ -171,15 +173,52 @@ class FolderGuiTest(gui_stack.GuiTestCase):
         self.wait_drawn('device-write.png')
         self.assertEqual(sha256_of(self.gui.loop.backing), before, 'the device was changed')
 
-    def test_06_generic_folder_pages_draw_their_series(self):
-        # structure and mixed-load have no tailored page: drawn from the
-        # series the job declares (bars in seconds; lines over time).
+    def test_06_erasing_needs_the_device_named_by_the_user(self):
+        # Erase mode from the keyboard, as a user would: Alt+E picks "Erase
+        # data", which puts the cursor in the entry, and the node is typed
+        # (xdotool through XTEST). Until it is typed, Start does nothing.
+        loop = self.gui.loop
+        before = sha256_of(loop.backing)
+        self.gui.activate('select-device', loop.node)
+        self.gui.activate('show-page', 'device-write')
+        self.gui.wait_status('device-write', states=('idle', 'finished'), min_points=0, timeout=20)
+        for key, value in (('size', f'<uint64 {4 * MiB}>'), ('region_size', f'<uint64 {4 * MiB}>'),
+                           ('duration_s', '<0.2>')):
+            self.gui.activate_action('set-parameter', f"('{key}', {value})")
+        jobs_before = set(self.daemon_property(MANAGER, 'Manager', 'Jobs'))
+        self.gui.send_keys('alt+e')
+        self.gui.activate('run-benchmark', 'device-write')
+        time.sleep(2)
+        self.assertEqual(set(self.daemon_property(MANAGER, 'Manager', 'Jobs')), jobs_before,
+                         'erasing started without the device named')
+        self.gui.screenshot(self.screenshot_path('device-write-erase-unconfirmed.png'))
+        self.gui.type_text(loop.node)
+        self.gui.screenshot(self.screenshot_path('device-write-erase-confirmed.png'))
+        self.gui.activate('run-benchmark', 'device-write')
+        # The page may still say "finished" from the last step: follow the
+        # new job on the daemon instead.
+        [job] = self.gui.wait_for(lambda: set(self.daemon_property(MANAGER, 'Manager', 'Jobs')) - jobs_before,
+                                  30, what='the erasing job')
+        self.gui.wait_for(lambda: self.daemon_property(job, 'Job', 'State') == 'finished', 180,
+                          what=f'{job} to finish')
+        params = self.daemon_property(job, 'Job', 'Parameters')
+        self.assertEqual(params['mode']['data'], 'destroy')
+        self.assertEqual(params['confirm']['data'], loop.node)
+        self.assertNotEqual(sha256_of(loop.backing), before, 'erasing wrote nothing')
+
+    def test_07_the_other_folder_pages_draw_their_series(self):
+        # structure, small-files and mixed-load have no tailored page: drawn
+        # from the series the job declares (bars in seconds; lines over
+        # time); write-sweep's mean MB/s per block size is a line in its
+        # min..max band.
         self.gui.activate('select-folder', self.folder)
         # Bars are solid blocks, which series_pixels() leaves out as
         # widgets: for them, many series-coloured pixels in all (the Start
         # button and the progress bar are about 10000).
         for kind, params, drawn in (
                 ('structure', (('directories', 100), ('files', 100)), 'bars'),
+                ('small-files', (('directories', 100), ('files', 100)), 'bars'),
+                ('write-sweep', (('amount_per_size', MiB), ('min_block', 64 * 1024), ('max_block', MiB)), 'lines'),
                 ('mixed-load', (('threads', 1), ('file_size', 160 * MiB)), 'lines')):
             with self.subTest(kind=kind):
                 self.gui.activate('show-page', kind)
