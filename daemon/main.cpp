@@ -17,6 +17,7 @@
 #include <cstring>
 #include <iostream>
 #include <string>
+#include <vector>
 
 namespace {
 
@@ -27,6 +28,7 @@ constexpr const char* bus_name = "org.diskbench.DiskBench1";
 struct Options {
     std::chrono::seconds idle_timeout { 60 }; // 0: never exit when idle
     std::chrono::seconds job_retention { 300 };
+    std::vector<std::string> protected_mount_points;
     bool verbose = false;
 };
 
@@ -36,6 +38,10 @@ void usage(std::ostream& out)
            "Serves org.diskbench.DiskBench1 on the system bus (normally started by D-Bus activation).\n\n"
            "  --idle-timeout SECONDS   exit after this long with no jobs and no requests (default 60, 0 = never)\n"
            "  --job-retention SECONDS  keep ended jobs readable this long (default 300)\n"
+           "  --protect-mount-point PATH\n"
+           "                           never run raw write tests on the disks under the filesystem mounted\n"
+           "                           at PATH either (besides /, /usr, /var, /boot, the ESP and swap;\n"
+           "                           may be repeated)\n"
            "  --verbose                log every request and authorization\n"
            "  --version                print the version and exit\n"
            "  --help                   print this help and exit\n";
@@ -67,6 +73,8 @@ bool parse_options(int argc, char** argv, Options& options, int& exit_code)
         }
         if (arg == "--verbose") {
             options.verbose = true;
+        } else if (arg == "--protect-mount-point" && i + 1 < argc && argv[i + 1][0] == '/') {
+            options.protected_mount_points.emplace_back(argv[++i]);
         } else if ((arg == "--idle-timeout" || arg == "--job-retention") && i + 1 < argc) {
             if (!parse_seconds(argv[++i], arg == "--idle-timeout" ? options.idle_timeout : options.job_retention)) {
                 std::cerr << "diskbenchd: " << arg << " takes a number of seconds\n";
@@ -109,7 +117,12 @@ int main(int argc, char** argv)
         auto connection = sdbus::createSystemBusConnection();
         service::MainLoop loop(*connection); // before any thread, so they inherit the blocked signals
         service::PolkitAuthority polkit(*connection);
-        service::Manager manager(*connection, loop, polkit, { options.job_retention });
+        service::ManagerOptions manager_options;
+        manager_options.job_retention = options.job_retention;
+        manager_options.system_places.mount_points.insert(manager_options.system_places.mount_points.end(),
+                                                          options.protected_mount_points.begin(),
+                                                          options.protected_mount_points.end());
+        service::Manager manager(*connection, loop, polkit, manager_options);
 
         system::UDisksClient udisks(*connection, [&] {
             manager.set_devices(system::devices_from_udisks(udisks.objects(), system::read_queue_facts));

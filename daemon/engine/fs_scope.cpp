@@ -114,7 +114,7 @@ void FilesystemScope::open_scratch()
 {
     try {
         leftovers_removed_ = remove_leftover_scratch(directory_.get(), caller_uid_);
-        scratch_ = std::make_unique<ScratchDirectory>(directory_.get(), caller_uid_);
+        scratch_ = std::make_unique<ScratchDirectory>(directory_.get());
     } catch (const IoError& error) {
         const int e = error.error_number();
         if (e == EACCES || e == EPERM)

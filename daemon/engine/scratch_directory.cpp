@@ -39,6 +39,17 @@ bool write_all(int fd, std::string_view text)
     return true;
 }
 
+enum class Sync { Data, All };
+
+// fdatasync or fsync; a filesystem that cannot (EINVAL; EOPNOTSUPP from
+// some FUSE servers) is not an error, as nothing more can be done there.
+bool synced(int fd, Sync what)
+{
+    if ((what == Sync::Data ? ::fdatasync(fd) : ::fsync(fd)) == 0)
+        return true;
+    return errno == EINVAL || errno == EOPNOTSUPP;
+}
+
 // The marker of a leftover, opened and locked, or invalid when `directory`
 // is not a scratch directory of `owner`'s we may take.
 UniqueFd claim_marker(int directory, uid_t owner)
@@ -61,7 +72,7 @@ UniqueFd claim_marker(int directory, uid_t owner)
 
 } // namespace
 
-ScratchDirectory::ScratchDirectory(int parent, uid_t owner)
+ScratchDirectory::ScratchDirectory(int parent)
     : parent_(parent)
 {
     for (int attempt = 0;; ++attempt) {
@@ -77,12 +88,12 @@ ScratchDirectory::ScratchDirectory(int parent, uid_t owner)
         if (!directory_.valid())
             throw IoError(fmt::format("cannot open the scratch directory {}: {}", name_, std::strerror(errno)), errno);
         // Between mkdirat() and the open, someone who may write in `parent`
-        // could have put another directory under our name. Only the one we
-        // made is the owner's, 0700 and empty; anything else we would fill
-        // and later empty is refused.
-        struct stat made {};
-        if (::fstat(directory_.get(), &made) != 0 || made.st_uid != owner || (made.st_mode & 07777) != 0700
-            || !list_directory(directory_.get()).empty()) {
+        // could have put another directory under our name, to have its
+        // contents deleted with ours at the end. Ours is empty; anything
+        // else is refused. (Not its owner or mode: on vfat, exfat, NTFS or
+        // a FUSE folder the mount decides those, and a setgid folder adds
+        // its bit.)
+        if (!list_directory(directory_.get()).empty()) {
             directory_.reset();
             replaced = true; // not ours to remove either: leave the name to whoever put it there
             throw IoError(fmt::format("the scratch directory {} was replaced before it could be used", name_), EEXIST);
@@ -92,15 +103,14 @@ ScratchDirectory::ScratchDirectory(int parent, uid_t owner)
             throw IoError(fmt::format("cannot mark the scratch directory {}: {}", name_, std::strerror(errno)), errno);
         // On the disk before any benchmark I/O: a crash or a dead disk mid-run
         // must leave a directory the next run recognises (its marker's text
-        // read back, its name in the folder), or nobody ever removes it.
-        if (::fdatasync(marker_.get()) != 0 || ::fsync(directory_.get()) != 0)
-            throw IoError(fmt::format("cannot sync the scratch directory {}: {}", name_, std::strerror(errno)), errno);
-        // Its name in the caller's folder too, through an fd of our own: the
-        // caller's may be O_PATH, which cannot be synced. A folder the caller
-        // may not read is left to the filesystem's next commit.
+        // read back, its name in the folder), or nobody ever removes it. The
+        // folder is synced through an fd of our own: the caller's may be
+        // O_PATH, which cannot be; a folder the caller may not read is left
+        // to the filesystem's next commit.
         const UniqueFd folder = open_beneath(parent_, ".", O_RDONLY | O_DIRECTORY);
-        if (folder.valid() && ::fsync(folder.get()) != 0 && errno != EINVAL)
-            throw IoError(fmt::format("cannot sync the folder of {}: {}", name_, std::strerror(errno)), errno);
+        if (!synced(marker_.get(), Sync::Data) || !synced(directory_.get(), Sync::All)
+            || (folder.valid() && !synced(folder.get(), Sync::All)))
+            throw IoError(fmt::format("cannot sync the scratch directory {}: {}", name_, std::strerror(errno)), errno);
     } catch (...) {
         try {
             if (replaced) {

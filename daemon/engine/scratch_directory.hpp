@@ -30,11 +30,11 @@ inline constexpr std::string_view scratch_marker_text
 
 class ScratchDirectory {
 public:
-    // Creates a fresh marked directory (mode 0700) in `parent`, as `owner`
-    // (the uid this thread acts as). Throws IoError (EACCES when the caller
-    // may not write there; EEXIST when what it then opens by that name is
-    // not the empty 0700 directory of `owner`'s it just made).
-    ScratchDirectory(int parent, uid_t owner);
+    // Creates a fresh marked directory (mode 0700) in `parent`, on the disk
+    // before it returns. Throws IoError (EACCES when the caller may not
+    // write there; EEXIST when what it then opens by that name is not the
+    // empty directory it just made).
+    explicit ScratchDirectory(int parent);
     // Removes it with everything in it; errors are swallowed (a later run
     // removes what is left). Call remove() to hear about them.
     ~ScratchDirectory();

@@ -109,7 +109,8 @@ std::string confirming_name(const system::DeviceFacts& facts)
 // dm-crypt, swap; the disk with / on it is always mounted), and for
 // mode=destroy the device named in `confirm`. The exclusive open after
 // authorization is the kernel's final word.
-void check_writable(const system::DeviceFacts& facts, const engine::ValueMap& parameters)
+void check_writable(const system::DeviceFacts& facts, const engine::ValueMap& parameters,
+                    const system::SystemPlaces& system_places)
 {
     if (facts.mounted)
         throw make_error(ErrorCode::DeviceBusy,
@@ -118,10 +119,19 @@ void check_writable(const system::DeviceFacts& facts, const engine::ValueMap& pa
         throw make_error(ErrorCode::DeviceBusy,
                          facts.node + " is in use (held by RAID, LVM or dm-crypt, or swap); a raw write test needs it "
                                       "unused");
-    if (system::on_any_of(facts.device_number, system::system_disks()))
+    // Fails closed: a device whose disk sysfs cannot name is not written.
+    if (system::disks_under(facts.device_number).empty())
+        throw make_error(ErrorCode::Failed,
+                         facts.node + ": sysfs does not say which disk it is on, so it cannot be told apart from the "
+                                      "system's; a raw write test needs that");
+    const std::set<dev_t> system_disks = system::system_disks(system_places);
+    if (system_disks.empty())
+        log_warning("no disk found under / and the other system mount points (overlay, zfs?): only the exclusive "
+                    "open protects them from raw writes");
+    if (system::on_any_of(facts.device_number, system_disks))
         throw make_error(ErrorCode::DeviceBusy,
-                         facts.node + " is on a disk the running system uses (/, /usr, /var, /boot or swap); raw write "
-                                      "tests never run there, not even on an unmounted partition");
+                         facts.node + " is on a disk the running system uses (/, /usr, /var, /boot, the ESP or swap); "
+                                      "raw write tests never run there, not even on an unmounted partition");
     const auto mode = parameters.find("mode");
     const auto confirm = parameters.find("confirm");
     if (mode != parameters.end() && std::get<std::string>(mode->second) == "destroy"
@@ -129,7 +139,8 @@ void check_writable(const system::DeviceFacts& facts, const engine::ValueMap& pa
             || without_blanks_around(std::get<std::string>(confirm->second)) != confirming_name(facts)))
         throw make_error(ErrorCode::InvalidArgument,
                          std::string("confirm: mode=destroy erases the data on ") + facts.node + "; confirm must be "
-                             + (facts.serial.empty() ? "its node" : "its serial number (the Device's Serial)"));
+                             + (without_blanks_around(facts.serial).empty() ? "its node"
+                                                                             : "its serial number (the Device's Serial)"));
 }
 
 // How polkit's dialog names a device ("$(device)" in the policy's
@@ -317,7 +328,7 @@ void Manager::StartBenchmark(sdbus::Result<sdbus::ObjectPath>&& result, sdbus::O
         engine::check_benchmark(*request->benchmark, unopened_target(facts), request->options);
         const bool writes = request->benchmark->target() == engine::TargetKind::DeviceWrite;
         if (writes)
-            check_writable(facts, request->parameters);
+            check_writable(facts, request->parameters, options_.system_places);
         if (const std::string busy = claims_.conflicting_job(facts); !busy.empty())
             throw make_error(ErrorCode::DeviceBusy, facts.node + " is in use by " + busy);
 
@@ -373,7 +384,7 @@ void Manager::start_authorized(const std::shared_ptr<StartRequest>& request)
             throw make_error(ErrorCode::DeviceBusy, asked.node + " is in use by " + busy);
         const bool writes = request->benchmark->target() == engine::TargetKind::DeviceWrite;
         if (writes)
-            check_writable(device->facts(), request->parameters); // mounted while polkit asked?
+            check_writable(device->facts(), request->parameters, options_.system_places); // mounted meanwhile?
 
         JobSetup setup;
         setup.device_path = request->device_path;

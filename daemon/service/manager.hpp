@@ -2,6 +2,7 @@
 #pragma once
 
 #include "../system/device_facts.hpp"
+#include "../system/system_disks.hpp"
 #include "device_claims.hpp"
 #include "device_object.hpp"
 #include "directory_preparation.hpp"
@@ -26,6 +27,9 @@ struct ManagerOptions {
     // Ended jobs kept per user; older ones go early, so one user starting
     // job after job cannot fill the daemon's memory or the ObjectManager.
     std::size_t retained_jobs_per_user = 16;
+    // Where the disks of the running system are found; raw writes never go
+    // there.
+    system::SystemPlaces system_places;
 };
 
 // /org/diskbench/DiskBench1: the ObjectManager for devices and jobs, and the

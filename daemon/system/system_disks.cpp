@@ -30,9 +30,11 @@ void collect_disks(udev* context, udev_device* device, std::set<dev_t>& disks, i
     std::error_code error;
     bool built_on_others = false;
     if (syspath) {
-        for (const auto& entry : std::filesystem::directory_iterator(std::filesystem::path(syspath) / "slaves", error)) {
+        // With error codes throughout: a device can vanish mid-walk.
+        std::filesystem::directory_iterator entry(std::filesystem::path(syspath) / "slaves", error);
+        for (; !error && entry != std::filesystem::directory_iterator(); entry.increment(error)) {
             UdevDevice slave(udev_device_new_from_subsystem_sysname(context, "block",
-                                                                    entry.path().filename().c_str()));
+                                                                    entry->path().filename().c_str()));
             if (!slave)
                 continue;
             built_on_others = true;

@@ -244,6 +244,10 @@ def undo_entry(e):
             run(['losetup', '-d', e['dev']], check=False)
             wait_until(lambda: loop_devices().get(e['dev']) != e['backing'], 10,
                        what=f'{e["dev"]} to detach')
+    elif kind == 'partition':
+        # Added by hand (addpart) to our loop device; a detach would leave it.
+        if loop_devices().get(e['dev']) == e['backing']:
+            run(['delpart', e['dev'], str(e['number'])], check=False)
     elif kind == 'file':
         with contextlib.suppress(FileNotFoundError):
             os.unlink(e['path'])

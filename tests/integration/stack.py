@@ -256,6 +256,26 @@ class Stack:
     def path(self, *parts):
         return os.path.join(self.tmp, *parts)
 
+    @property
+    def protected_mount_point(self):
+        """Where a test mounts a filesystem whose disk the daemon must treat
+        as the running system's (diskbenchd --protect-mount-point)."""
+        return self.path('system-like-mount')
+
+    def add_partitions(self, loop, sectors):
+        """Partitions (start, length in 512-byte sectors) on our loop device,
+        added by hand: this kernel reads no partition tables. Returns their
+        nodes; they go again before the device is detached."""
+        nodes = []
+        for number, (start, length) in enumerate(sectors, 1):
+            run(['addpart', loop.node, str(number), str(start), str(length)])
+            self.undo.add(PHASE_CLIENTS, kind='partition', dev=loop.node, number=number,
+                          backing=loop.backing)
+            nodes.append(f'{loop.node}p{number}')
+        if self.udisks == 'real':
+            run(['udevadm', 'settle', '--timeout=30'], check=False, timeout=40)
+        return nodes
+
     # ---- setup steps -----------------------------------------------------
 
     def _create_users(self):
@@ -364,8 +384,11 @@ class Stack:
         daemon_log = self.path('diskbenchd.log')
         self.logs['diskbenchd'] = daemon_log
         wrapper = self.path('diskbenchd-wrapper')
+        # The disks under PROTECTED_MOUNT_POINT count as the system's, like
+        # those under / (test_device_writes.py mounts a partition there).
         args = ['--idle-timeout', str(self.idle_timeout),
-                '--job-retention', str(self.job_retention)]
+                '--job-retention', str(self.job_retention),
+                '--protect-mount-point', self.protected_mount_point]
         if self.verbose:
             args.append('--verbose')
         # Records "PID STARTTIME" of every activation (idle exit test, teardown).

@@ -190,5 +190,48 @@ class MountedDeviceWriteTest(harness.IntegrationTestCase):
         self.assertEqual(sha256_of(self.loop.backing), before)
 
 
+
+class SystemDiskWriteTest(harness.IntegrationTestCase):
+    """A disk the running system is on is never written, not even an
+    unmounted partition of it. The harness starts the daemon with
+    --protect-mount-point, which makes the disk under that mount point count
+    like the one under /: partition 1 of our loop device is mounted there,
+    partition 2 is free and unused, and still refused."""
+
+    @classmethod
+    def prepare(cls):
+        cls.loop = cls.stack.attach_loop()  # 64 MiB: partitions of 31 MiB and 32 MiB
+        system_part, cls.spare = cls.stack.add_partitions(cls.loop, [(2048, 63488), (65536, 65536)])
+        run(['mkfs.ext4', '-q', '-F', system_part])
+        mountpoint = cls.stack.protected_mount_point
+        os.makedirs(mountpoint, exist_ok=True)
+        entry = cls.stack.undo.add(PHASE_CLIENTS, kind='mount', path=mountpoint, dev=system_part)
+        run(['mount', '-o', 'ro,noload', system_part, mountpoint])
+        cls.mount = (mountpoint, entry)
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.stack.umount(cls.mount)
+        super().tearDownClass()
+
+    def test_an_unmounted_partition_of_a_system_disk_is_busy_and_untouched(self):
+        def listed():
+            try:
+                return self.stack.call(MANAGER_PATH, MANAGER_IFACE, 'FindDevice', 's', self.spare)[0]
+            except harness.DBusError:
+                return None
+        path = harness.wait_until(listed, 20, what=f'the daemon to list {self.spare}')
+        self.assertFalse(self.stack.get_property(path, harness.DEVICE_IFACE, 'Mounted'))
+        spare = (65536 * 512, 65536 * 512)
+        before = region_digest(self.loop.backing, *spare)
+        for mode in ('preserve', 'destroy'):
+            with self.subTest(mode=mode):
+                options = dict(QUICK, mode=('s', mode), confirm=('s', self.spare))
+                with self.stack.client('dbtest-in', (path, 'device-write', options)) as c:
+                    self.assertDBusError(c.error, 'DeviceBusy')
+                    self.assertIn('running system', c.error.message)
+        self.assertEqual(region_digest(self.loop.backing, *spare), before, 'the partition was written')
+
+
 if __name__ == '__main__':
     harness.main()

@@ -23,6 +23,9 @@ from cleanup import PHASE_CLIENTS
 from harness import JOB_IFACE, MANAGER_IFACE, MANAGER_PATH, run, wait_until
 
 SCRATCH_PREFIX = '.diskbench-scratch-'
+# What the daemon writes into its scratch folders' marker (scratch_directory.hpp).
+SCRATCH_MARKER_TEXT = ('diskbench scratch directory: diskbench removes it (and any it finds left over by a '
+                       'crash).\n')
 MiB = 1024 * 1024
 QUICK_RW = {'size': ('t', 8 * MiB), 'block_size': ('u', MiB)}
 # One quick run of every filesystem kind.
@@ -124,14 +127,21 @@ class FilesystemTest(harness.IntegrationTestCase):
             with open(os.path.join(path, 'precious'), 'wb') as f:
                 f.write(os.urandom(64 * 1024))
         with open(os.path.join(cls.outside[0], 'diskbench-scratch-marker'), 'w') as f:
-            f.write('diskbench scratch directory: diskbench removes it (and any it finds left over by a '
-                    'crash).\n')
+            f.write(SCRATCH_MARKER_TEXT)
         for path in cls.outside:
             for root, dirs, files in os.walk(path):
                 for name in [root] + [os.path.join(root, n) for n in dirs + files]:
                     os.chown(name, cls.user.pw_uid, cls.user.pw_gid)
             os.chmod(path, 0o755)
         cls.outside_digests = [tree_digest(p) for p in cls.outside]
+        # The read witness works on both filesystems (relatime, not noatime).
+        for path in cls.outside:
+            make_reads_visible(path)
+            before = file_atimes(path)
+            with open(os.path.join(path, 'precious'), 'rb') as f:
+                f.read(1)
+            if file_atimes(path) == before:
+                raise AssertionError(f'reading {path}/precious left its atime alone: reads would go unseen')
         cls.counter = 0
 
     def setUp(self):
@@ -403,8 +413,8 @@ class FilesystemTest(harness.IntegrationTestCase):
             run(['mount', loop.node, mount[0]])
             mount = (mount[0], self.stack.undo.add(PHASE_CLIENTS, kind='mount', path=mount[0],
                                                    dev=loop.node))
-            for left in self.scratch_entries(folder):
-                self.assertEqual(os.listdir(os.path.join(folder, left)), ['diskbench-scratch-marker'])
+            [left] = self.scratch_entries(folder)  # made durable before the run wrote
+            self.assertEqual(os.listdir(os.path.join(folder, left)), ['diskbench-scratch-marker'])
             with self.stack.client(start_fs=(folder, 'file-rw', QUICK_RW)) as c:
                 self.assertIsNone(c.error)
                 done = c.wait_completed(120)
@@ -434,7 +444,8 @@ class FilesystemTest(harness.IntegrationTestCase):
         [left] = self.scratch_entries(folder)
         leftover = os.path.join(folder, left)
         self.assertEqual(os.listdir(leftover), ['diskbench-scratch-marker'])
-        self.assertLess(os.path.getsize(os.path.join(leftover, 'diskbench-scratch-marker')), 4096)
+        with open(os.path.join(leftover, 'diskbench-scratch-marker')) as f:
+            self.assertEqual(f.read(), SCRATCH_MARKER_TEXT)  # what the planted one copies
         # The next run (activating a new daemon) removes it.
         with self.stack.client(start_fs=(folder, 'file-rw', QUICK_RW)) as c:
             self.assertIsNone(c.error)

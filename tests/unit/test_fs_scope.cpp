@@ -409,3 +409,15 @@ TEST_CASE("a scratch directory is on the disk before the run writes, so a dead d
     CHECK(next.leftovers_removed() == 1);
     CHECK_FALSE(fs::exists(home / scratch_name));
 }
+
+TEST_CASE("a setgid folder works: its new directories inherit the bit", "[fs-scope][loop]")
+{
+    MountedFilesystem mount(MountedFilesystem::Kind::Ext4, 16 * MiB);
+    const fs::path home = make_owned_directory(mount.path(), "shared", caller_uid, caller_gid, 02770);
+    FilesystemScope scope(open_directory(home), home.string(), test_caller());
+    const struct stat scratch = stat_path(home / scope.scratch_name());
+    CHECK((scratch.st_mode & S_ISGID) != 0);
+    bool made = false;
+    scope.run([&] { made = scope.create_scratch_file().valid(); });
+    CHECK(made);
+}
