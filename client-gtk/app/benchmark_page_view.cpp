@@ -307,7 +307,9 @@ void BenchmarkPageView::update_write_card(bool running)
     const DeviceEntry* device = host_.selected_device();
     if (destroy_only())
         gtk_check_button_set_active(GTK_CHECK_BUTTON(erase_button_), TRUE);
+    // Erasing is the only mode there: no choice to show, only the entry.
     gtk_widget_set_visible(keep_button_, !destroy_only());
+    gtk_widget_set_visible(erase_button_, !destroy_only());
     const bool erase = gtk_check_button_get_active(GTK_CHECK_BUTTON(erase_button_));
     std::string text;
     if (device) {

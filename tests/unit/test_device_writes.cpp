@@ -201,7 +201,9 @@ TEST_CASE("destroy mode writes new data, only in the range it declares", "[devic
         CHECK(number(result, "burst_mb_s") > 0);
         CHECK(number(result, "steady_mb_s") > 0);
         CHECK(result.summary.count("steady_state") == 1);
-        CHECK(result.summary.count("cliff_at_bytes") == 1);
+        // A loop device has no cache to run full: no cliff, and no place of one.
+        CHECK(result.summary.count("cliff") == 1);
+        CHECK(result.summary.count("cliff_at_bytes") == (std::get<bool>(result.summary.at("cliff")) ? 1U : 0U));
     }
 }
 

@@ -96,8 +96,13 @@ void run(BenchmarkContext& ctx)
     ctx.result.summary["windows"] = static_cast<std::uint64_t>(windows.size());
     ctx.result.summary["burst_mb_s"] = analysis.burst_mb_s;
     ctx.result.summary["steady_mb_s"] = analysis.steady_mb_s;
-    ctx.result.summary["cliff_at_bytes"] = analysis.cliff_at_bytes;
-    ctx.result.summary["cliff_at_s"] = analysis.cliff_at_s;
+    // Where it fell, only when it fell: "cliff at 0 s" would read as a
+    // cliff at the start.
+    ctx.result.summary["cliff"] = analysis.cliff;
+    if (analysis.cliff) {
+        ctx.result.summary["cliff_at_bytes"] = analysis.cliff_at_bytes;
+        ctx.result.summary["cliff_at_s"] = analysis.cliff_at_s;
+    }
     ctx.result.summary["steady_state"] = analysis.steady_state;
     add_latency_summary(ctx.result.summary, stats.latency);
     if (!analysis.steady_state && !stats.cancelled)
