@@ -289,14 +289,9 @@ void BenchmarkPageView::build_write_card(GtkWidget* box)
 
 bool BenchmarkPageView::destroy_only() const
 {
-    if (page_.kind == "sustained-write")
-        return true;
     if (DaemonClient* client = host_.client())
         if (const BenchmarkInfo* info = client->benchmark(page_.kind))
-            for (const ParameterInfo& p : info->parameters)
-                if (p.key == "mode")
-                    if (const auto* mode = std::get_if<std::string>(&p.default_value))
-                        return *mode == "destroy";
+            return erases_only(*info);
     return false;
 }
 

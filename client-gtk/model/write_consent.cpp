@@ -19,6 +19,17 @@ std::string_view trimmed(std::string_view text)
 
 } // namespace
 
+bool erases_only(const BenchmarkInfo& info)
+{
+    if (info.kind == "sustained-write" || info.kind == "device-write-sweep")
+        return true;
+    for (const ParameterInfo& p : info.parameters)
+        if (p.key == "mode")
+            if (const auto* mode = std::get_if<std::string>(&p.default_value))
+                return *mode == "destroy";
+    return false;
+}
+
 std::string write_confirmation(const DeviceEntry& device)
 {
     const std::string_view serial = trimmed(device.serial);

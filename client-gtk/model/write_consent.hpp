@@ -13,6 +13,12 @@ namespace diskbench::client {
 // confirmed by typing the device's serial (its node when it has none).
 enum class WriteMode { Preserve, Destroy };
 
+// Whether a raw write kind only erases (no "keep data" mode): the dd
+// sweep and the sustained write, which write new data over their whole
+// range, and any kind whose "mode" defaults to "destroy". The daemon still
+// wants mode=destroy said, with confirm.
+bool erases_only(const BenchmarkInfo& info);
+
 // What the user must type to erase `device`.
 std::string write_confirmation(const DeviceEntry& device);
 // The typed text matches (surrounding blanks ignored, nothing else).

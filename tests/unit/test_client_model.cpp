@@ -521,6 +521,20 @@ TEST_CASE("erasing a device is confirmed by its serial, or its node when it has 
     const SavedValueMap erase = write_options({}, WriteMode::Destroy, " /dev/loop3 ");
     CHECK(text_of(erase, "mode") == "destroy");
     CHECK(text_of(erase, "confirm") == "/dev/loop3");
+
+    // The kinds that only erase, as the daemon lists them (mode's default
+    // stays "preserve": the daemon wants destroy said).
+    const auto kind = [](std::string name, std::string mode_default) {
+        BenchmarkInfo info;
+        info.kind = std::move(name);
+        info.target = "device-write";
+        info.parameters.push_back({ "mode", "string", "", std::move(mode_default) });
+        return info;
+    };
+    CHECK_FALSE(erases_only(kind("device-write", "preserve")));
+    CHECK(erases_only(kind("device-write-sweep", "preserve")));
+    CHECK(erases_only(kind("sustained-write", "preserve")));
+    CHECK(erases_only(kind("some-future-eraser", "destroy")));
 }
 
 TEST_CASE("folder results keep their target in the file; files without one are device results", "[client-model]")
