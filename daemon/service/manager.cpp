@@ -83,9 +83,6 @@ std::string folder_name(int fd)
     return name;
 }
 
-// The word that confirms destroying a device's data: its serial, which
-// tells two drives of a model apart, or its node when it has none (loop
-// devices, some USB bridges).
 std::string_view without_blanks_around(std::string_view text)
 {
     const auto blank = [](char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; };
@@ -96,8 +93,11 @@ std::string_view without_blanks_around(std::string_view text)
     return text;
 }
 
-// Blanks around a serial (some drives pad it, and udisks passes that on) are
-// neither required nor refused: the app sends what it shows, trimmed.
+// The word that confirms destroying a device's data: its serial, which
+// tells two drives of a model apart, or its node when it has none (loop
+// devices, some USB bridges). Blanks around a serial (some drives pad it,
+// and udisks passes that on) are neither required nor refused: the app
+// sends what it shows, trimmed.
 std::string confirming_name(const system::DeviceFacts& facts)
 {
     const std::string_view serial = without_blanks_around(facts.serial);
@@ -106,9 +106,10 @@ std::string confirming_name(const system::DeviceFacts& facts)
 
 // What a raw write needs besides authorization: nothing of the device in
 // use (udisks' view: mounted filesystems, holders such as RAID, LVM or
-// dm-crypt, swap; the disk with / on it is always mounted), and for
-// mode=destroy the device named in `confirm`. The exclusive open after
-// authorization is the kernel's final word.
+// dm-crypt, swap), not on a disk the running system is on (not even an
+// unmounted partition of it), and for mode=destroy the device named in
+// `confirm`. The exclusive open after authorization is the kernel's final
+// word.
 void check_writable(const system::DeviceFacts& facts, const engine::ValueMap& parameters,
                     const system::SystemPlaces& system_places)
 {
