@@ -497,6 +497,15 @@ class Stack:
         run(['mount', loop.node, mountpoint])
         return mountpoint, entry
 
+    def mount_read_only(self, node, mountpoint=None):
+        """Mounts NODE's ext4 read-only and without replaying its journal, so
+        it writes nothing while mounted; returns what umount() takes."""
+        mountpoint = mountpoint or tempfile.mkdtemp(prefix='mnt-', dir=self.tmp)
+        os.makedirs(mountpoint, exist_ok=True)
+        entry = self.undo.add(PHASE_CLIENTS, kind='mount', path=mountpoint, dev=node)
+        run(['mount', '-o', 'ro,noload', node, mountpoint])
+        return mountpoint, entry
+
     def umount(self, mountpoint_and_entry):
         mountpoint, entry = mountpoint_and_entry
         run(['umount', mountpoint])

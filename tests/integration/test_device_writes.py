@@ -2,16 +2,15 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 """Raw device writes through the real daemon, on our own loop devices:
 preserve mode leaves the device byte-identical, destroy mode needs the
-device named in `confirm`, a mounted or exclusively held device is
-DeviceBusy with nothing written, and only users polkit allows
+device named in `confirm` (and then writes only its range, also in the
+sweep and the sustained write), a mounted, exclusively held or system disk
+is DeviceBusy with nothing written, and only users polkit allows
 org.diskbench.write-device get to write."""
 
 import hashlib
 import os
-import tempfile
 
 import harness
-from cleanup import PHASE_CLIENTS
 from harness import JOB_IFACE, MANAGER_IFACE, MANAGER_PATH, run
 
 MiB = 1024 * 1024
@@ -169,12 +168,9 @@ class MountedDeviceWriteTest(harness.IntegrationTestCase):
     def prepare(cls):
         cls.loop = cls.stack.attach_loop()
         run(['mkfs.ext4', '-q', '-F', '-E', 'lazy_itable_init=0,lazy_journal_init=0', cls.loop.node])
-        mountpoint = tempfile.mkdtemp(prefix='mnt-', dir=cls.stack.tmp)
-        entry = cls.stack.undo.add(PHASE_CLIENTS, kind='mount', path=mountpoint, dev=cls.loop.node)
-        # Read-only and without the journal: the filesystem writes nothing
-        # while mounted, so the device's checksum is a fair witness.
-        run(['mount', '-o', 'ro,noload', cls.loop.node, mountpoint])
-        cls.mount = (mountpoint, entry)
+        # Read-only: the filesystem writes nothing while mounted, so the
+        # device's checksum is a fair witness.
+        cls.mount = cls.stack.mount_read_only(cls.loop.node)
 
     @classmethod
     def tearDownClass(cls):
@@ -194,7 +190,6 @@ class MountedDeviceWriteTest(harness.IntegrationTestCase):
         self.assertEqual(sha256_of(self.loop.backing), before)
 
 
-
 class SystemDiskWriteTest(harness.IntegrationTestCase):
     """A disk the running system is on is never written, not even an
     unmounted partition of it. The harness starts the daemon with
@@ -207,11 +202,7 @@ class SystemDiskWriteTest(harness.IntegrationTestCase):
         cls.loop = cls.stack.attach_loop()  # 64 MiB: partitions of 31 MiB and 32 MiB
         system_part, cls.spare = cls.stack.add_partitions(cls.loop, [(2048, 63488), (65536, 65536)])
         run(['mkfs.ext4', '-q', '-F', system_part])
-        mountpoint = cls.stack.protected_mount_point
-        os.makedirs(mountpoint, exist_ok=True)
-        entry = cls.stack.undo.add(PHASE_CLIENTS, kind='mount', path=mountpoint, dev=system_part)
-        run(['mount', '-o', 'ro,noload', system_part, mountpoint])
-        cls.mount = (mountpoint, entry)
+        cls.mount = cls.stack.mount_read_only(system_part, cls.stack.protected_mount_point)
 
     @classmethod
     def tearDownClass(cls):

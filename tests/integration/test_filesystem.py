@@ -371,18 +371,23 @@ class FilesystemTest(harness.IntegrationTestCase):
 
     # ---- failures mid-run ----------------------------------------------
 
+    def broken_mid_run(self, folder, break_it, error):
+        """Runs file-rw in FOLDER, calls BREAK_IT() once it writes, and
+        checks the job failed with ERROR; returns the error's text."""
+        with self.stack.client(start_fs=(folder, 'file-rw', LONG_RW)) as c:
+            self.assertIsNone(c.error)
+            c.wait_for(lambda line: 'samples' in line, 60, 'the first samples')
+            break_it()
+            done = c.wait_completed(120)
+        self.assertEqual(done['completed'], 'failed', done)
+        self.assertTrue(done['error'].startswith(f'org.diskbench.DiskBench1.Error.{error}: '), done)
+        return done['error']
+
     def test_a_filesystem_filling_up_mid_run_is_no_space_and_leaves_nothing(self):
         _, mount, folder, undo = self.small_filesystem(128 * MiB)
         try:
             free_before = os.statvfs(mount[0]).f_bavail
-            with self.stack.client(start_fs=(folder, 'file-rw', LONG_RW)) as c:
-                self.assertIsNone(c.error)
-                c.wait_for(lambda line: 'samples' in line, 60, 'the first samples')
-                fill_as_root(mount[0])
-                done = c.wait_completed(120)
-            self.assertEqual(done['completed'], 'failed', done)
-            self.assertTrue(done['error'].startswith('org.diskbench.DiskBench1.Error.NoSpace: '), done)
-            self.assertIn('full', done['error'])
+            self.assertIn('full', self.broken_mid_run(folder, lambda: fill_as_root(mount[0]), 'NoSpace'))
             # The scratch folder went with the job, and its file's blocks
             # with it: all that is taken is the filler's.
             self.assertEqual(os.listdir(folder), [])
@@ -394,20 +399,14 @@ class FilesystemTest(harness.IntegrationTestCase):
     def test_an_io_error_mid_run_fails_the_job_and_the_next_run_cleans_up(self):
         loop, mount, folder, _ = self.small_filesystem(96 * MiB)
         try:
-            with self.stack.client(start_fs=(folder, 'file-rw', LONG_RW)) as c:
-                self.assertIsNone(c.error)
-                c.wait_for(lambda line: 'samples' in line, 60, 'the first samples')
-                shut_down_filesystem(mount[0])
-                done = c.wait_completed(120)
-            self.assertEqual(done['completed'], 'failed', done)
-            self.assertTrue(done['error'].startswith('org.diskbench.DiskBench1.Error.Failed: '), done)
-            self.assertIn('Input/output error', done['error'])
+            error = self.broken_mid_run(folder, lambda: shut_down_filesystem(mount[0]), 'Failed')
+            self.assertIn('Input/output error', error)
             # The daemon lives on and answers.
             self.assertTrue(self.stack.call(MANAGER_PATH, MANAGER_IFACE, 'ListBenchmarks')[0])
             # A dead filesystem could not be cleaned; mounted again, it holds
             # no data of the run (the file had no name: the journal's orphan
-            # list frees it), at most the marked scratch folder, which the
-            # next run removes.
+            # list frees it), only the marked scratch folder, which the next
+            # run removes.
             self.stack.umount(mount)
             os.mkdir(mount[0])
             run(['mount', loop.node, mount[0]])
