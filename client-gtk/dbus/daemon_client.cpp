@@ -67,6 +67,7 @@ void apply_device_properties(DeviceEntry& device, const PropertyMap& p)
     read(p, "ConnectionBus", device.connection_bus);
     read(p, "Mounted", device.mounted);
     read(p, "InUse", device.in_use);
+    read(p, "SystemDisk", device.system_disk);
     read(p, "Scheduler", device.scheduler);
     read(p, "MaxSectorsKiB", device.max_sectors_kib);
     read(p, "WriteCache", device.write_cache);

@@ -17,6 +17,7 @@ struct DeviceEntry {
     std::uint64_t size = 0;
     std::uint32_t logical_block_size = 0, physical_block_size = 0, max_sectors_kib = 0;
     bool rotational = false, removable = false, mounted = false, in_use = false;
+    bool system_disk = false; // on a disk the running system is on: never written
     std::int32_t rotation_rate = -1;
     std::string scheduler, write_cache;
     std::string job; // running Job object or "/"

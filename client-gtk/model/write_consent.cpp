@@ -44,6 +44,9 @@ bool write_confirmed(const DeviceEntry& device, std::string_view typed)
 
 std::string write_blocker(const DeviceEntry& device)
 {
+    // First: "unmount it" would be the wrong advice for the system's disk.
+    if (device.system_disk)
+        return _("It is on the disk your system runs from. Write tests never run there.");
     if (device.mounted)
         return _("It is mounted. Unmount its filesystems (for example in Disks) to write to it.");
     if (device.in_use)

@@ -44,6 +44,7 @@ void DeviceObject::update(const system::DeviceFacts& facts)
     compare(old.connection_bus != facts_.connection_bus, "ConnectionBus");
     compare(old.mounted != facts_.mounted, "Mounted");
     compare(old.in_use() != facts_.in_use(), "InUse");
+    compare(old.system_disk != facts_.system_disk, "SystemDisk");
     compare(old.queue.scheduler != facts_.queue.scheduler, "Scheduler");
     compare(old.queue.max_sectors_kib != facts_.queue.max_sectors_kib, "MaxSectorsKiB");
     compare(old.queue.write_cache != facts_.queue.write_cache, "WriteCache");

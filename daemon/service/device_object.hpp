@@ -50,6 +50,7 @@ private:
     std::string ConnectionBus() override { return facts_.connection_bus; }
     bool Mounted() override { return facts_.mounted; }
     bool InUse() override { return facts_.in_use(); }
+    bool SystemDisk() override { return facts_.system_disk; }
     std::string Scheduler() override { return facts_.queue.scheduler; }
     uint32_t MaxSectorsKiB() override { return facts_.queue.max_sectors_kib; }
     std::string WriteCache() override { return facts_.queue.write_cache; }

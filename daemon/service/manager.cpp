@@ -213,8 +213,12 @@ void Manager::shutdown()
     jobs_.clear(); // joins the engine threads
 }
 
-void Manager::set_devices(const std::vector<system::DeviceFacts>& devices)
+void Manager::set_devices(std::vector<system::DeviceFacts> devices)
 {
+    // Mounts change with udisks' objects, which is when this runs.
+    const std::set<dev_t> system_disks = system::system_disks(options_.system_places);
+    for (auto& facts : devices)
+        facts.system_disk = system::on_any_of(facts.device_number, system_disks);
     std::set<std::string> present;
     for (const auto& facts : devices) {
         const std::string path = std::string(object_path) + "/devices/" + DeviceObject::path_element(facts.name);

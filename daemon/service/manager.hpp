@@ -44,8 +44,9 @@ public:
     Manager(sdbus::IConnection& connection, MainLoop& loop, PolkitAuthority& polkit, ManagerOptions options);
     ~Manager();
 
-    // Adds, updates and removes Device objects to match `devices`.
-    void set_devices(const std::vector<system::DeviceFacts>& devices);
+    // Adds, updates and removes Device objects to match `devices`, each
+    // with its SystemDisk worked out here.
+    void set_devices(std::vector<system::DeviceFacts> devices);
 
     // No job objects and no authorization under way: nothing would be lost
     // if the daemon exited now.

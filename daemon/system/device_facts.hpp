@@ -39,6 +39,7 @@ struct DeviceFacts {
     bool removable = false;
     bool mounted = false;
     bool swap_active = false;
+    bool system_disk = false; // on a disk the running system is on (system_disks.hpp)
     std::string udisks_block;       // object path
     std::string parent_block;       // for a partition: its disk's udisks object path, else ""
     std::string udisks_drive = "/"; // object path or "/"

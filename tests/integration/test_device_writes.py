@@ -59,6 +59,7 @@ class DeviceWriteTest(harness.LoopDeviceTestCase):
                 self.assertEqual(keys['confirm'][3], '', kind[0])
 
     def test_preserve_leaves_the_device_byte_identical(self):
+        self.assertFalse(self.stack.get_property(self.loop.object_path, harness.DEVICE_IFACE, 'SystemDisk'))
         done, props = self.run_job('device-write', QUICK)
         self.assertEqual(done['completed'], 'finished', done)
         self.assertEqual(props['Kind'], 'device-write')
@@ -217,6 +218,9 @@ class SystemDiskWriteTest(harness.IntegrationTestCase):
                 return None
         path = harness.wait_until(listed, 20, what=f'the daemon to list {self.spare}')
         self.assertFalse(self.stack.get_property(path, harness.DEVICE_IFACE, 'Mounted'))
+        # Said up front, so the app shows why instead of Start.
+        self.assertTrue(self.stack.get_property(path, harness.DEVICE_IFACE, 'SystemDisk'))
+        self.assertTrue(self.stack.get_property(self.loop.object_path, harness.DEVICE_IFACE, 'SystemDisk'))
         spare = (65536 * 512, 65536 * 512)
         before = region_digest(self.loop.backing, *spare)
         for mode in ('preserve', 'destroy'):

@@ -512,6 +512,8 @@ TEST_CASE("erasing a device is confirmed by its serial, or its node when it has 
     CHECK_FALSE(write_blocker(loop).empty());
     loop.mounted = true;
     CHECK(contains(write_blocker(loop), "mounted"));
+    loop.system_disk = true;
+    CHECK(contains(write_blocker(loop), "your system runs from"));
 
     const SavedValueMap keep = write_options({ { "size", std::int64_t { 4096 } }, { "confirm", std::string("x") } },
                                              WriteMode::Preserve, "typed");
