@@ -386,6 +386,11 @@ class FilesystemTest(harness.IntegrationTestCase):
     def test_a_filesystem_filling_up_mid_run_is_no_space_and_leaves_nothing(self):
         _, mount, folder, undo = self.small_filesystem(128 * MiB)
         try:
+            # Most of it taken up front, so that filling the rest mid-run is
+            # over long before the run could finish its 48 MiB.
+            st = os.statvfs(mount[0])
+            with open(os.path.join(mount[0], 'ballast'), 'wb') as f:
+                os.posix_fallocate(f.fileno(), 0, st.f_bavail * st.f_frsize - 56 * MiB)
             free_before = os.statvfs(mount[0]).f_bavail
             self.assertIn('full', self.broken_mid_run(folder, lambda: fill_as_root(mount[0]), 'NoSpace'))
             # The scratch folder went with the job, and its file's blocks
