@@ -98,6 +98,9 @@ std::string device_subtitle(const DeviceEntry& device)
     else if (device.kind == "partition")
         text += std::string(" · ") + _("partition");
     text += std::string(" · ") + (device.rotational ? _("rotational") : _("SSD"));
+    if (device.system_disk)
+        /* TRANSLATORS: in a device's subtitle: the running system is on this disk */
+        text += std::string(" · ") + _("system disk");
     if (device.mounted)
         text += std::string(" · ") + _("mounted");
     else if (device.in_use)

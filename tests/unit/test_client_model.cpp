@@ -484,6 +484,24 @@ TEST_CASE("the summary line of folder and write runs: MB/s, op/s and seconds", "
     CHECK(contains(tests, "SEQ1M Q1T1 read 9.0 MB/s"));
 }
 
+TEST_CASE("a device's subtitle says what it is and whether it may be written", "[client-model]")
+{
+    DeviceEntry spare;
+    spare.node = "/dev/sda3";
+    spare.kind = "partition";
+    spare.size = 32 << 20;
+    spare.rotational = true;
+    CHECK(contains(device_subtitle(spare), "partition"));
+    CHECK(contains(device_subtitle(spare), "rotational"));
+    CHECK_FALSE(contains(device_subtitle(spare), "system disk"));
+    CHECK_FALSE(contains(device_subtitle(spare), "mounted"));
+    spare.system_disk = true;
+    CHECK(contains(device_subtitle(spare), "system disk"));
+    spare.mounted = true;
+    CHECK(contains(device_subtitle(spare), "system disk"));
+    CHECK(contains(device_subtitle(spare), "mounted"));
+}
+
 TEST_CASE("erasing a device is confirmed by its serial, or its node when it has none", "[client-model]")
 {
     DeviceEntry disk;
