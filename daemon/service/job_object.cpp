@@ -187,6 +187,14 @@ bool JobObject::caller_may_read_private()
     return uid == setup_.owner_uid || uid == 0;
 }
 
+std::string JobObject::GetTarget()
+{
+    if (private_samples_ && !caller_may_read_private())
+        throw make_error(ErrorCode::NotAuthorized,
+                         "the folder of a benchmark in a folder is for the user who started it (and root)");
+    return setup_.target_name;
+}
+
 void JobObject::check_may_read_samples()
 {
     if (!private_samples_)

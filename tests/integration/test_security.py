@@ -185,6 +185,11 @@ class FolderPrivacyTest(harness.IntegrationTestCase):
                 err = self.stack.call_error(c.job, JOB_IFACE, 'GetSampleRange', 'tu', 0, 0,
                                             user='dbtest-out')
                 self.assertDBusError(err, 'NotAuthorized')
+                # Nor the folder.
+                self.assertEqual(self.stack.get_property(c.job, JOB_IFACE, 'Target', user='dbtest-out'), '')
+                err = self.stack.call_error(c.job, JOB_IFACE, 'GetTarget', user='dbtest-out')
+                self.assertDBusError(err, 'NotAuthorized')
+                self.assertEqual(self.stack.call(c.job, JOB_IFACE, 'GetTarget', user='dbtest-in'), [folder])
                 # The owner (another connection of the same user) and root may.
                 count = self.stack.get_property(c.job, JOB_IFACE, 'SampleCount')
                 self.assertGreater(count, 0)
