@@ -376,6 +376,8 @@ void DaemonClient::add_interfaces(const std::string& path, const std::map<std::s
             job_proxies_[path] = sdbus::createProxy(*connection_, bus_name, path);
             streams_[path] = SampleStream();
             request_samples(entry);
+            if (entry.in_directory() && entry.target.empty())
+                request_target(entry);
         }
         notify([&entry](Observer& o) { o.job_changed(entry); });
     }
@@ -471,7 +473,7 @@ void DaemonClient::request_samples(JobEntry& job)
         ->callMethodAsync("GetSamples")
         .onInterface(JobInterface::INTERFACE_NAME)
         .withArguments(from)
-        .uponReplyInvoke([this, path, from](const sdbus::Error* error, std::uint64_t /*next*/,
+        .uponReplyInvoke([this, path, from](const sdbus::Error* error, std::uint64_t next,
                                             const std::vector<sdbus::Struct<std::uint32_t, double, double>>& samples) {
             const auto found = jobs_.find(path);
             if (found == jobs_.end())
@@ -484,6 +486,28 @@ void DaemonClient::request_samples(JobEntry& job)
             }
             if (stream.on_reply(from, indexed(samples), found->second.points))
                 notify([&job = found->second](Observer& o) { o.job_points_added(job); });
+            // One reply holds at most a page (262,144 samples): the rest
+            // comes with the next call.
+            if (next > from && next < found->second.sample_count)
+                request_samples(found->second);
+        });
+}
+
+void DaemonClient::request_target(JobEntry& job)
+{
+    // A folder job's folder is not in its public properties; its owner
+    // (us, for our own jobs) reads it with GetTarget. Others get
+    // NotAuthorized and show the job without it.
+    const std::string path = job.path;
+    job_proxies_.at(path)
+        ->callMethodAsync("GetTarget")
+        .onInterface(JobInterface::INTERFACE_NAME)
+        .uponReplyInvoke([this, path](const sdbus::Error* error, const std::string& target) {
+            const auto found = jobs_.find(path);
+            if (error || found == jobs_.end())
+                return;
+            found->second.target = target;
+            notify([&job = found->second](Observer& o) { o.job_changed(job); });
         });
 }
 
