@@ -85,8 +85,10 @@ void run(BenchmarkContext& ctx)
     sync_data(ctx.target);
     const std::uint64_t end_ns = monotonic_ns();
     // A last window of at least half the length counts; a shorter one would
-    // be a noisy point at the very end of the analysis.
-    if (window_bytes > 0 && start_ns != 0 && end_ns - window_start_ns >= window_ns / 2)
+    // be a noisy point at the very end of the analysis. A run shorter than
+    // half a window (a fast device, a small area) is one window: without it
+    // the result would say 0 MB/s for a run that wrote everything.
+    if (window_bytes > 0 && start_ns != 0 && (windows.empty() || end_ns - window_start_ns >= window_ns / 2))
         close_window(end_ns);
 
     const SustainedAnalysis analysis = analyse_sustained(windows);
