@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-#include "errors.hpp"
+#include "bus_errors.hpp"
 #include "polkit_authority.hpp"
 
 #include <optional>

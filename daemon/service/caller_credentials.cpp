@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "caller_credentials.hpp"
 
-#include "errors.hpp"
+#include "bus_errors.hpp"
 
 #include <pwd.h>
 #include <unistd.h>

@@ -2,7 +2,7 @@
 // The start flow of a device benchmark: checks, polkit, then opening the
 // device the caller named (and no other).
 #include "../system/device_identity.hpp"
-#include "errors.hpp"
+#include "bus_errors.hpp"
 #include "log.hpp"
 #include "manager.hpp"
 #include "start_request.hpp"

@@ -2,7 +2,7 @@
 #include "directory_preparation.hpp"
 
 #include "../engine/errors.hpp"
-#include "errors.hpp"
+#include "bus_errors.hpp"
 
 #include <sys/stat.h>
 

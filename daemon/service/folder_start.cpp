@@ -3,7 +3,7 @@
 // off the bus thread with the caller's credentials, then the job.
 #include "caller_credentials.hpp"
 #include "device_info.hpp"
-#include "errors.hpp"
+#include "bus_errors.hpp"
 #include "log.hpp"
 #include "manager.hpp"
 #include "start_request.hpp"

@@ -2,7 +2,7 @@
 #include "job_object.hpp"
 
 #include "../engine/errors.hpp"
-#include "errors.hpp"
+#include "bus_errors.hpp"
 #include "log.hpp"
 #include "withdraw_object.hpp"
 

@@ -4,7 +4,7 @@
 #include "../system/system_disks.hpp"
 #include "authorization_error.hpp"
 #include "benchmark_list.hpp"
-#include "errors.hpp"
+#include "bus_errors.hpp"
 #include "log.hpp"
 #include "start_request.hpp"
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "pending_authorizations.hpp"
 
-#include "errors.hpp"
+#include "bus_errors.hpp"
 
 namespace diskbench::service {
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "start_request.hpp"
 
-#include "errors.hpp"
+#include "bus_errors.hpp"
 #include "variant_conversion.hpp"
 
 namespace diskbench::service {

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "user_limits.hpp"
 
-#include "errors.hpp"
+#include "bus_errors.hpp"
 
 #include <fmt/format.h>
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "write_safety.hpp"
 
-#include "errors.hpp"
+#include "bus_errors.hpp"
 #include "log.hpp"
 
 namespace diskbench::service {

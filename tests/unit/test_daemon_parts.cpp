@@ -5,7 +5,7 @@
 #include "scratch.hpp"
 #include "service/authorization_error.hpp"
 #include "service/device_object.hpp"
-#include "service/errors.hpp"
+#include "service/bus_errors.hpp"
 #include "service/variant_conversion.hpp"
 #include "system/queue_facts.hpp"
 

@@ -8,7 +8,7 @@
 #include "scratch.hpp"
 #include "service/caller_credentials.hpp"
 #include "service/device_claims.hpp"
-#include "service/errors.hpp"
+#include "service/bus_errors.hpp"
 #include "service/pending_authorizations.hpp"
 #include "system/device_identity.hpp"
 #include "system/queue_facts.hpp"

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "errors.hpp"
+#include "bus_errors.hpp"
 
 #include "../engine/errors.hpp"
 
