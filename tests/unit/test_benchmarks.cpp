@@ -4,7 +4,7 @@
 // both I/O backends. Sizes are cut down so the whole file runs in seconds;
 // the logic is the same as with the defaults.
 #include "benchmark.hpp"
-#include "bus_errors.hpp"
+#include "errors.hpp"
 #include "recording_sink.hpp"
 #include "scratch.hpp"
 #include "target.hpp"

@@ -7,7 +7,7 @@
 // cancelled run stops. Plus the steady-state detector on made-up series.
 #include "benchmark.hpp"
 #include "benchmarks/steady_state.hpp"
-#include "bus_errors.hpp"
+#include "errors.hpp"
 #include "mounts.hpp"
 #include "recording_sink.hpp"
 #include "scratch.hpp"

@@ -2,7 +2,7 @@
 // Tiny targets, parameters that do not fit the target, and the automatic
 // fallback to psync when io_uring is unavailable.
 #include "benchmark.hpp"
-#include "bus_errors.hpp"
+#include "errors.hpp"
 #include "io_runner.hpp"
 #include "recording_sink.hpp"
 #include "scratch.hpp"

@@ -7,7 +7,7 @@
 // the scope's threads as the caller; they only record (Catch2 is not
 // thread-safe) and act through fds this thread opened.
 #include "benchmark.hpp"
-#include "bus_errors.hpp"
+#include "errors.hpp"
 #include "fs_beneath.hpp"
 #include "fs_scope.hpp"
 #include "fs_bench_support.hpp"

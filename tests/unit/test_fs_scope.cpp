@@ -4,7 +4,7 @@
 // apply, planted symlinks are never followed, leftovers of a crashed run go
 // and nothing else does. No Catch2 assertion runs on the scope's thread
 // (Catch2 is not thread-safe): the work only collects facts, checked after.
-#include "bus_errors.hpp"
+#include "errors.hpp"
 #include "fs_beneath.hpp"
 #include "fs_scope.hpp"
 #include "fs_test_support.hpp"

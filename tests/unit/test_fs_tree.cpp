@@ -9,7 +9,7 @@
 // record (Catch2 is not thread-safe).
 #include "benchmark.hpp"
 #include "benchmarks/tree_support.hpp"
-#include "bus_errors.hpp"
+#include "errors.hpp"
 #include "fs_beneath.hpp"
 #include "fs_scope.hpp"
 #include "fs_test_support.hpp"

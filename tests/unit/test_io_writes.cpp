@@ -3,7 +3,7 @@
 // pseudo-random with every sector stamped with its offset (no two sectors
 // equal), and a write that runs out of space reports ENOSPC, not "short
 // write".
-#include "bus_errors.hpp"
+#include "errors.hpp"
 #include "io_runner.hpp"
 #include "mounts.hpp"
 #include "request_sources.hpp"

@@ -10,7 +10,7 @@
 #include "benchmark.hpp"
 #include "benchmark_support.hpp"
 #include "benchmarks/chunk_quicksort.hpp"
-#include "bus_errors.hpp"
+#include "errors.hpp"
 #include "fs_scope.hpp"
 #include "fs_bench_support.hpp"
 #include "fs_test_support.hpp"

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "benchmark.hpp"
 #include "benchmark_support.hpp"
-#include "bus_errors.hpp"
+#include "errors.hpp"
 #include "parameters.hpp"
 
 #include <catch2/catch.hpp>

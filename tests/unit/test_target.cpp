@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "bus_errors.hpp"
+#include "errors.hpp"
 #include "scratch.hpp"
 #include "target.hpp"
 
