@@ -6,7 +6,9 @@
 #include "../model/job_result.hpp"
 #include "../model/write_consent.hpp"
 #include "../model/saved_values.hpp"
-#include "../widgets/value_format.hpp"
+#include "../chart/value_format.hpp"
+
+#include "contract/benchmark_kinds.hpp"
 
 #include <glib/gi18n-lib.h>
 #include <unistd.h>
@@ -15,6 +17,8 @@
 #include <cmath>
 
 namespace diskbench::client {
+
+namespace kinds = contract::kinds;
 
 namespace {
 
@@ -45,7 +49,7 @@ std::string summary_text(const std::string& kind, const SavedValueMap& summary)
     const double throughput = number_of(summary, "throughput_mb_s", NAN);
     if (!std::isnan(throughput))
         parts.push_back(format_value(throughput, Unit::MegabytesPerSecond));
-    if (kind == "qd-sweep") {
+    if (kind == kinds::qd_sweep) {
         const double best = number_of(summary, "best_iops", NAN);
         if (!std::isnan(best))
             parts.push_back(printf_string(_("best %s (queue depth %d, thread count %d)"),
@@ -210,7 +214,7 @@ void BenchmarkPageView::build()
     if (page_.target == PageTarget::DeviceWrite)
         build_write_card(box);
 
-    if (page_.kind == "profile") {
+    if (page_.kind == kinds::profile) {
         profile_grid_ = std::make_unique<ProfileGrid>();
         gtk_box_append(GTK_BOX(box), profile_grid_->widget());
     }
@@ -452,7 +456,7 @@ void BenchmarkPageView::job_points_added(const JobEntry& job)
 {
     if (job.path != job_path_)
         return;
-    if (job.series.size() != appended_.size() || page_.kind == "profile") {
+    if (job.series.size() != appended_.size() || page_.kind == kinds::profile) {
         // New series change the routes; the profile table is rebuilt whole
         // (a handful of points).
         rebuild_chart();
@@ -461,7 +465,7 @@ void BenchmarkPageView::job_points_added(const JobEntry& job)
         // chart's kept envelopes are updated, not recomputed.
         const std::vector<SeriesRoute> routes = route_series(view(), names_of(job.series));
         for (std::size_t i = 0; i < routes.size() && i < job.points.size(); ++i) {
-            const std::span<const GraphPoint> fresh = std::span(job.points[i]).subspan(std::min(appended_[i], job.points[i].size()));
+            const std::span<const SeriesPoint> fresh = std::span(job.points[i]).subspan(std::min(appended_[i], job.points[i].size()));
             if (routes[i].line)
                 graph_.chart().append_points(*routes[i].line, fresh);
             if (routes[i].band_min)
@@ -548,15 +552,15 @@ void BenchmarkPageView::rebuild_chart()
         const std::optional<SavedResult> shown = shown_result();
         spec.categories = test_categories(summary, shown ? shown->series : std::vector<SavedSeries> {});
     }
-    if (reference_ && spec.categories.empty() && page_.kind == "profile")
+    if (reference_ && spec.categories.empty() && page_.kind == kinds::profile)
         spec = spec_for(view(), page_.kind, reference_->parameters, reference_->summary, size);
     chart.set_spec(spec);
     chart.set_current(std::move(current));
     if (live_job() && view().band_min.empty()) {
         // The run's size is known up front: room for all its points, so the
         // append that would outgrow the storage does not cost a slow frame.
-        const std::int64_t expected = page_.kind == "seek" ? integer_of(parameters, "count", 0)
-            : page_.kind == "surface"                      ? integer_of(parameters, "buckets", 0)
+        const std::int64_t expected = page_.kind == kinds::seek ? integer_of(parameters, "count", 0)
+            : page_.kind == kinds::surface                      ? integer_of(parameters, "buckets", 0)
                                                            : 0;
         if (expected > 0 && expected <= (1 << 24))
             chart.reserve_points(0, static_cast<std::size_t>(expected));
@@ -619,14 +623,9 @@ void BenchmarkPageView::update_controls()
             progress_text = _("Failed");
         }
         std::vector<std::string> notes = job->notes;
-        if (!job->error.empty()) {
-            // "org.diskbench.DiskBench1.Error.Name: message" -> the user's words.
-            const std::size_t colon = job->error.find(": ");
-            const CallError failure = colon == std::string::npos
-                ? CallError { "org.diskbench.DiskBench1.Error.Failed", job->error }
-                : CallError { job->error.substr(0, colon), job->error.substr(colon + 2) };
-            notes = { error_text(failure, job->in_directory() ? folder_display_name(job->target) : std::string()).message };
-        }
+        const std::string folder = job->in_directory() ? folder_display_name(job->target) : std::string();
+        if (const std::optional<ErrorText> failure = job_error_text(*job, folder))
+            notes = { failure->message };
         update_messages(job->warnings, notes);
         gtk_label_set_text(GTK_LABEL(summary_label_), summary_of(job->summary).c_str());
     } else if (opened_) {

@@ -2,7 +2,7 @@
 #include "info_page.hpp"
 
 #include "../model/saved_values.hpp"
-#include "../widgets/value_format.hpp"
+#include "../chart/value_format.hpp"
 
 #include <adwaita.h>
 #include <glib/gi18n-lib.h>

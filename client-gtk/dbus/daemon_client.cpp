@@ -4,6 +4,8 @@
 #include "diskbench-proxy.h"
 #include "variant_values.hpp"
 
+#include "contract/error_names.hpp"
+
 #include <glib.h>
 #include <glib/gi18n-lib.h>
 
@@ -24,6 +26,8 @@ using JobInterface = org::diskbench::DiskBench1::Job_proxy;
 // longer than diskbenchd waits for polkit (5 minutes): its answer, which
 // says what happened, should end the call, not our own timeout.
 constexpr auto interactive_timeout = std::chrono::minutes(6);
+// The most samples one GetSampleRange reply carries (the daemon's cap).
+constexpr std::uint32_t sample_page = 262144;
 
 using PropertyMap = std::map<std::string, sdbus::Variant>;
 
@@ -68,6 +72,7 @@ void apply_device_properties(DeviceEntry& device, const PropertyMap& p)
     read(p, "Mounted", device.mounted);
     read(p, "InUse", device.in_use);
     read(p, "SystemDisk", device.system_disk);
+    read(p, "EraseConfirmation", device.erase_confirmation);
     read(p, "Scheduler", device.scheduler);
     read(p, "MaxSectorsKiB", device.max_sectors_kib);
     read(p, "WriteCache", device.write_cache);
@@ -89,7 +94,10 @@ void apply_job_properties(JobEntry& job, const PropertyMap& p)
     read_map(p, "Summary", job.summary);
     read(p, "Warnings", job.warnings);
     read(p, "Notes", job.notes);
-    read(p, "Error", job.error);
+    // Not "Error": that is "NAME: message" for 0.1 clients; the two
+    // properties say the same without anything to parse.
+    read(p, "ErrorName", job.error_name);
+    read(p, "ErrorMessage", job.error_message);
     read(p, "StartedAt", job.started_at_us);
     read(p, "FinishedAt", job.finished_at_us);
     const auto series = p.find("Series");
@@ -453,12 +461,13 @@ void DaemonClient::on_job_signal(sdbus::Message& message)
             break;
         }
     } else if (message.getMemberName() == "Completed") {
-        std::string state, error;
+        // The error's name and message come as properties (ErrorName,
+        // ErrorMessage): the signal's "NAME: message" is for 0.1 clients.
+        std::string state;
         PropertyMap summary;
-        message >> state >> summary >> error;
+        message >> state >> summary;
         job.state = state;
         job.summary = saved_map_from_variants(summary);
-        job.error = error;
         notify([&job](Observer& o) { o.job_changed(job); });
     }
 }
@@ -467,23 +476,32 @@ void DaemonClient::request_samples(JobEntry& job)
 {
     const std::string path = job.path;
     const std::uint64_t from = streams_[path].begin_catch_up();
+    // Paged: a reply holds at most sample_page samples, so a long run
+    // takes several calls; each next one is sent from this reply's
+    // callback, before any signal is dispatched, so the stream sees one
+    // catch-up from its first page to its last.
     job_proxies_.at(path)
-        ->callMethodAsync("GetSamples")
+        ->callMethodAsync("GetSampleRange")
         .onInterface(JobInterface::INTERFACE_NAME)
-        .withArguments(from)
-        .uponReplyInvoke([this, path, from](const sdbus::Error* error, std::uint64_t /*next*/,
+        .withArguments(from, sample_page)
+        .uponReplyInvoke([this, path, from](const sdbus::Error* error, std::uint64_t next,
                                             const std::vector<sdbus::Struct<std::uint32_t, double, double>>& samples) {
             const auto found = jobs_.find(path);
             if (found == jobs_.end())
                 return;
+            JobEntry& job = found->second;
             SampleStream& stream = streams_[path];
             if (error) {
                 stream.catch_up_failed();
                 g_message("cannot fetch samples of %s: %s", path.c_str(), error->what());
                 return;
             }
-            if (stream.on_reply(from, indexed(samples), found->second.points))
-                notify([&job = found->second](Observer& o) { o.job_points_added(job); });
+            const bool added = stream.on_reply(from, indexed(samples), job.points);
+            const bool more = !samples.empty() && (samples.size() >= sample_page || next < job.sample_count);
+            if (more)
+                request_samples(job);
+            if (added)
+                notify([&job](Observer& o) { o.job_points_added(job); });
         });
 }
 
@@ -560,7 +578,7 @@ void DaemonClient::cancel_job(const std::string& job_path, DoneReply reply)
     auto shared = std::make_shared<DoneReply>(std::move(reply));
     const auto proxy = job_proxies_.find(job_path);
     if (proxy == job_proxies_.end()) {
-        post([shared] { (*shared)(CallError { "org.diskbench.DiskBench1.Error.Failed", _("The job has already ended.") }); });
+        post([shared] { (*shared)(CallError { std::string(contract::error_name(contract::ErrorCode::Failed)), _("The job has already ended.") }); });
         return;
     }
     try {

@@ -3,7 +3,7 @@
 
 #include "bus_source.hpp"
 #include "../model/sample_stream.hpp"
-#include "daemon_types.hpp"
+#include "../model/daemon_types.hpp"
 
 #include <sdbus-c++/sdbus-c++.h>
 

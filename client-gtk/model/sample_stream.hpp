@@ -1,18 +1,13 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-#include "../widgets/envelope.hpp"
+#include "result_types.hpp"
 
 #include <cstdint>
 #include <span>
 #include <vector>
 
 namespace diskbench::client {
-
-struct IndexedSample {
-    std::uint32_t series = 0;
-    double x = 0, y = 0;
-};
 
 // Merges a job's samples from the two ways the daemon hands them out: the
 // GetSamples(from) catch-up and the batched Samples(first_index, ...)
@@ -25,7 +20,7 @@ struct IndexedSample {
 //  - Overlaps (a reply covering a batch we already took) are skipped by index.
 class SampleStream {
 public:
-    using Points = std::vector<std::vector<GraphPoint>>;
+    using Points = std::vector<std::vector<SeriesPoint>>;
 
     // The catch-up to send: GetSamples(next()). Marks it as on its way.
     std::uint64_t begin_catch_up() noexcept;

@@ -253,7 +253,7 @@ void check_complete(const SampleStream::Points& points, std::size_t n)
 {
     std::vector<double> xs;
     for (const auto& series : points)
-        for (const GraphPoint& p : series)
+        for (const SeriesPoint& p : series)
             xs.push_back(p.x);
     std::sort(xs.begin(), xs.end());
     REQUIRE(xs.size() == n);
@@ -508,6 +508,7 @@ TEST_CASE("erasing a device is confirmed by its serial, or its node when it has 
     disk.node = "/dev/sdb";
     disk.model = "Fast SSD";
     disk.serial = "S3Z9NB0K123456";
+    disk.erase_confirmation = "S3Z9NB0K123456"; // as the daemon publishes it
     CHECK(write_confirmation(disk) == "S3Z9NB0K123456");
     CHECK(write_confirmed(disk, "S3Z9NB0K123456"));
     CHECK(write_confirmed(disk, "  S3Z9NB0K123456\n"));
@@ -518,6 +519,7 @@ TEST_CASE("erasing a device is confirmed by its serial, or its node when it has 
 
     DeviceEntry loop;
     loop.node = "/dev/loop3";
+    loop.erase_confirmation = "/dev/loop3";
     CHECK(write_confirmation(loop) == "/dev/loop3");
     CHECK(write_confirmed(loop, "/dev/loop3"));
     CHECK_FALSE(write_confirmed(loop, ""));

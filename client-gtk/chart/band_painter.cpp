@@ -15,10 +15,10 @@ void set_band_colour(cairo_t* cr, Rgba colour)
 }
 
 // Few points: one polygon along the upper edge and back along the lower.
-void polygon(cairo_t* cr, const PlotArea& area, std::span<const GraphPoint> lower, std::span<const GraphPoint> upper)
+void polygon(cairo_t* cr, const PlotArea& area, std::span<const SeriesPoint> lower, std::span<const SeriesPoint> upper)
 {
     cairo_move_to(cr, area.to_x(upper.front().x), area.to_y(upper.front().y));
-    for (const GraphPoint& point : upper)
+    for (const SeriesPoint& point : upper)
         cairo_line_to(cr, area.to_x(point.x), area.to_y(point.y));
     for (auto point = lower.rbegin(); point != lower.rend(); ++point)
         cairo_line_to(cr, area.to_x(point->x), area.to_y(point->y));
@@ -60,8 +60,8 @@ void column_boxes(cairo_t* cr, const PlotArea& area, std::span<const EnvelopeCol
 
 } // namespace
 
-void paint_band(cairo_t* cr, const PlotArea& area, std::span<const GraphPoint> lower,
-                std::span<const GraphPoint> upper, Rgba colour)
+void paint_band(cairo_t* cr, const PlotArea& area, std::span<const SeriesPoint> lower,
+                std::span<const SeriesPoint> upper, Rgba colour)
 {
     if (lower.empty() || upper.empty() || !(area.width > 0 && area.height > 0))
         return;

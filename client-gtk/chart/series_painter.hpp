@@ -27,12 +27,12 @@ struct Rgba {
 // a million-point surface map costs one path of a few thousand segments and
 // still shows every slow spot. The same code draws on screen and into
 // PNG/SVG/PDF surfaces for export.
-void paint_line_series(cairo_t* cr, const PlotArea& area, std::span<const GraphPoint> points, Rgba colour);
+void paint_line_series(cairo_t* cr, const PlotArea& area, std::span<const SeriesPoint> points, Rgba colour);
 
 // The pixel columns paint_line_series() would draw for many points: one per
 // pixel of `area`'s width. Widgets keep them between frames and recompute
 // only when points arrive or the size changes.
-std::vector<EnvelopeColumn> envelope_for(const PlotArea& area, std::span<const GraphPoint> points);
+std::vector<EnvelopeColumn> envelope_for(const PlotArea& area, std::span<const SeriesPoint> points);
 
 // Draws columns made by envelope_for() for the same area: the min..max band
 // and the mean line.

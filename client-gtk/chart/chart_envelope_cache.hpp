@@ -17,7 +17,7 @@ class EnvelopeCache {
 public:
     // Brings the columns up to date with `points` (which only ever grew
     // since the last call, else call clear() first) for `area`.
-    void update(std::span<const GraphPoint> points, bool sorted, const PlotArea& area, ChartCacheStats& stats);
+    void update(std::span<const SeriesPoint> points, bool sorted, const PlotArea& area, ChartCacheStats& stats);
     // The points were replaced: the next update() starts over.
     void clear() noexcept;
     // Whether columns() are envelope_for(area, the first `count` points).

@@ -1,16 +1,16 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "contract/series.hpp"
+
 #include <cstddef>
 #include <span>
 #include <vector>
 
 namespace diskbench::client {
 
-struct GraphPoint {
-    double x = 0;
-    double y = 0;
-};
+// The chart draws the points the daemon and result files carry, as they are.
+using contract::SeriesPoint;
 
 // One pixel column of a line graph with more points than pixels: the
 // smallest, largest and mean y of the points whose x falls in it. Drawing
@@ -26,7 +26,7 @@ struct EnvelopeColumn {
 
 // Points must be sorted by x. Columns with no point are left out. Runs in
 // one pass, so a million points cost a few milliseconds.
-std::vector<EnvelopeColumn> envelope(std::span<const GraphPoint> points, double x_low, double x_high,
+std::vector<EnvelopeColumn> envelope(std::span<const SeriesPoint> points, double x_low, double x_high,
                                      std::size_t columns);
 
 } // namespace diskbench::client

@@ -29,7 +29,7 @@ bool EnvelopeCache::matches(const PlotArea& area, std::size_t count) const noexc
         && consumed_ == count;
 }
 
-void EnvelopeCache::update(std::span<const GraphPoint> points, bool sorted, const PlotArea& area,
+void EnvelopeCache::update(std::span<const SeriesPoint> points, bool sorted, const PlotArea& area,
                            ChartCacheStats& stats)
 {
     // An area envelope_for() draws nothing in has no columns to keep.
@@ -61,14 +61,14 @@ void EnvelopeCache::update(std::span<const GraphPoint> points, bool sorted, cons
 
     const auto old_end = points.begin() + static_cast<std::ptrdiff_t>(consumed_);
     const auto first_new
-        = std::partition_point(old_end, points.end(), [&](const GraphPoint& p) { return p.x < x_low; });
+        = std::partition_point(old_end, points.end(), [&](const SeriesPoint& p) { return p.x < x_low; });
     consumed_ = points.size();
     if (first_new == points.end() || first_new->x > x_high)
         return; // nothing new inside the domain
 
     // The last old column may get more points: recompute it and all after.
     const std::size_t column = column_of(first_new->x);
-    const auto start = std::partition_point(points.begin(), first_new, [&](const GraphPoint& p) {
+    const auto start = std::partition_point(points.begin(), first_new, [&](const SeriesPoint& p) {
         return p.x < x_low || column_of(p.x) < column;
     });
     const double centre = x_low + (static_cast<double>(column) + 0.5) * width;

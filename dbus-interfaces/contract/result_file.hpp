@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-#include "../widgets/envelope.hpp"
+#include "series.hpp"
 
 #include <cstdint>
 #include <map>
@@ -10,18 +10,22 @@
 #include <variant>
 #include <vector>
 
-namespace diskbench::client {
+// The result file: one finished (or cancelled) job as JSON, written by the
+// app ("Save result…", the recent results it keeps) and by the engine CLI,
+// read back by the app to show, compare and overlay. Both writers use this
+// one writer, so the format has one definition.
+namespace diskbench::contract {
 
 using SavedValue = std::variant<bool, std::int64_t, double, std::string>;
 using SavedValueMap = std::map<std::string, SavedValue>;
 
 struct SavedSeries {
     std::string name, x_unit, y_unit, style;
-    std::vector<GraphPoint> points;
+    std::vector<SeriesPoint> points;
 };
 
-// A finished (or cancelled) job as the client keeps it: everything the
-// daemon's Job object said, so a result can be compared and overlaid later.
+// A finished (or cancelled) job as a file keeps it: everything the daemon's
+// Job object said, so a result can be compared and overlaid later.
 struct SavedResult {
     std::string kind;
     std::string state;
@@ -58,4 +62,4 @@ struct LoadError {
 
 std::variant<SavedResult, LoadError> result_from_json(std::string_view text);
 
-} // namespace diskbench::client
+} // namespace diskbench::contract

@@ -20,7 +20,7 @@ BarSpan bar_span(const PlotArea& area, double x, double slot_width, std::size_t 
 
 // One filled bar per point, from the baseline (0, or the axis bottom) to y,
 // on whole pixels. `points` are in the area's x units (already mapped).
-void paint_bars(cairo_t* cr, const PlotArea& area, std::span<const GraphPoint> points, double slot_width,
+void paint_bars(cairo_t* cr, const PlotArea& area, std::span<const SeriesPoint> points, double slot_width,
                 std::size_t member, std::size_t members, Rgba colour);
 
 // The bar being measured: an outline over the whole plot height with the

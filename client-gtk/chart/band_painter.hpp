@@ -13,8 +13,8 @@ namespace diskbench::client {
 // the surface map's per-bucket slowest and fastest speed around its mean
 // line. More points than pixels become one box per pixel column spanning
 // its extremes, so the band costs a few thousand rectangles at most.
-void paint_band(cairo_t* cr, const PlotArea& area, std::span<const GraphPoint> lower,
-                std::span<const GraphPoint> upper, Rgba colour);
+void paint_band(cairo_t* cr, const PlotArea& area, std::span<const SeriesPoint> lower,
+                std::span<const SeriesPoint> upper, Rgba colour);
 
 // The same band from kept columns: envelope_for(area, lower) and
 // envelope_for(area, upper), e.g. from an EnvelopeCache.

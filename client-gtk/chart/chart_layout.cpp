@@ -35,7 +35,7 @@ double map_x(AxisScale scale, double x) noexcept
     return x > 0 ? std::log2(x) : std::numeric_limits<double>::quiet_NaN();
 }
 
-void DataExtent::add(GraphPoint point) noexcept
+void DataExtent::add(SeriesPoint point) noexcept
 {
     x_min = std::min(x_min, point.x);
     x_max = std::max(x_max, point.x);
@@ -45,9 +45,9 @@ void DataExtent::add(GraphPoint point) noexcept
         positive_x_min = std::min(positive_x_min, point.x);
 }
 
-void DataExtent::add(std::span<const GraphPoint> points) noexcept
+void DataExtent::add(std::span<const SeriesPoint> points) noexcept
 {
-    for (const GraphPoint& point : points)
+    for (const SeriesPoint& point : points)
         add(point);
 }
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "saved_result.hpp"
+#include "result_file.hpp"
 
-#include "json_support.hpp"
+#include "json_output.hpp"
 
 #include <glib/gi18n-lib.h>
 
@@ -9,11 +9,11 @@
 
 #include <fmt/format.h>
 
-namespace diskbench::client {
+namespace diskbench::contract {
 
 namespace {
 
-bool points_equal(const std::vector<GraphPoint>& a, const std::vector<GraphPoint>& b)
+bool points_equal(const std::vector<SeriesPoint>& a, const std::vector<SeriesPoint>& b)
 {
     if (a.size() != b.size())
         return false;
@@ -299,4 +299,4 @@ std::variant<SavedResult, LoadError> result_from_json(std::string_view text)
     }
 }
 
-} // namespace diskbench::client
+} // namespace diskbench::contract

@@ -28,7 +28,7 @@ void begin(cairo_t* cr, const PlotArea& area)
 
 } // namespace
 
-std::vector<EnvelopeColumn> envelope_for(const PlotArea& area, std::span<const GraphPoint> points)
+std::vector<EnvelopeColumn> envelope_for(const PlotArea& area, std::span<const SeriesPoint> points)
 {
     if (!drawable(area))
         return {};
@@ -63,7 +63,7 @@ void paint_envelope(cairo_t* cr, const PlotArea& area, std::span<const EnvelopeC
     cairo_restore(cr);
 }
 
-void paint_line_series(cairo_t* cr, const PlotArea& area, std::span<const GraphPoint> points, Rgba colour)
+void paint_line_series(cairo_t* cr, const PlotArea& area, std::span<const SeriesPoint> points, Rgba colour)
 {
     if (points.empty() || !drawable(area))
         return;
@@ -75,7 +75,7 @@ void paint_line_series(cairo_t* cr, const PlotArea& area, std::span<const GraphP
     begin(cr, area);
     cairo_set_line_join(cr, CAIRO_LINE_JOIN_ROUND);
     cairo_move_to(cr, area.to_x(points.front().x), area.to_y(points.front().y));
-    for (const GraphPoint& point : points.subspan(1))
+    for (const SeriesPoint& point : points.subspan(1))
         cairo_line_to(cr, area.to_x(point.x), area.to_y(point.y));
     cairo_set_source_rgba(cr, colour.red, colour.green, colour.blue, colour.alpha);
     cairo_stroke(cr);

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-#include "../model/saved_result.hpp"
+#include "result_types.hpp"
 
 #include <cstdint>
 #include <string>
@@ -18,20 +18,21 @@ struct DeviceEntry {
     std::uint32_t logical_block_size = 0, physical_block_size = 0, max_sectors_kib = 0;
     bool rotational = false, removable = false, mounted = false, in_use = false;
     bool system_disk = false; // on a disk the running system is on: never written
+    // Device.EraseConfirmation: what `confirm` must say to erase it (the
+    // daemon's choice: the serial, or the node when there is none).
+    std::string erase_confirmation;
     std::int32_t rotation_rate = -1;
     std::string scheduler, write_cache;
     std::string job; // running Job object or "/"
 };
 
-// One (name, x unit, y unit, style) entry of Job.Series.
-struct SeriesDeclaration {
-    std::string name, x_unit, y_unit, style;
-};
-
 // A Job object: its properties plus every sample seen so far, per series.
 struct JobEntry {
     std::string path;
-    std::string kind, device, state, backend, error;
+    std::string kind, device, state, backend;
+    // Why it failed: Job.ErrorName (the full D-Bus error name) and
+    // Job.ErrorMessage; both "" unless the state is "failed".
+    std::string error_name, error_message;
     std::string target; // Job.Target: the node, or the folder as the daemon sees it
     std::uint32_t owner = 0;
     double progress = 0;
@@ -39,7 +40,7 @@ struct JobEntry {
     SavedValueMap parameters, device_info, summary;
     std::vector<SeriesDeclaration> series;
     std::vector<std::string> warnings, notes;
-    std::vector<std::vector<GraphPoint>> points; // by series index
+    std::vector<std::vector<SeriesPoint>> points; // by series index
 
     [[nodiscard]] bool running() const noexcept { return state == "running"; }
     // A filesystem benchmark (its DeviceInfo has the filesystem's facts).

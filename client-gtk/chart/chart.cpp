@@ -106,7 +106,7 @@ void Chart::set_current(std::vector<ChartSeries> series)
         state_->data.current.emplace_back(std::move(one));
 }
 
-void Chart::append_points(std::size_t index, std::span<const GraphPoint> points)
+void Chart::append_points(std::size_t index, std::span<const SeriesPoint> points)
 {
     auto& current = state_->data.current;
     if (current.size() <= index)
@@ -114,7 +114,7 @@ void Chart::append_points(std::size_t index, std::span<const GraphPoint> points)
     current[index].append(points);
 }
 
-void Chart::append_band(std::size_t index, std::span<const GraphPoint> band_min, std::span<const GraphPoint> band_max)
+void Chart::append_band(std::size_t index, std::span<const SeriesPoint> band_min, std::span<const SeriesPoint> band_max)
 {
     auto& current = state_->data.current;
     if (current.size() <= index)

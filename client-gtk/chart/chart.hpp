@@ -49,8 +49,8 @@ struct ChartSpec {
 // min and max around its mean.
 struct ChartSeries {
     std::string label; // legend text, already translated
-    std::vector<GraphPoint> points;
-    std::vector<GraphPoint> band_min, band_max;
+    std::vector<SeriesPoint> points;
+    std::vector<SeriesPoint> band_min, band_max;
 };
 
 // Colours and sizes. light()/dark() follow the GNOME palette; current series
@@ -101,7 +101,7 @@ public:
     // Current results: replaced whole, or grown by appending points to
     // series `index` (created empty up to `index` if needed).
     void set_current(std::vector<ChartSeries> series);
-    void append_points(std::size_t index, std::span<const GraphPoint> points);
+    void append_points(std::size_t index, std::span<const SeriesPoint> points);
     void set_current_label(std::size_t index, std::string label);
     // Optional: room for `count` points in series `index` (created empty up
     // to `index` if needed), when a run's size is known up front (a surface
@@ -110,7 +110,7 @@ public:
     void reserve_points(std::size_t index, std::size_t count);
     // Grows the band around series `index` (see ChartSeries), as a surface
     // map's per-bucket min and max arrive.
-    void append_band(std::size_t index, std::span<const GraphPoint> band_min, std::span<const GraphPoint> band_max);
+    void append_band(std::size_t index, std::span<const SeriesPoint> band_min, std::span<const SeriesPoint> band_max);
     void clear_current();
 
     // The result to compare with (drawn under the current, in the reference colour).

@@ -14,9 +14,9 @@ namespace diskbench::client {
 
 namespace {
 
-bool in_order(std::span<const GraphPoint> points, double after) noexcept
+bool in_order(std::span<const SeriesPoint> points, double after) noexcept
 {
-    for (const GraphPoint& point : points) {
+    for (const SeriesPoint& point : points) {
         if (!(point.x >= after))
             return false;
         after = point.x;
@@ -25,11 +25,11 @@ bool in_order(std::span<const GraphPoint> points, double after) noexcept
 }
 
 // Points in the area's x units; only a Log2 axis needs a copy.
-std::vector<GraphPoint> mapped(AxisScale scale, std::span<const GraphPoint> points)
+std::vector<SeriesPoint> mapped(AxisScale scale, std::span<const SeriesPoint> points)
 {
-    std::vector<GraphPoint> out;
+    std::vector<SeriesPoint> out;
     out.reserve(points.size());
-    for (const GraphPoint& point : points)
+    for (const SeriesPoint& point : points)
         out.push_back({ map_x(scale, point.x), point.y });
     return out;
 }
@@ -40,7 +40,7 @@ void paint_line(cairo_t* cr, const ChartData& data, const StoredSeries& stored, 
     const ChartSeries& series = stored.series;
     const AxisScale scale = data.spec.x_scale;
     if (scale == AxisScale::Log2) {
-        const std::vector<GraphPoint> points = mapped(scale, series.points);
+        const std::vector<SeriesPoint> points = mapped(scale, series.points);
         paint_band(cr, area, mapped(scale, series.band_min), mapped(scale, series.band_max), colour);
         paint_line_series(cr, area, points, colour);
         if (points.size() <= 64)
@@ -64,7 +64,7 @@ void paint_series(cairo_t* cr, const ChartData& data, const ChartFrame& frame, c
                   std::size_t member, std::size_t members, Rgba colour, bool kept_envelopes)
 {
     const PlotArea& area = frame.area;
-    const std::span<const GraphPoint> points = stored.series.points;
+    const std::span<const SeriesPoint> points = stored.series.points;
     switch (data.spec.style) {
     case ChartStyle::Line:
         paint_line(cr, data, stored, area, colour, kept_envelopes);
@@ -92,7 +92,7 @@ StoredSeries::StoredSeries(ChartSeries from) : series(std::move(from))
     band_sorted = in_order(series.band_min, -DataExtent::none) && in_order(series.band_max, -DataExtent::none);
 }
 
-void StoredSeries::append(std::span<const GraphPoint> points)
+void StoredSeries::append(std::span<const SeriesPoint> points)
 {
     if (points.empty())
         return;
@@ -101,7 +101,7 @@ void StoredSeries::append(std::span<const GraphPoint> points)
     extent.add(points);
 }
 
-void StoredSeries::append_band(std::span<const GraphPoint> lower, std::span<const GraphPoint> upper)
+void StoredSeries::append_band(std::span<const SeriesPoint> lower, std::span<const SeriesPoint> upper)
 {
     band_sorted = band_sorted
         && in_order(lower, series.band_min.empty() ? -DataExtent::none : series.band_min.back().x)
@@ -148,14 +148,14 @@ LayoutInput ChartData::layout_input(double width, double height, double font_siz
         for (const StoredSeries& stored : *all)
             input.extent.add(stored.extent);
     if (running_x && std::isfinite(*running_x))
-        input.extent.add(GraphPoint { *running_x, 0 });
+        input.extent.add(SeriesPoint { *running_x, 0 });
     input.has_content = has_points() || (spec.style == ChartStyle::Bar && running_x.has_value());
 
     if (spec.style == ChartStyle::Bar && spec.x_scale == AxisScale::Linear) {
         // Bar charts have a few dozen points: finding the slots each frame is cheap.
         for (const auto* all : { &current, &reference })
             for (const StoredSeries& stored : *all)
-                for (const GraphPoint& point : stored.series.points)
+                for (const SeriesPoint& point : stored.series.points)
                     input.bar_xs.push_back(point.x);
         if (running_x)
             input.bar_xs.push_back(*running_x);

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "json_support.hpp"
+#include "json_output.hpp"
 
-namespace diskbench::client {
+namespace diskbench::contract {
 
 std::string json_text(JsonBuilder* builder)
 {
@@ -14,4 +14,4 @@ std::string json_text(JsonBuilder* builder)
     return std::string(text.get()) + "\n";
 }
 
-} // namespace diskbench::client
+} // namespace diskbench::contract

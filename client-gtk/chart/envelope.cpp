@@ -5,7 +5,7 @@
 
 namespace diskbench::client {
 
-std::vector<EnvelopeColumn> envelope(std::span<const GraphPoint> points, double x_low, double x_high,
+std::vector<EnvelopeColumn> envelope(std::span<const SeriesPoint> points, double x_low, double x_high,
                                      std::size_t columns)
 {
     std::vector<EnvelopeColumn> out;
@@ -21,7 +21,7 @@ std::vector<EnvelopeColumn> envelope(std::span<const GraphPoint> points, double 
         current.mean = sum / static_cast<double>(current.count);
         out.push_back(current);
     };
-    for (const GraphPoint& point : points) {
+    for (const SeriesPoint& point : points) {
         if (point.x < x_low || point.x > x_high)
             continue;
         const auto index = std::min(columns - 1, static_cast<std::size_t>((point.x - x_low) / width));

@@ -37,7 +37,7 @@ BarSpan bar_span(const PlotArea& area, double x, double slot_width, std::size_t 
     return span;
 }
 
-void paint_bars(cairo_t* cr, const PlotArea& area, std::span<const GraphPoint> points, double slot_width,
+void paint_bars(cairo_t* cr, const PlotArea& area, std::span<const SeriesPoint> points, double slot_width,
                 std::size_t member, std::size_t members, Rgba colour)
 {
     if (points.empty())
@@ -45,7 +45,7 @@ void paint_bars(cairo_t* cr, const PlotArea& area, std::span<const GraphPoint> p
     cairo_save(cr);
     clip_to(cr, area);
     const double base = baseline(area);
-    for (const GraphPoint& point : points) {
+    for (const SeriesPoint& point : points) {
         if (!std::isfinite(point.x) || !std::isfinite(point.y))
             continue;
         const BarSpan span = bar_span(area, point.x, slot_width, member, members);

@@ -16,13 +16,13 @@ void clip_to(cairo_t* cr, const PlotArea& area)
 
 } // namespace
 
-void paint_scatter(cairo_t* cr, const PlotArea& area, std::span<const GraphPoint> points, Rgba colour)
+void paint_scatter(cairo_t* cr, const PlotArea& area, std::span<const SeriesPoint> points, Rgba colour)
 {
     if (points.empty())
         return;
     cairo_save(cr);
     clip_to(cr, area);
-    for (const GraphPoint& point : points) {
+    for (const SeriesPoint& point : points) {
         const double x = std::floor(area.to_x(point.x));
         const double y = std::floor(area.to_y(point.y));
         if (std::isfinite(x) && std::isfinite(y))
@@ -33,13 +33,13 @@ void paint_scatter(cairo_t* cr, const PlotArea& area, std::span<const GraphPoint
     cairo_restore(cr);
 }
 
-void paint_markers(cairo_t* cr, const PlotArea& area, std::span<const GraphPoint> points, Rgba colour)
+void paint_markers(cairo_t* cr, const PlotArea& area, std::span<const SeriesPoint> points, Rgba colour)
 {
     if (points.empty())
         return;
     cairo_save(cr);
     clip_to(cr, area);
-    for (const GraphPoint& point : points) {
+    for (const SeriesPoint& point : points) {
         const double x = area.to_x(point.x);
         const double y = area.to_y(point.y);
         if (!std::isfinite(x) || !std::isfinite(y))

@@ -26,8 +26,8 @@ struct StoredSeries {
 
     StoredSeries() = default;
     explicit StoredSeries(ChartSeries from);
-    void append(std::span<const GraphPoint> points);
-    void append_band(std::span<const GraphPoint> lower, std::span<const GraphPoint> upper);
+    void append(std::span<const SeriesPoint> points);
+    void append_band(std::span<const SeriesPoint> lower, std::span<const SeriesPoint> upper);
 };
 
 // Everything a chart shows; Chart adds the caches around it.

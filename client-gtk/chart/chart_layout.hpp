@@ -25,8 +25,8 @@ struct DataExtent {
     double x_min = none, x_max = -none, y_min = none, y_max = -none;
     double positive_x_min = none; // for Log2 axes
 
-    void add(GraphPoint point) noexcept;
-    void add(std::span<const GraphPoint> points) noexcept;
+    void add(SeriesPoint point) noexcept;
+    void add(std::span<const SeriesPoint> points) noexcept;
     void add(const DataExtent& other) noexcept;
     [[nodiscard]] bool empty() const noexcept { return !(x_min <= x_max); }
 };
