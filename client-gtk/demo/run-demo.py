@@ -4,8 +4,8 @@
 
     sudo /usr/bin/python3 client-gtk/demo/run-demo.py [options] [-- APP ARGS]
 
-Nothing needs to be installed: like the integration tests (it reuses their
-tests/integration/stack.py and tests/gui/gui_stack.py), it brings up a private
+Nothing needs to be installed: like the integration tests (it uses the same
+stack code, devtools/stack/stack.py and gui_session.py), it brings up a private
 system bus with the project's bus policy, the real polkitd, udevd and
 udisksd, D-Bus activation of build/daemon/diskbenchd, and one demo disk: a
 loop device over a file of random data. A temporary polkit rule lets the
@@ -59,17 +59,16 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SOURCE_ROOT = os.path.dirname(os.path.dirname(HERE))
-sys.path.insert(0, os.path.join(SOURCE_ROOT, 'tests', 'integration'))
-sys.path.insert(0, os.path.join(SOURCE_ROOT, 'tests', 'gui'))
+sys.path.insert(0, os.path.join(SOURCE_ROOT, 'devtools', 'stack'))
 
-import gui_stack  # noqa: E402  (also puts tests/integration on sys.path)
+import gui_session  # noqa: E402
 from cleanup import LOCK_PATH, PHASE_CLIENTS, proc_starttime, wait_until  # noqa: E402
-from gui_stack import (APP_ID, APP_OBJECT, GUI_ENV, PrerequisiteMissing,  # noqa: E402
-                       gvariant_string, run_as, spawn, start_session_bus, start_xvfb,
-                       stop_process, user_dir)
-from stack import CONFIG, Stack  # noqa: E402
+from gui_session import (APP_ID, APP_OBJECT, GUI_ENV,  # noqa: E402
+                         gvariant_string, run_as, spawn, start_session_bus, start_xvfb,
+                         stop_process, user_dir)
+from stack import CONFIG, PrerequisiteMissing, Stack  # noqa: E402
 
-TEST_USER = 'dbtest-in'   # tests/integration/stack.py creates it, in group benchtest
+TEST_USER = 'dbtest-in'   # devtools/stack/stack.py creates it, in group benchtest
 RULES_NAME = '00-diskbench-demo.rules'
 DEFAULT_SCREENSHOT = 'diskbench-demo.png'
 DEFAULT_XVFB_RUN_FOR = 10.0
@@ -254,7 +253,7 @@ def _js(text):
 def polkit_allows(stack, user, node, timeout=10):
     """Asks polkitd (as diskbenchd would, with the device in the details) whether a
     process of USER may read NODE; polls while polkitd picks up new rules."""
-    proc = subprocess.Popen(['sleep', '60'], **gui_stack.user_kwargs(user),
+    proc = subprocess.Popen(['sleep', '60'], **gui_session.user_kwargs(user),
                             stdin=subprocess.DEVNULL, start_new_session=True)
     try:
         start = proc_starttime(proc.pid)
@@ -327,7 +326,7 @@ def app_actions(user, env):
     res = app_call(user, env, 'org.gtk.Actions.List', timeout=5)
     if res.returncode != 0:
         return None
-    return gui_stack.parse_gvariant(res.stdout, '(as)')[0]
+    return gui_session.parse_gvariant(res.stdout, '(as)')[0]
 
 
 # ---- the demo ---------------------------------------------------------------------
@@ -514,7 +513,7 @@ class Demo:
             return code if code >= 0 else 128 - code
         if args.screenshot:
             path = os.path.abspath(args.screenshot)
-            gui_stack.screenshot(self.display, path)
+            gui_session.screenshot(self.display, path)
             sudo_user = os.environ.get('SUDO_USER')
             if sudo_user and sudo_user != 'root':
                 with contextlib.suppress(KeyError, OSError):
