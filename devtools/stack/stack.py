@@ -427,7 +427,9 @@ class Stack:
         if run(['udevadm', 'control', '--ping'], check=False, timeout=10).returncode == 0:
             log('systemd-udevd already runs; using it')
             return
-        # Its own session, as in test-stack.md; stopped at the end because we started it.
+        # Started detached (setsid), as a daemon runs; udisksd needs its database,
+        # and loop devices attached later appear only while it runs. Stopped at
+        # the end because we started it.
         self._spawn('udevd', [UDEVD], new_session=True, grace=10.0)
         wait_until(lambda: run(['udevadm', 'control', '--ping'], check=False,
                                timeout=10).returncode == 0, 20, what='systemd-udevd')

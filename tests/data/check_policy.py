@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 """Checks the polkit actions: the built org.diskbench.policy has exactly the
-four actions of DESIGN.md with the agreed defaults, every description and
+four actions of docs/security-model.md with the agreed defaults, every description and
 message is translated into every language of po/LINGUAS, and every
 translatable string of the source .policy.in carries a TRANSLATORS comment.
 
