@@ -7,23 +7,12 @@
 #include "../model/write_consent.hpp"
 #include "../model/progress_text.hpp"
 #include "../model/saved_values.hpp"
+#include "../model/printf_text.hpp"
 
 #include <glib/gi18n-lib.h>
 #include <unistd.h>
 
 namespace diskbench::client {
-
-namespace {
-
-std::string printf_string(const char* format, auto... args)
-{
-    gchar* text = g_strdup_printf(format, args...);
-    std::string result = text;
-    g_free(text);
-    return result;
-}
-
-} // namespace
 
 BenchmarkPageView::BenchmarkPageView(const BenchmarkPage& page, PageHost& host)
     : page_(page)
@@ -237,7 +226,7 @@ void BenchmarkPageView::update_progress(const JobEntry* job, bool running)
         gtk_label_set_text(GTK_LABEL(summary_label_), summary_of(job->summary).c_str());
     } else if (opened_) {
         progress.fraction = opened_->state == "finished" ? 1 : 0;
-        progress.text = printf_string(_("Result of %s"), result_date_text(opened_->finished_at_us).c_str());
+        progress.text = printf_text(_("Result of %s"), result_date_text(opened_->finished_at_us).c_str());
         update_messages(opened_->warnings, opened_->notes);
         gtk_label_set_text(GTK_LABEL(summary_label_), summary_of(opened_->summary).c_str());
     } else {
@@ -328,7 +317,7 @@ void BenchmarkPageView::start_in_folder(const std::string& folder)
     std::string error;
     const DirectoryFd directory = open_directory(folder, error);
     if (!directory) {
-        host_.toast(printf_string(_("Cannot open “%s”: %s"), folder_display_name(folder).c_str(), error.c_str()));
+        host_.toast(printf_text(_("Cannot open “%s”: %s"), folder_display_name(folder).c_str(), error.c_str()));
         return;
     }
     std::weak_ptr<bool> alive = begin_start();

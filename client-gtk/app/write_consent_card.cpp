@@ -2,22 +2,11 @@
 #include "write_consent_card.hpp"
 
 #include "../model/write_consent.hpp"
+#include "../model/printf_text.hpp"
 
 #include <glib/gi18n-lib.h>
 
 namespace diskbench::client {
-
-namespace {
-
-std::string printf_string(const char* format, const std::string& argument)
-{
-    gchar* text = g_strdup_printf(format, argument.c_str());
-    std::string result = text;
-    g_free(text);
-    return result;
-}
-
-} // namespace
 
 WriteConsentCard::WriteConsentCard(std::function<void()> changed)
     : changed_(std::move(changed))
@@ -96,11 +85,11 @@ bool WriteConsentCard::update(const DeviceEntry* device, bool erase_only, bool b
     std::string text;
     if (device) {
         const std::string name = write_device_label(*device);
-        text = erase ? printf_string(_("This test writes random data over %s. Everything on it is lost."), name)
-                     : printf_string(_("This test writes to %s. It reads each stretch first and writes the same "
+        text = erase ? printf_text(_("This test writes random data over %s. Everything on it is lost."), name.c_str())
+                     : printf_text(_("This test writes to %s. It reads each stretch first and writes the same "
                                        "data back, so nothing should be lost, but a crash or power cut while it "
                                        "runs can damage the data: have a backup."),
-                                     name);
+                                     name.c_str());
     }
     gtk_label_set_text(GTK_LABEL(label_), text.c_str());
     gtk_widget_set_visible(confirm_entry_, erase);
@@ -109,8 +98,8 @@ bool WriteConsentCard::update(const DeviceEntry* device, bool erase_only, bool b
         // or the node of a device without one.
         const std::string expected = write_confirmation(*device);
         const std::string hint = expected == device->node
-            ? printf_string(_("Type the device node %s to confirm"), expected)
-            : printf_string(_("Type the serial number %s to confirm"), expected);
+            ? printf_text(_("Type the device node %s to confirm"), expected.c_str())
+            : printf_text(_("Type the serial number %s to confirm"), expected.c_str());
         gtk_entry_set_placeholder_text(GTK_ENTRY(confirm_entry_), hint.c_str());
     }
     const std::string blocker = device && !busy ? write_blocker(*device) : std::string();

@@ -3,6 +3,7 @@
 
 #include "../chart/value_format.hpp"
 #include "contract/error_names.hpp"
+#include "printf_text.hpp"
 
 #include <glib/gi18n-lib.h>
 
@@ -37,16 +38,6 @@ SavedResult saved_result_from_job(const JobEntry& job)
     return result;
 }
 
-namespace {
-
-std::string with_folder(const char* format, const std::string& folder)
-{
-    const std::unique_ptr<gchar, decltype(&g_free)> text(g_strdup_printf(format, folder.c_str()), g_free);
-    return text.get();
-}
-
-} // namespace
-
 ErrorText error_text(const CallError& error, const std::string& folder)
 {
     using contract::ErrorCode;
@@ -55,11 +46,11 @@ ErrorText error_text(const CallError& error, const std::string& folder)
         case ErrorCode::PermissionDenied:
             return { folder.empty() ? std::string(_("You cannot write in this folder."))
                                     /* TRANSLATORS: %s is a folder's name */
-                                    : with_folder(_("You cannot write in “%s”."), folder) };
+                                    : printf_text(_("You cannot write in “%s”."), folder.c_str()) };
         case ErrorCode::NoSpace:
             return { folder.empty() ? std::string(_("The folder’s filesystem is full."))
                                     /* TRANSLATORS: %s is a folder's name */
-                                    : with_folder(_("“%s” is full."), folder) };
+                                    : printf_text(_("“%s” is full."), folder.c_str()) };
         case ErrorCode::NotAuthorizedDismissed:
             return { _("Not started: the password dialog was dismissed."), true };
         case ErrorCode::NotAuthorized:

@@ -4,6 +4,7 @@
 #include "../chart/value_format.hpp"
 #include "contract/benchmark_kinds.hpp"
 #include "saved_values.hpp"
+#include "printf_text.hpp"
 
 #include <glib.h>
 #include <glib/gi18n-lib.h>
@@ -13,28 +14,16 @@
 
 namespace diskbench::client {
 
-namespace {
-
-std::string printf_string(const char* format, auto... args)
-{
-    gchar* text = g_strdup_printf(format, args...);
-    std::string result = text;
-    g_free(text);
-    return result;
-}
-
-} // namespace
-
 std::string duration_text(double seconds)
 {
     // The daemon's timestamps are not ours to trust blindly: no casts of
     // negative or absurd values.
     seconds = std::isfinite(seconds) ? std::clamp(seconds, 0.0, 1e7) : 0.0;
     if (seconds < 60)
-        return printf_string(_("%d s"), static_cast<int>(std::ceil(seconds)));
+        return printf_text(_("%d s"), static_cast<int>(std::ceil(seconds)));
     if (seconds < 3600)
-        return printf_string(_("%d min %d s"), static_cast<int>(seconds / 60), static_cast<int>(seconds) % 60);
-    return printf_string(_("%d h %d min"), static_cast<int>(seconds / 3600), static_cast<int>(seconds / 60) % 60);
+        return printf_text(_("%d min %d s"), static_cast<int>(seconds / 60), static_cast<int>(seconds) % 60);
+    return printf_text(_("%d h %d min"), static_cast<int>(seconds / 3600), static_cast<int>(seconds / 60) % 60);
 }
 
 std::string device_summary_text(const std::string& kind, const SavedValueMap& summary)
@@ -46,7 +35,7 @@ std::string device_summary_text(const std::string& kind, const SavedValueMap& su
     if (kind == contract::kinds::qd_sweep) {
         const double best = number_of(summary, "best_iops", NAN);
         if (!std::isnan(best))
-            parts.push_back(printf_string(_("best %s (queue depth %d, thread count %d)"),
+            parts.push_back(printf_text(_("best %s (queue depth %d, thread count %d)"),
                                           format_value(best, Unit::Iops).c_str(),
                                           static_cast<int>(number_of(summary, "best_queue_depth", 0)),
                                           static_cast<int>(number_of(summary, "best_threads", 0))));
@@ -69,9 +58,9 @@ JobProgress job_progress(const JobEntry& job, std::int64_t now_us)
     progress.fraction = job.progress;
     if (job.running()) {
         const double elapsed = static_cast<double>(now_us - static_cast<std::int64_t>(job.started_at_us)) / 1e6;
-        progress.text = printf_string(_("%d %%"), static_cast<int>(progress.fraction * 100));
+        progress.text = printf_text(_("%d %%"), static_cast<int>(progress.fraction * 100));
         if (progress.fraction > 0.02 && elapsed > 1)
-            progress.text += "  ·  " + printf_string(_("about %s left"),
+            progress.text += "  ·  " + printf_text(_("about %s left"),
                                                      duration_text(elapsed / progress.fraction * (1 - progress.fraction)).c_str());
         progress.pulse = job.series.empty() && progress.fraction == 0;
     } else if (job.state == "finished") {
@@ -79,7 +68,7 @@ JobProgress job_progress(const JobEntry& job, std::int64_t now_us)
         const double took = job.finished_at_us > job.started_at_us
             ? static_cast<double>(job.finished_at_us - job.started_at_us) / 1e6
             : 0.0;
-        progress.text = printf_string(_("Finished in %s"), duration_text(took).c_str());
+        progress.text = printf_text(_("Finished in %s"), duration_text(took).c_str());
     } else if (job.state == "cancelled") {
         progress.text = _("Stopped");
     } else if (job.state == "failed") {
