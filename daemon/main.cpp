@@ -29,6 +29,7 @@ struct Options {
     std::chrono::seconds idle_timeout { 60 }; // 0: never exit when idle
     std::chrono::seconds job_retention { 300 };
     std::vector<std::string> protected_mount_points;
+    std::size_t max_jobs_per_user = service::LimitCaps {}.running_jobs;
     bool verbose = false;
 };
 
@@ -42,6 +43,7 @@ void usage(std::ostream& out)
            "                           never run raw write tests on the disks under the filesystem mounted\n"
            "                           at PATH either (besides /, /usr, /var, /boot, the ESP and swap;\n"
            "                           may be repeated)\n"
+           "  --max-jobs-per-user N    benchmarks one user may run at once (default 4)\n"
            "  --verbose                log every request and authorization\n"
            "  --version                print the version and exit\n"
            "  --help                   print this help and exit\n";
@@ -75,6 +77,16 @@ bool parse_options(int argc, char** argv, Options& options, int& exit_code)
             options.verbose = true;
         } else if (arg == "--protect-mount-point" && i + 1 < argc && argv[i + 1][0] == '/') {
             options.protected_mount_points.emplace_back(argv[++i]);
+        } else if (arg == "--max-jobs-per-user" && i + 1 < argc) {
+            char* end = nullptr;
+            const char* text = argv[++i];
+            const unsigned long value = std::strtoul(text, &end, 10);
+            if (!text[0] || *end || value < 1 || value > 1000) {
+                std::cerr << "diskbenchd: --max-jobs-per-user takes a number from 1 to 1000\n";
+                exit_code = 2;
+                return false;
+            }
+            options.max_jobs_per_user = value;
         } else if ((arg == "--idle-timeout" || arg == "--job-retention") && i + 1 < argc) {
             if (!parse_seconds(argv[++i], arg == "--idle-timeout" ? options.idle_timeout : options.job_retention)) {
                 std::cerr << "diskbenchd: " << arg << " takes a number of seconds\n";
@@ -119,6 +131,7 @@ int main(int argc, char** argv)
         service::PolkitAuthority polkit(*connection);
         service::ManagerOptions manager_options;
         manager_options.job_retention = options.job_retention;
+        manager_options.limits.running_jobs = options.max_jobs_per_user;
         manager_options.system_places.mount_points.insert(manager_options.system_places.mount_points.end(),
                                                           options.protected_mount_points.begin(),
                                                           options.protected_mount_points.end());

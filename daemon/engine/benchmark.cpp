@@ -87,7 +87,7 @@ void check_benchmark(const BenchmarkInfo& info, const Target& target, const Valu
 }
 
 Result run_benchmark(const BenchmarkInfo& info, const Target& target, const ValueMap& given, SampleSink* sink,
-                     const CancelToken& cancel)
+                     const CancelToken& cancel, ResourceBudget* budget)
 {
     require_target(info, TargetKind::Device);
     if (info.target() == TargetKind::DeviceWrite) {
@@ -99,7 +99,7 @@ Result run_benchmark(const BenchmarkInfo& info, const Target& target, const Valu
                                           target.name, info.kind));
     }
     const ParameterSet params = validate_parameters(info.params, given);
-    const IoRunner io(backend_preference(params));
+    const IoRunner io(backend_preference(params), budget);
 
     Result result = started_result(info, params);
     result.backend = std::string(backend_name(io.backend()));
@@ -131,7 +131,7 @@ void check_directory_benchmark(const BenchmarkInfo& info, const FilesystemFacts&
 }
 
 Result run_directory_benchmark(const BenchmarkInfo& info, FilesystemScope& scope, const ValueMap& given,
-                               SampleSink* sink, const CancelToken& cancel)
+                               SampleSink* sink, const CancelToken& cancel, ResourceBudget* budget)
 {
     require_target(info, TargetKind::Directory);
     const ParameterSet params = validate_parameters(info.params, given);
@@ -142,7 +142,7 @@ Result run_directory_benchmark(const BenchmarkInfo& info, FilesystemScope& scope
         // Made on the scope's thread: whether io_uring may be used depends
         // on the thread's credentials (kernel.io_uring_disabled=1 allows
         // rings only to privileged processes and io_uring_group).
-        const IoRunner io(backend_preference(params));
+        const IoRunner io(backend_preference(params), budget);
         result.backend = std::string(backend_name(io.backend()));
         warn_about_fallback(recorder, io);
         const FilesystemFacts facts = scope.facts();

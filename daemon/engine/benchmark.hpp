@@ -6,6 +6,7 @@
 #include "io_runner.hpp"
 #include "parameters.hpp"
 #include "recorder.hpp"
+#include "resource_budget.hpp"
 #include "result.hpp"
 #include "sample_sink.hpp"
 #include "target.hpp"
@@ -89,8 +90,10 @@ void check_benchmark(const BenchmarkInfo& info, const Target& target, const Valu
 // ParameterError before any I/O, IoError during it). `sink` may be null.
 // Error when `info` is a filesystem benchmark, TargetError when it writes
 // and `target` was not opened for writing.
+// With a budget, the run's I/O threads and buffers count against it
+// (resource_budget.hpp).
 Result run_benchmark(const BenchmarkInfo& info, const Target& target, const ValueMap& given, SampleSink* sink,
-                     const CancelToken& cancel);
+                     const CancelToken& cancel, ResourceBudget* budget = nullptr);
 
 // The same for filesystem benchmarks. Checking needs only the facts of the
 // filesystem (filesystem_facts() of the caller's directory fd, which reads
@@ -101,6 +104,6 @@ Result run_benchmark(const BenchmarkInfo& info, const Target& target, const Valu
 // the benchmark removes itself, also when cancelled or failing).
 void check_directory_benchmark(const BenchmarkInfo& info, const FilesystemFacts& facts, const ValueMap& given);
 Result run_directory_benchmark(const BenchmarkInfo& info, FilesystemScope& scope, const ValueMap& given,
-                               SampleSink* sink, const CancelToken& cancel);
+                               SampleSink* sink, const CancelToken& cancel, ResourceBudget* budget = nullptr);
 
 } // namespace diskbench::engine

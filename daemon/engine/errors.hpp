@@ -41,6 +41,13 @@ public:
     using TargetError::TargetError;
 };
 
+// A run would take more threads or buffer memory than its user may have at
+// once (resource_budget.hpp). The daemon maps it to LimitsExceeded.
+class LimitsError : public Error {
+public:
+    using Error::Error;
+};
+
 // An I/O failed while the benchmark was running.
 class IoError : public Error {
 public:

@@ -82,8 +82,8 @@ IoError request_error(const RunShared& shared, const IoRequest& request, long re
 
 } // namespace detail
 
-IoRunner::IoRunner(BackendPreference preference)
-    : backend_(BackendKind::Psync)
+IoRunner::IoRunner(BackendPreference preference, ResourceBudget* budget)
+    : backend_(BackendKind::Psync), budget_(budget)
 {
     if (preference == BackendPreference::Psync)
         return;
@@ -101,6 +101,16 @@ IoRunStats IoRunner::run(const Target& target, const IoRunSpec& spec) const
 {
     if (spec.workers == 0 || spec.queue_depth == 0 || spec.max_request_bytes == 0 || !spec.make_source)
         throw Error("internal: I/O run without workers, queue depth, request size or source");
+
+    // A psync worker is a pool of queue_depth threads; an io_uring worker is
+    // one thread however deep its queue.
+    ResourceBudget::Reservation reservation;
+    if (budget_) {
+        const std::uint64_t threads
+            = std::uint64_t { spec.workers } * (backend_ == BackendKind::Psync ? spec.queue_depth : 1);
+        reservation = budget_->reserve(threads, std::uint64_t { spec.workers } * spec.queue_depth
+                                                    * spec.max_request_bytes);
+    }
 
     // Sources are made before the clock starts, so their setup is not timed.
     std::vector<std::unique_ptr<RequestSource>> sources;

@@ -5,6 +5,7 @@
 #include "clock.hpp"
 #include "io_request.hpp"
 #include "latency_histogram.hpp"
+#include "resource_budget.hpp"
 #include "target.hpp"
 
 #include <cstddef>
@@ -79,7 +80,9 @@ struct IoRunStats {
 // otherwise; fallback_reason() says why.
 class IoRunner {
 public:
-    explicit IoRunner(BackendPreference preference);
+    // With a budget, every run() reserves its threads and buffers from it
+    // for as long as it runs (LimitsError when they do not fit).
+    explicit IoRunner(BackendPreference preference, ResourceBudget* budget = nullptr);
 
     [[nodiscard]] BackendKind backend() const noexcept { return backend_; }
     [[nodiscard]] const std::string& fallback_reason() const noexcept { return fallback_reason_; }
@@ -91,6 +94,7 @@ public:
 private:
     BackendKind backend_;
     std::string fallback_reason_;
+    ResourceBudget* budget_ = nullptr;
 };
 
 } // namespace diskbench::engine

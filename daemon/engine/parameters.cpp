@@ -92,6 +92,10 @@ Value normalise(const ParamSpec& spec, const Value& value)
         const auto* text = std::get_if<std::string>(&value);
         if (!text)
             throw wrong_type(spec, value);
+        // Texts end up in properties, summaries and logs: keep them small.
+        if (text->size() > max_text_bytes)
+            throw ParameterError(std::string(spec.key),
+                                 fmt::format("{} bytes of text; at most {}", text->size(), max_text_bytes));
         if (!spec.choices.empty() && std::find(spec.choices.begin(), spec.choices.end(), *text) == spec.choices.end()) {
             std::string allowed;
             for (auto choice : spec.choices)

@@ -3,6 +3,7 @@
 
 #include "value.hpp"
 
+#include <cstddef>
 #include <cstdint>
 #include <span>
 #include <string>
@@ -12,6 +13,9 @@
 namespace diskbench::engine {
 
 enum class ParamType { Boolean, Unsigned, Real, Text };
+
+// The longest text a parameter takes, in bytes.
+inline constexpr std::size_t max_text_bytes = 4096;
 
 // One documented benchmark parameter. The daemon publishes these so a busctl
 // user can see every key, its type, range and default.

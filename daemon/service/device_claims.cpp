@@ -8,9 +8,23 @@ void DeviceClaims::claim(const std::string& job_path, const system::DeviceFacts&
     claims_[job_path] = Claim { device.udisks_block, device.parent_block };
 }
 
+void DeviceClaims::claim_filesystem(const std::string& job_path, dev_t filesystem)
+{
+    filesystem_claims_[job_path] = filesystem;
+}
+
 void DeviceClaims::release(const std::string& job_path)
 {
     claims_.erase(job_path);
+    filesystem_claims_.erase(job_path);
+}
+
+std::string DeviceClaims::filesystem_job(dev_t filesystem) const
+{
+    for (const auto& [job, claimed] : filesystem_claims_)
+        if (claimed == filesystem)
+            return job;
+    return {};
 }
 
 std::string DeviceClaims::conflicting_job(const system::DeviceFacts& wanted) const

@@ -12,10 +12,18 @@ namespace diskbench::service {
 // objects: udisks may withdraw and re-announce a device (a change event, a
 // media change) while a job runs on it, and its new Device object must not
 // look free.
+//
+// A folder job on a filesystem that is on none of our Devices (tmpfs, a
+// network or FUSE filesystem, a btrfs subvolume's anonymous device) claims
+// the filesystem itself, by its st_dev: two benchmarks in one filesystem
+// would measure neither, and unclaimed they could run without bound.
 class DeviceClaims {
 public:
     void claim(const std::string& job_path, const system::DeviceFacts& device);
+    void claim_filesystem(const std::string& job_path, dev_t filesystem);
     void release(const std::string& job_path);
+    // The job running in the filesystem with st_dev `filesystem`, or "".
+    [[nodiscard]] std::string filesystem_job(dev_t filesystem) const;
 
     // The job whose device shares hardware with `device`: the same block
     // device, its disk, one of its partitions or a sibling partition
@@ -31,6 +39,7 @@ private:
         std::string parent_block; // its disk's, for a partition
     };
     std::map<std::string, Claim> claims_; // by job path
+    std::map<std::string, dev_t> filesystem_claims_; // by job path
 };
 
 } // namespace diskbench::service

@@ -2,6 +2,7 @@
 #include "device_object.hpp"
 
 #include "withdraw_object.hpp"
+#include "write_safety.hpp"
 
 #include <fmt/format.h>
 
@@ -33,6 +34,7 @@ void DeviceObject::update(const system::DeviceFacts& facts)
     compare(old.model != facts_.model, "Model");
     compare(old.vendor != facts_.vendor, "Vendor");
     compare(old.serial != facts_.serial, "Serial");
+    compare(erase_confirmation(old) != erase_confirmation(facts_), "EraseConfirmation");
     compare(old.wwn != facts_.wwn, "WWN");
     compare(old.revision != facts_.revision, "Revision");
     compare(old.size != facts_.size, "Size");
@@ -52,6 +54,11 @@ void DeviceObject::update(const system::DeviceFacts& facts)
     compare(old.udisks_drive != facts_.udisks_drive, "UDisksDrive");
     if (!changed.empty())
         emitPropertiesChangedSignal(interface_name, changed);
+}
+
+std::string DeviceObject::EraseConfirmation()
+{
+    return erase_confirmation(facts_);
 }
 
 void DeviceObject::set_job(const std::string& job_path)

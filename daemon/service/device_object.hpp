@@ -51,6 +51,7 @@ private:
     bool Mounted() override { return facts_.mounted; }
     bool InUse() override { return facts_.in_use(); }
     bool SystemDisk() override { return facts_.system_disk; }
+    std::string EraseConfirmation() override;
     std::string Scheduler() override { return facts_.queue.scheduler; }
     uint32_t MaxSectorsKiB() override { return facts_.queue.max_sectors_kib; }
     std::string WriteCache() override { return facts_.queue.write_cache; }

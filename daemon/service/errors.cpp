@@ -51,6 +51,8 @@ ErrorCode error_code_of(const std::exception& error) noexcept
         return ErrorCode::InvalidArgument;
     if (dynamic_cast<const engine::DeviceBusyError*>(&error))
         return ErrorCode::DeviceBusy;
+    if (dynamic_cast<const engine::LimitsError*>(&error))
+        return ErrorCode::LimitsExceeded;
     if (const auto* io = dynamic_cast<const engine::IoError*>(&error)) {
         switch (io->error_number()) {
         case ENOSPC:

@@ -8,9 +8,15 @@
 
 #include <chrono>
 
+#include <fmt/format.h>
+
 namespace diskbench::service {
 
 namespace {
+// A folder job fetched by many of its owner's connections: each gets every
+// Samples signal, so they are capped.
+constexpr std::size_t max_subscribers = 16;
+
 std::uint64_t microseconds_since_epoch()
 {
     using namespace std::chrono;
@@ -25,8 +31,11 @@ JobObject::JobObject(sdbus::IConnection& connection, MainLoop& loop, std::string
     , setup_(std::move(setup))
     , cancel_permission_(std::move(cancel_permission))
     , ended_(std::move(ended))
+    , private_samples_(setup_.scope != nullptr)
     , started_at_(microseconds_since_epoch())
 {
+    if (private_samples_)
+        subscribers_.insert(setup_.owner_bus_name);
     registerAdaptor();
     emitInterfacesAddedSignal({ interface_name });
 }
@@ -56,11 +65,13 @@ JobObject::Outcome JobObject::run_engine()
     try {
         if (setup_.scope)
             outcome.result = engine::run_directory_benchmark(*setup_.benchmark, *setup_.scope, setup_.options, &sink_,
-                                                             cancel_);
+                                                             cancel_, setup_.budget.get());
         else
-            outcome.result = engine::run_benchmark(*setup_.benchmark, setup_.target, setup_.options, &sink_, cancel_);
+            outcome.result = engine::run_benchmark(*setup_.benchmark, setup_.target, setup_.options, &sink_, cancel_,
+                                                   setup_.budget.get());
     } catch (const std::exception& error) {
-        outcome.error = std::string(error_name(error_code_of(error))) + ": " + error.what();
+        outcome.error_name = std::string(error_name(error_code_of(error)));
+        outcome.error_message = error.what();
     }
     // The scratch folder goes here, on this thread, not on the bus thread:
     // removing many files can take a while, and "ended" should mean "gone".
@@ -82,7 +93,21 @@ void JobObject::flush()
     if (!changed.empty())
         emitPropertiesChangedSignal(interface_name, changed);
     if (!batch.samples.empty())
+        emit_samples(batch);
+}
+
+void JobObject::emit_samples(const JobSink::Batch& batch)
+{
+    if (!private_samples_) {
         emitSamples(batch.first_index, batch.samples);
+        return;
+    }
+    for (const std::string& subscriber : subscribers_) {
+        auto signal = getObject().createSignal(interface_name, "Samples");
+        signal.setDestination(subscriber);
+        signal << batch.first_index << batch.samples;
+        signal.send();
+    }
 }
 
 void JobObject::finish(Outcome outcome)
@@ -90,21 +115,33 @@ void JobObject::finish(Outcome outcome)
     if (thread_.joinable())
         thread_.join();
     result_ = std::move(outcome.result);
-    error_ = std::move(outcome.error);
-    if (!error_.empty())
+    error_name_ = std::move(outcome.error_name);
+    error_message_ = std::move(outcome.error_message);
+    if (!error_name_.empty())
         state_ = "failed";
     else if (result_.cancelled)
         state_ = "cancelled";
     else
         state_ = "finished";
     finished_at_ = microseconds_since_epoch();
-    flush();
-    emitPropertiesChangedSignal(interface_name,
-                                { "State", "Progress", "Backend", "Summary", "Warnings", "Notes", "Error", "FinishedAt" });
-    emitCompleted(state_, variants_from_values(result_.summary), error_);
+    if (const auto dropped = sink_.dropped_samples(); dropped > 0)
+        result_.warnings.push_back(fmt::format("the run made {} more points than the {} a job keeps; they are not "
+                                               "in the samples",
+                                               dropped, JobSink::max_samples));
+    if (const auto dropped = sink_.dropped_series(); dropped > 0)
+        result_.warnings.push_back(fmt::format("the run made {} more series than the {} a job keeps", dropped,
+                                               JobSink::max_series));
+    // Every sample goes out before Completed, in batches a message can hold.
+    do
+        flush();
+    while (sink_.unpublished());
+    emitPropertiesChangedSignal(interface_name, { "State", "Progress", "Backend", "Summary", "Warnings", "Notes",
+                                                  "Error", "ErrorName", "ErrorMessage", "FinishedAt" });
+    emitCompleted(state_, variants_from_values(result_.summary), Error());
     log_info("{} {} on {} ended: {}{}", getObjectPath(), setup_.benchmark->kind, setup_.target_name, state_,
-             error_.empty() ? "" : " (" + error_ + ")");
+             error_name_.empty() ? "" : " (" + Error() + ")");
     setup_.target.fd.reset(); // the device is not ours any more
+    setup_.budget.reset();
     if (ended_)
         ended_(*this);
 }
@@ -131,7 +168,7 @@ void JobObject::Cancel(sdbus::Result<>&& result, std::map<std::string, sdbus::Va
     }
     // std::function needs a copyable callable; sdbus::Result is move-only.
     auto reply = std::make_shared<sdbus::Result<>>(std::move(result));
-    cancel_permission_(message->getSender(), allow_interaction,
+    cancel_permission_(message->getSender(), message->getCredsUid(), allow_interaction,
                        [weak = weak_from_this(), reply](std::optional<sdbus::Error> refusal) {
                            if (refusal) {
                                reply->returnError(*refusal);
@@ -143,10 +180,38 @@ void JobObject::Cancel(sdbus::Result<>&& result, std::map<std::string, sdbus::Va
                        });
 }
 
+bool JobObject::caller_may_read_private()
+{
+    const sdbus::Message* message = getObject().getCurrentlyProcessedMessage();
+    const uid_t uid = message->getCredsUid();
+    return uid == setup_.owner_uid || uid == 0;
+}
+
+void JobObject::check_may_read_samples()
+{
+    if (!private_samples_)
+        return;
+    if (!caller_may_read_private())
+        throw make_error(ErrorCode::NotAuthorized,
+                         "the samples of a benchmark in a folder are for the user who started it (and root)");
+    // The caller follows the job from now on (the app after a restart, a
+    // second window): it gets the Samples signals too.
+    const std::string sender = getObject().getCurrentlyProcessedMessage()->getSender();
+    if (!ended() && subscribers_.size() < max_subscribers)
+        subscribers_.insert(sender);
+}
+
 std::tuple<uint64_t, std::vector<Sample>> JobObject::GetSamples(const uint64_t& from_index)
 {
+    return GetSampleRange(from_index, 0);
+}
+
+std::tuple<uint64_t, std::vector<Sample>> JobObject::GetSampleRange(const uint64_t& from_index,
+                                                                    const uint32_t& max_count)
+{
+    check_may_read_samples();
     std::vector<Sample> samples;
-    if (!sink_.published_from(from_index, samples))
+    if (!sink_.published_from(from_index, max_count == 0 ? JobSink::max_per_message : max_count, samples))
         throw make_error(ErrorCode::InvalidArgument,
                          "from_index: " + std::to_string(from_index) + " is past SampleCount ("
                              + std::to_string(sink_.published()) + ")");

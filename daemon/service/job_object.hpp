@@ -16,6 +16,7 @@
 #include <functional>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <thread>
 
@@ -36,6 +37,9 @@ struct JobSetup {
     // credentials. Released on the job's thread when the run ends, so its
     // scratch folder is gone before the job says it has ended.
     std::unique_ptr<engine::FilesystemScope> scope;
+    // What the owner's runs may hold at once (threads, buffers); shared by
+    // the owner's jobs.
+    std::shared_ptr<engine::ResourceBudget> budget;
 };
 
 // /org/diskbench/DiskBench1/jobs/N: one benchmark run on its own thread.
@@ -50,7 +54,7 @@ public:
 
     // Decides whether a caller other than the owner may cancel (polkit
     // manage-jobs); `done` gets no error to go ahead.
-    using CancelPermission = std::function<void(const std::string& bus_name, bool allow_interaction,
+    using CancelPermission = std::function<void(const std::string& bus_name, uid_t uid, bool allow_interaction,
                                                 std::function<void(std::optional<sdbus::Error>)> done)>;
 
     JobObject(sdbus::IConnection& connection, MainLoop& loop, std::string object_path, JobSetup setup,
@@ -70,19 +74,32 @@ public:
     [[nodiscard]] const std::string& device_path() const noexcept { return setup_.device_path; }
     [[nodiscard]] uid_t owner_uid() const noexcept { return setup_.owner_uid; }
     [[nodiscard]] const std::string& target_name() const noexcept { return setup_.target_name; }
+    // The folder scope of a job that never started, to be disposed of off
+    // the bus thread (removing its scratch folder may block).
+    std::unique_ptr<engine::FilesystemScope> take_scope() { return std::move(setup_.scope); }
+    // A connection left the bus: it gets no more Samples signals.
+    void forget_subscriber(const std::string& bus_name) { subscribers_.erase(bus_name); }
 
 private:
     // What the engine thread hands to the bus thread, by value, so the bus
     // thread never reads memory the engine thread is still writing.
     struct Outcome {
         engine::Result result;
-        std::string error; // "NAME: message" when it failed
+        std::string error_name; // the D-Bus error name when it failed
+        std::string error_message;
     };
     Outcome run_engine();
     void finish(Outcome outcome);
+    void emit_samples(const JobSink::Batch& batch);
+    // Whether the caller of the current method may read what is the
+    // owner's business: a folder job's folder and samples.
+    [[nodiscard]] bool caller_may_read_private();
+    void check_may_read_samples();
 
     void Cancel(sdbus::Result<>&& result, std::map<std::string, sdbus::Variant> options) override;
     std::tuple<uint64_t, std::vector<Sample>> GetSamples(const uint64_t& from_index) override;
+    std::tuple<uint64_t, std::vector<Sample>> GetSampleRange(const uint64_t& from_index,
+                                                             const uint32_t& max_count) override;
     std::string Kind() override { return std::string(setup_.benchmark->kind); }
     sdbus::ObjectPath Device() override { return sdbus::ObjectPath(setup_.device_path); }
     std::string Target() override { return setup_.target_name; }
@@ -97,7 +114,9 @@ private:
     std::map<std::string, sdbus::Variant> Summary() override { return variants_from_values(result_.summary); }
     std::vector<std::string> Warnings() override { return result_.warnings; }
     std::vector<std::string> Notes() override { return result_.notes; }
-    std::string Error() override { return error_; }
+    std::string Error() override { return error_name_.empty() ? "" : error_name_ + ": " + error_message_; }
+    std::string ErrorName() override { return error_name_; }
+    std::string ErrorMessage() override { return error_message_; }
     uint64_t StartedAt() override { return started_at_; }
     uint64_t FinishedAt() override { return finished_at_; }
 
@@ -111,7 +130,14 @@ private:
 
     // Set by finish() on the bus thread; empty while running.
     engine::Result result_;
-    std::string error_;
+    std::string error_name_;
+    std::string error_message_;
+
+    // A folder job's samples are its owner's: its Samples signals go only to
+    // these connections (the one that started it, and the owner's or
+    // root's that fetched samples), never to the whole bus.
+    const bool private_samples_;
+    std::set<std::string> subscribers_;
 
     std::string state_ = "running";
     std::uint64_t started_at_ = 0;

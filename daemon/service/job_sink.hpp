@@ -15,10 +15,18 @@ using Sample = sdbus::Struct<std::uint32_t, double, double>;
 using SeriesDescription = sdbus::Struct<std::string, std::string, std::string, std::string>;
 
 // Collects a running benchmark's output on the engine's thread for the bus
-// thread to publish. Everything is kept (the engine bounds how many points a
-// run makes), so GetSamples() can replay from any index.
+// thread to publish, and keeps it, so GetSamples() can replay from any
+// index. Bounded: a job keeps at most `max_samples` points (the engine's
+// own largest runs make about a million: a 1,000,000-read seek), and no
+// batch or reply carries more than `max_per_message`. dbus-daemon drops
+// a connection that sends a message over its limit (32 MiB on the system
+// bus), which would end every user's jobs; a(udd) costs 24 bytes a point.
 class JobSink final : public engine::SampleSink {
 public:
+    static constexpr std::size_t max_samples = 1'500'000;
+    static constexpr std::size_t max_per_message = 262'144;
+    static constexpr std::size_t max_series = 256;
+
     void series_added(std::size_t index, const engine::SeriesInfo& info) override;
     void point_added(std::size_t series_index, const engine::SeriesPoint& point) override;
     void progress_changed(double progress) override;
@@ -30,22 +38,31 @@ public:
         bool series_changed = false;
         bool progress_changed = false;
     };
-    // The samples after the last batch; marks them as published.
+    // At most max_per_message samples after the last batch; marks them as
+    // published.
     Batch take_batch();
+    // Whether samples are left for another batch.
+    [[nodiscard]] bool unpublished() const;
 
     [[nodiscard]] std::vector<SeriesDescription> series() const;
     [[nodiscard]] double progress() const;
     // Published samples only, so a client that calls GetSamples() and then
     // listens for Samples signals sees every point exactly once.
     [[nodiscard]] std::uint64_t published() const;
-    // Published samples from `from` on; false when `from` is past the end.
-    bool published_from(std::uint64_t from, std::vector<Sample>& out) const;
+    // Published samples from `from` on, at most `max_count` (and at most
+    // max_per_message); false when `from` is past the end.
+    bool published_from(std::uint64_t from, std::size_t max_count, std::vector<Sample>& out) const;
+    // Points and series the run made beyond the caps, which were not kept.
+    [[nodiscard]] std::uint64_t dropped_samples() const;
+    [[nodiscard]] std::uint64_t dropped_series() const;
 
 private:
     mutable std::mutex mutex_;
     std::vector<SeriesDescription> series_;
     std::vector<Sample> samples_;
     std::uint64_t published_ = 0;
+    std::uint64_t dropped_samples_ = 0;
+    std::uint64_t dropped_series_ = 0;
     double progress_ = 0;
     bool series_dirty_ = false;
     bool progress_dirty_ = false;

@@ -3,14 +3,17 @@
 
 #include "../system/device_facts.hpp"
 #include "../system/system_disks.hpp"
+#include "background_disposal.hpp"
 #include "device_claims.hpp"
 #include "device_object.hpp"
 #include "directory_preparation.hpp"
 #include "diskbench-adaptor.h"
 #include "job_object.hpp"
 #include "main_loop.hpp"
+#include "owner_watch.hpp"
 #include "pending_authorizations.hpp"
 #include "polkit_authority.hpp"
+#include "user_limits.hpp"
 
 #include <sdbus-c++/sdbus-c++.h>
 
@@ -30,10 +33,14 @@ struct ManagerOptions {
     // Where the disks of the running system are found; raw writes never go
     // there.
     system::SystemPlaces system_places;
+    LimitCaps limits;
 };
 
 // /org/diskbench/DiskBench1: the ObjectManager for devices and jobs, and the
-// Manager interface that starts jobs. Owns every Device and Job object.
+// Manager interface that starts jobs. Owns every Device and Job object and
+// composes the rest: the two start flows (device_start.cpp,
+// folder_start.cpp), the write-safety rules (write_safety.hpp), polkit,
+// the per-user limits and the owner watch.
 class Manager final
     : public sdbus::AdaptorInterfaces<org::diskbench::DiskBench1::Manager_adaptor, sdbus::ObjectManager_adaptor,
                                       sdbus::Properties_adaptor> {
@@ -52,7 +59,7 @@ public:
     // if the daemon exited now.
     [[nodiscard]] bool idle() const noexcept
     {
-        return jobs_.empty() && pending_.empty() && pending_cancel_checks_ == 0 && preparations_.empty();
+        return jobs_.empty() && pending_.empty() && pending_cancels_.empty() && preparations_.empty();
     }
     [[nodiscard]] std::chrono::steady_clock::time_point last_activity() const noexcept { return last_activity_; }
 
@@ -63,6 +70,10 @@ public:
 
 private:
     struct StartRequest;
+    struct Preparation {
+        uid_t uid = 0;
+        std::shared_ptr<DirectoryPreparation> work;
+    };
 
     using ParameterEntry = sdbus::Struct<std::string, std::string, std::string, sdbus::Variant>;
     using BenchmarkEntry
@@ -76,34 +87,40 @@ private:
     std::string Version() override;
     std::vector<sdbus::ObjectPath> Jobs() override;
 
-    // Reads the caller, kind and daemon options of a start call into `request`.
+    // Reads the caller, kind and daemon options of a start call into
+    // `request`, and checks the caller's limits.
     bool read_start_request(StartRequest& request, const std::string& kind,
                             std::map<std::string, sdbus::Variant>& options);
+    void check_limits(uid_t uid) const;
     void refuse_when_exiting() const;
     // Asks polkit for `action`, then calls `next` with the request (on the
     // bus thread), or replies with the refusal.
     void authorize(const std::shared_ptr<StartRequest>& request, const char* action,
                    const std::map<std::string, std::string>& details,
                    void (Manager::*next)(const std::shared_ptr<StartRequest>&));
+    // device_start.cpp
     void start_authorized(const std::shared_ptr<StartRequest>& request);
+    // folder_start.cpp
     void prepare_directory(const std::shared_ptr<StartRequest>& request);
     void start_in_directory(const std::shared_ptr<StartRequest>& request, PreparedDirectory prepared);
     // Publishes a job made from `setup` (checked and authorized), on `device`
     // when it has one, and replies to the request with its path.
-    void launch_job(const std::shared_ptr<StartRequest>& request, JobSetup setup, DeviceObject* device);
+    void launch_job(const std::shared_ptr<StartRequest>& request, JobSetup setup, DeviceObject* device,
+                    dev_t folder_filesystem = 0);
     // Our Device object with that device number (st_dev of a folder), or "".
     std::string device_path_with_number(dev_t number) const;
-    [[nodiscard]] sdbus::Slot watch_owner(const std::string& job_path, const std::string& bus_name);
-    void cancel_if_owner_gone(const std::string& job_path, const std::string& bus_name) noexcept;
+    void owner_vanished(const std::string& bus_name);
     void job_ended(JobObject& job);
     void remove_job(const std::string& job_path);
     void schedule_flush();
-    void cancel_permission(const std::string& bus_name, bool allow_interaction,
+    void cancel_permission(const std::string& bus_name, uid_t uid, bool allow_interaction,
                            std::function<void(std::optional<sdbus::Error>)> done);
     DeviceObject* device_at(const std::string& path);
     void drop_old_jobs(uid_t owner);
     void touch() noexcept { last_activity_ = std::chrono::steady_clock::now(); }
 
+    // First, so it goes last: it waits for what it disposes of.
+    BackgroundDisposal disposal_;
     sdbus::IConnection& connection_;
     MainLoop& loop_;
     PolkitAuthority& polkit_;
@@ -111,14 +128,18 @@ private:
     std::unique_ptr<sdbus::IProxy> bus_driver_;
     std::map<std::string, std::unique_ptr<DeviceObject>> devices_;
     std::map<std::string, std::shared_ptr<JobObject>> jobs_;
-    std::map<std::string, sdbus::Slot> owner_watches_;
-    std::map<std::uint64_t, std::shared_ptr<DirectoryPreparation>> preparations_;
+    // Jobs to cancel when their owner's connection closes (not detached):
+    // job path -> the owner's unique name.
+    std::map<std::string, std::string> watched_owners_;
+    OwnerWatch owners_;
+    std::map<std::uint64_t, Preparation> preparations_;
     std::uint64_t next_preparation_ = 1;
     std::uint64_t next_job_number_ = 1;
     DeviceClaims claims_;
+    UserLimits limits_;
     // At most 8 start requests of one user wait for polkit at once.
     PendingAuthorizations pending_ { 8 };
-    unsigned pending_cancel_checks_ = 0;
+    PendingAuthorizations pending_cancels_;
     bool accepting_ = true;
     bool flush_scheduled_ = false;
     std::chrono::steady_clock::time_point last_activity_ = std::chrono::steady_clock::now();

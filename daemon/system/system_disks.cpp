@@ -55,22 +55,92 @@ void collect_disks(udev* context, udev_device* device, std::set<dev_t>& disks, i
     disks.insert(udev_device_get_devnum(device));
 }
 
-// The block device a mounted filesystem is on: the mountinfo's major:minor,
-// or for filesystems that report an anonymous device there (btrfs, 0:NN)
-// the /dev node named as the source.
-dev_t mounted_device(unsigned major_number, unsigned minor_number, const std::string& source)
+// Filesystems whose mountinfo shows an anonymous device (0:NN) because no
+// disk holds them: nothing of the system's disks to find there.
+bool memory_only(const std::string& type)
 {
-    if (major_number != 0)
-        return makedev(major_number, minor_number);
+    return type == "tmpfs" || type == "ramfs" || type == "rootfs" || type == "devtmpfs" || type == "overlay";
+}
+
+dev_t block_node(const std::string& path)
+{
     struct stat st {};
-    if (source.starts_with("/dev/") && ::stat(source.c_str(), &st) == 0 && S_ISBLK(st.st_mode))
+    if (path.starts_with("/dev/") && ::stat(path.c_str(), &st) == 0 && S_ISBLK(st.st_mode))
         return st.st_rdev;
     return 0;
 }
 
-std::vector<dev_t> devices_mounted_at(const SystemPlaces& places)
+// Every member of the btrfs volume that `member` belongs to:
+// fs/btrfs/UUID/devices/ holds one link per member, named by its kernel name.
+std::vector<dev_t> btrfs_members(const std::string& sysfs, dev_t member)
 {
+    std::vector<dev_t> members;
+    UdevContext context(udev_new());
+    UdevDevice device(context ? udev_device_new_from_devnum(context.get(), 'b', member) : nullptr);
+    const char* name = device ? udev_device_get_sysname(device.get()) : nullptr;
+    if (!name)
+        return members;
+    std::error_code error;
+    std::filesystem::directory_iterator volume(std::filesystem::path(sysfs) / "fs/btrfs", error);
+    for (; !error && volume != std::filesystem::directory_iterator(); volume.increment(error)) {
+        const auto devices = volume->path() / "devices";
+        if (!std::filesystem::exists(devices / name, error))
+            continue;
+        std::error_code inner;
+        std::filesystem::directory_iterator entry(devices, inner);
+        for (; !inner && entry != std::filesystem::directory_iterator(); entry.increment(inner)) {
+            UdevDevice other(udev_device_new_from_subsystem_sysname(context.get(), "block",
+                                                                    entry->path().filename().c_str()));
+            if (other)
+                members.push_back(udev_device_get_devnum(other.get()));
+        }
+    }
+    return members;
+}
+
+struct MountedDevices {
     std::vector<dev_t> devices;
+    std::string unknown;
+};
+
+// The block devices a mounted filesystem is on: the mountinfo's
+// major:minor, or for filesystems that report an anonymous device there
+// the /dev nodes named as the source (btrfs names one member, bcachefs
+// all of them, joined by ':'), and every member of a btrfs volume. What
+// cannot be told (zfs names a dataset; a network root names a server) goes
+// to `unknown`.
+void add_mounted_devices(MountedDevices& out, const SystemPlaces& places, const std::string& mount_point,
+                         unsigned major_number, unsigned minor_number, const std::string& type,
+                         const std::string& source)
+{
+    std::vector<dev_t> found;
+    if (major_number != 0) {
+        found.push_back(makedev(major_number, minor_number));
+    } else {
+        std::istringstream sources(source);
+        std::string node;
+        while (std::getline(sources, node, ':'))
+            if (const dev_t device = block_node(node))
+                found.push_back(device);
+    }
+    if (type == "btrfs") {
+        std::vector<dev_t> members;
+        for (const dev_t device : found)
+            for (const dev_t member : btrfs_members(places.sysfs, device))
+                members.push_back(member);
+        found.insert(found.end(), members.begin(), members.end());
+    }
+    if (found.empty() && !memory_only(type)) {
+        if (!out.unknown.empty())
+            out.unknown += "; ";
+        out.unknown += mount_point + " is " + type + " (" + source + "), whose disks sysfs does not name";
+    }
+    out.devices.insert(out.devices.end(), found.begin(), found.end());
+}
+
+MountedDevices devices_mounted_at(const SystemPlaces& places)
+{
+    MountedDevices mounted;
     std::ifstream mountinfo(places.mountinfo);
     std::string line;
     while (std::getline(mountinfo, line)) {
@@ -79,9 +149,8 @@ std::vector<dev_t> devices_mounted_at(const SystemPlaces& places)
         std::string id, parent, numbers, root, mount_point;
         if (!(fields >> id >> parent >> numbers >> root >> mount_point))
             continue;
-        const auto point = std::find(places.mount_points.begin(), places.mount_points.end(),
-                                     unescape_mount_field(mount_point));
-        if (point == places.mount_points.end())
+        const std::string point = unescape_mount_field(mount_point);
+        if (std::find(places.mount_points.begin(), places.mount_points.end(), point) == places.mount_points.end())
             continue;
         const auto separator = line.find(" - ");
         std::string type, source;
@@ -90,10 +159,9 @@ std::vector<dev_t> devices_mounted_at(const SystemPlaces& places)
         unsigned major_number = 0, minor_number = 0;
         if (std::sscanf(numbers.c_str(), "%u:%u", &major_number, &minor_number) != 2)
             continue;
-        if (const dev_t device = mounted_device(major_number, minor_number, unescape_mount_field(source)))
-            devices.push_back(device);
+        add_mounted_devices(mounted, places, point, major_number, minor_number, type, unescape_mount_field(source));
     }
-    return devices;
+    return mounted;
 }
 
 std::vector<dev_t> swap_devices(const std::string& swaps_path)
@@ -145,15 +213,22 @@ std::set<dev_t> disks_under(dev_t device)
     return disks;
 }
 
-std::set<dev_t> system_disks(const SystemPlaces& places)
+SystemDisks system_disks(const SystemPlaces& places)
 {
-    std::set<dev_t> disks;
-    std::vector<dev_t> devices = devices_mounted_at(places);
+    SystemDisks result;
+    MountedDevices mounted = devices_mounted_at(places);
+    std::vector<dev_t>& devices = mounted.devices;
     const std::vector<dev_t> swaps = swap_devices(places.swaps);
     devices.insert(devices.end(), swaps.begin(), swaps.end());
     for (const dev_t device : devices)
-        disks.merge(disks_under(device));
-    return disks;
+        result.disks.merge(disks_under(device));
+    result.unknown = std::move(mounted.unknown);
+    return result;
+}
+
+bool SystemDisks::may_hold(dev_t device) const
+{
+    return !unknown.empty() || on_any_of(device, disks);
 }
 
 bool on_any_of(dev_t device, const std::set<dev_t>& disks)

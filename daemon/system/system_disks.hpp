@@ -20,6 +20,8 @@ struct SystemPlaces {
     std::string swaps = "/proc/swaps";
     // The mount points whose filesystems the system needs to run or boot.
     std::vector<std::string> mount_points = { "/", "/usr", "/var", "/boot", "/boot/efi", "/efi" };
+    // Where btrfs lists each volume's member devices (fs/btrfs/UUID/devices).
+    std::string sysfs = "/sys";
 };
 
 // The whole disks below block device `device`: itself for a disk, its disk
@@ -28,10 +30,25 @@ struct SystemPlaces {
 // sysfs does not know the device.
 std::set<dev_t> disks_under(dev_t device);
 
+// The whole disks the running system is on, and what could not be told.
+struct SystemDisks {
+    std::set<dev_t> disks;
+    // Why some of them could not be found, naming the mount ("/ is zfs
+    // (rpool/ROOT/debian), whose disks sysfs does not name"); "" when all
+    // were. Raw writes then fail closed: none runs anywhere.
+    std::string unknown;
+
+    // Whether `device` may be on a system disk: on one of `disks`, or
+    // anywhere while some are unknown.
+    [[nodiscard]] bool may_hold(dev_t device) const;
+};
+
 // The whole disks under the filesystems mounted at `places.mount_points`
-// and under active swap (a swap partition, or the filesystem of a swap
-// file).
-std::set<dev_t> system_disks(const SystemPlaces& places = {});
+// (for btrfs and bcachefs every member device of the volume, not only the
+// one mountinfo names) and under active swap (a swap partition, or the
+// filesystem of a swap file). `sysfs` is where btrfs volumes list their
+// members; tests point it at a tree of their own.
+SystemDisks system_disks(const SystemPlaces& places = {});
 
 // Whether `device`, or anything it is built on, is on one of `disks`.
 bool on_any_of(dev_t device, const std::set<dev_t>& disks);

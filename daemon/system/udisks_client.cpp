@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "udisks_client.hpp"
 
+#include "bus_driver.hpp"
+
 #include <cstdio>
 
 namespace diskbench::system {
@@ -9,9 +11,7 @@ namespace {
 constexpr const char* udisks_name = "org.freedesktop.UDisks2";
 constexpr const char* udisks_root = "/org/freedesktop/UDisks2";
 constexpr const char* object_manager = "org.freedesktop.DBus.ObjectManager";
-} // namespace
 
-namespace {
 // sdbus-c++ 1.2 lets only sdbus::Error out of a signal handler safely; any
 // other exception would unwind through libsystemd's C code.
 template <typename Function>
@@ -23,67 +23,48 @@ void guarded(Function&& function)
         std::fprintf(stderr, "diskbenchd: warning: handling a udisks2 change failed: %s\n", error.what());
     }
 }
+
+std::string udisks_signal_rule(const char* interface, const char* member)
+{
+    // sender= narrows what the bus routes to us; it is not a check (see
+    // from_udisks()).
+    return std::string("type='signal',sender='") + udisks_name + "',interface='" + interface + "',member='" + member
+        + "',path_namespace='" + udisks_root + "'";
+}
 } // namespace
 
 UDisksClient::UDisksClient(sdbus::IConnection& connection, std::function<void()> changed)
     : connection_(connection), changed_(std::move(changed))
 {
     manager_ = sdbus::createProxy(connection_, udisks_name, udisks_root);
-    manager_->uponSignal("InterfacesAdded")
-        .onInterface(object_manager)
-        .call([this](const sdbus::ObjectPath& path, const ObjectInterfaces& interfaces) {
-            guarded([&] {
-                for (const auto& [name, properties] : interfaces)
-                    objects_[path][name] = properties;
-                changed_();
-            });
-        });
-    manager_->uponSignal("InterfacesRemoved")
-        .onInterface(object_manager)
-        .call([this](const sdbus::ObjectPath& path, const std::vector<std::string>& interfaces) {
-            guarded([&] {
-                auto object = objects_.find(path);
-                if (object == objects_.end())
-                    return;
-                for (const auto& name : interfaces)
-                    object->second.erase(name);
-                if (object->second.empty())
-                    objects_.erase(object);
-                changed_();
-            });
-        });
     manager_->finishRegistration();
+    bus_driver_ = sdbus::createProxy(connection_, bus_driver_name, bus_driver_path);
+    bus_driver_->finishRegistration();
 
+    added_match_ = connection_.addMatch(udisks_signal_rule(object_manager, "InterfacesAdded"),
+                                        [this](sdbus::Message& m) { guarded([&] { on_interfaces_added(m); }); });
+    removed_match_ = connection_.addMatch(udisks_signal_rule(object_manager, "InterfacesRemoved"),
+                                          [this](sdbus::Message& m) { guarded([&] { on_interfaces_removed(m); }); });
     // One match for the property changes of every udisks object, instead of
     // a proxy per object.
-    properties_match_ = connection_.addMatch(
-        std::string("type='signal',sender='") + udisks_name
-            + "',interface='org.freedesktop.DBus.Properties',member='PropertiesChanged',path_namespace='"
-            + udisks_root + "'",
-        [this](sdbus::Message& message) { guarded([&] { on_properties_changed(message); }); });
-    owner_match_ = connection_.addMatch(
-        std::string("type='signal',sender='org.freedesktop.DBus',interface='org.freedesktop.DBus',"
-                    "member='NameOwnerChanged',arg0='")
-            + udisks_name + "'",
-        [this](sdbus::Message& message) {
-            guarded([&] {
-                std::string name, old_owner, new_owner;
-                message >> name >> old_owner >> new_owner;
-                if (new_owner.empty()) {
-                    std::fprintf(stderr, "diskbenchd: warning: udisksd left the bus; no devices until it is back\n");
-                    objects_.clear();
-                    changed_();
-                } else {
-                    reload_async();
-                }
-            });
-        });
+    properties_match_
+        = connection_.addMatch(udisks_signal_rule("org.freedesktop.DBus.Properties", "PropertiesChanged"),
+                               [this](sdbus::Message& m) { guarded([&] { on_properties_changed(m); }); });
+    owner_match_ = connection_.addMatch(name_owner_changed_rule(udisks_name),
+                                        [this](sdbus::Message& m) { guarded([&] { on_owner_changed(m); }); });
 }
 
 UDisksClient::~UDisksClient() = default;
 
 bool UDisksClient::load()
 {
+    // The matches are in place before the owner is asked, so no change of
+    // owner can fall between the two.
+    owner_ = name_owner(*bus_driver_, udisks_name);
+    if (owner_.empty()) {
+        std::fprintf(stderr, "diskbenchd: warning: udisksd is not on the bus; no devices until it is\n");
+        return false;
+    }
     try {
         ManagedObjects objects;
         manager_->callMethod("GetManagedObjects").onInterface(object_manager).storeResultsTo(objects);
@@ -92,6 +73,76 @@ bool UDisksClient::load()
     } catch (const sdbus::Error& error) {
         std::fprintf(stderr, "diskbenchd: warning: cannot list udisks2 devices: %s\n", error.getMessage().c_str());
         return false;
+    }
+}
+
+bool UDisksClient::from_udisks(const sdbus::Message& message) const
+{
+    // The bus fills in the sender of every message: a client cannot claim
+    // another's unique name.
+    return !owner_.empty() && message.getSender() == owner_;
+}
+
+void UDisksClient::on_interfaces_added(sdbus::Message& message)
+{
+    if (!from_udisks(message))
+        return;
+    sdbus::ObjectPath path;
+    ObjectInterfaces interfaces;
+    message >> path >> interfaces;
+    for (auto& [name, properties] : interfaces)
+        objects_[path][name] = std::move(properties);
+    changed_();
+}
+
+void UDisksClient::on_interfaces_removed(sdbus::Message& message)
+{
+    if (!from_udisks(message))
+        return;
+    sdbus::ObjectPath path;
+    std::vector<std::string> interfaces;
+    message >> path >> interfaces;
+    auto object = objects_.find(path);
+    if (object == objects_.end())
+        return;
+    for (const auto& name : interfaces)
+        object->second.erase(name);
+    if (object->second.empty())
+        objects_.erase(object);
+    changed_();
+}
+
+void UDisksClient::on_properties_changed(sdbus::Message& message)
+{
+    if (!from_udisks(message))
+        return;
+    std::string interface;
+    InterfaceProperties changed;
+    std::vector<std::string> invalidated;
+    message >> interface >> changed >> invalidated;
+    auto object = objects_.find(sdbus::ObjectPath(message.getPath()));
+    if (object == objects_.end())
+        return;
+    auto& properties = object->second[interface];
+    for (auto& [name, value] : changed)
+        properties[name] = std::move(value);
+    for (const auto& name : invalidated)
+        properties.erase(name);
+    changed_();
+}
+
+void UDisksClient::on_owner_changed(sdbus::Message& message)
+{
+    const auto change = read_name_owner_change(message);
+    if (!change || change->name != udisks_name)
+        return; // forged: not from the bus driver
+    owner_ = change->new_owner;
+    if (owner_.empty()) {
+        std::fprintf(stderr, "diskbenchd: warning: udisksd left the bus; no devices until it is back\n");
+        objects_.clear();
+        changed_();
+    } else {
+        reload_async();
     }
 }
 
@@ -109,23 +160,6 @@ void UDisksClient::reload_async()
                 changed_();
             });
         });
-}
-
-void UDisksClient::on_properties_changed(sdbus::Message& message)
-{
-    std::string interface;
-    InterfaceProperties changed;
-    std::vector<std::string> invalidated;
-    message >> interface >> changed >> invalidated;
-    auto object = objects_.find(sdbus::ObjectPath(message.getPath()));
-    if (object == objects_.end())
-        return;
-    auto& properties = object->second[interface];
-    for (auto& [name, value] : changed)
-        properties[name] = std::move(value);
-    for (const auto& name : invalidated)
-        properties.erase(name);
-    changed_();
 }
 
 } // namespace diskbench::system

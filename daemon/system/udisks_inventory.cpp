@@ -42,6 +42,20 @@ bool has_mount_points(const ObjectInterfaces& object)
     return !property<std::vector<std::vector<std::uint8_t>>>(object, filesystem_interface, "MountPoints").empty();
 }
 
+// A node the daemon may publish and open: valid UTF-8 (sd-bus refuses to
+// send anything else as a string, and one such device would make every
+// later device update fail) without control characters. Real nodes are
+// plain ASCII ("/dev/nvme0n1p2", "/dev/dm-3").
+bool plain_node(const std::string& node)
+{
+    for (const char c : node) {
+        const auto byte = static_cast<unsigned char>(c);
+        if (byte < 0x20 || byte >= 0x7f)
+            return false;
+    }
+    return true;
+}
+
 bool excluded_name(const std::string& name)
 {
     return name.empty() || name.starts_with("ram") || name.starts_with("zram");
@@ -73,9 +87,12 @@ std::vector<DeviceFacts> devices_from_udisks(const ManagedObjects& objects,
         facts.node = bytestring(property<std::vector<std::uint8_t>>(object, block_interface, "Device"));
         facts.name = facts.node.substr(facts.node.find_last_of('/') + 1);
         facts.size = property<std::uint64_t>(object, block_interface, "Size");
-        if (!facts.node.starts_with("/dev/") || excluded_name(facts.name) || facts.size == 0)
+        if (!facts.node.starts_with("/dev/") || !plain_node(facts.node) || excluded_name(facts.name) || facts.size == 0)
             continue;
         facts.device_number = static_cast<dev_t>(property<std::uint64_t>(object, block_interface, "DeviceNumber"));
+        // No block device has number 0:0 (a regular file's st_rdev is 0).
+        if (facts.device_number == 0)
+            continue;
         if (object.count(partition_interface)) {
             facts.kind = "partition";
             facts.parent_block = property<sdbus::ObjectPath>(object, partition_interface, "Table");

@@ -168,8 +168,13 @@ class Stack:
     """
 
     def __init__(self, *, daemon=True, udisks='real', polkit=True,
-                 idle_timeout=30, job_retention=60, verbose=True):
+                 idle_timeout=30, job_retention=60, verbose=True, daemon_args=(),
+                 bus_policy_edit=None):
         self.want_daemon = daemon
+        self.daemon_args = list(daemon_args)
+        # A function of the bus policy's text, for tests that must get past
+        # one of its rules to test the daemon's own check behind it.
+        self.bus_policy_edit = bus_policy_edit
         self.udisks = udisks
         self.want_polkit = polkit
         self.idle_timeout = idle_timeout
@@ -364,8 +369,12 @@ class Stack:
         with open(self.path('system-bus.conf'), 'w') as f:
             f.write(conf)
         if self.want_daemon:
-            shutil.copyfile(CONFIG.bus_policy,
-                            self.path('bus-policy', 'org.diskbench.DiskBench1.conf'))
+            with open(CONFIG.bus_policy) as f:
+                policy = f.read()
+            if self.bus_policy_edit:
+                policy = self.bus_policy_edit(policy)
+            with open(self.path('bus-policy', 'org.diskbench.DiskBench1.conf'), 'w') as f:
+                f.write(policy)
             self._write_activation()
         # Its log also gets the stderr of the services it activates (diskbenchd
         # writes its own log, see _write_activation).
@@ -391,6 +400,7 @@ class Stack:
                 '--protect-mount-point', self.protected_mount_point]
         if self.verbose:
             args.append('--verbose')
+        args += [shlex.quote(a) for a in self.daemon_args]
         # Records "PID STARTTIME" of every activation (idle exit test, teardown).
         with open(wrapper, 'w') as f:
             f.write('#!/bin/sh\n'

@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 """Checks the polkit actions: the built org.diskbench.policy has exactly the
-four actions of docs/security-model.md with the agreed defaults, every description and
+five actions of polkit-policy/README.md with the agreed defaults, every description and
 message is translated into every language of po/LINGUAS, and every
 translatable string of the source .policy.in carries a TRANSLATORS comment.
 
@@ -13,6 +13,7 @@ XML_LANG = "{http://www.w3.org/XML/1998/namespace}lang"
 EXPECTED = {
     "org.diskbench.read-device": ("no", "no", "yes"),
     "org.diskbench.write-device": ("auth_admin", "auth_admin", "auth_admin"),
+    "org.diskbench.write-device-destroy": ("auth_admin", "auth_admin", "auth_admin"),
     "org.diskbench.benchmark-filesystem": ("no", "no", "yes"),
     "org.diskbench.manage-jobs": ("auth_admin_keep", "auth_admin_keep", "auth_admin_keep"),
 }

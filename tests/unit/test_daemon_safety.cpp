@@ -236,8 +236,10 @@ TEST_CASE("a system disk's partitions are refused, also the ones nothing mounted
     system::SystemPlaces places;
     places.mount_points = { root.path().string() };
     places.swaps = (dir.path() / "no-swaps").string();
-    const std::set<dev_t> disks = system::system_disks(places);
+    const system::SystemDisks found = system::system_disks(places);
+    const std::set<dev_t>& disks = found.disks;
     CHECK(disks == std::set<dev_t> { device_number_of(disk.path()) });
+    CHECK(found.unknown.empty());
     CHECK(system::on_any_of(device_number_of(spare_partition), disks));
     CHECK(system::on_any_of(device_number_of(root_partition), disks));
     CHECK(system::on_any_of(device_number_of(disk.path()), disks));
@@ -251,12 +253,78 @@ TEST_CASE("a system disk's partitions are refused, also the ones nothing mounted
                              << (root.path() / "swapfile").string() << "\tfile\t\t1024\t\t0\t\t-2\n";
         places.mount_points = {};
         places.swaps = swaps.string();
-        CHECK(system::system_disks(places) == std::set<dev_t> { device_number_of(disk.path()) });
+        CHECK(system::system_disks(places).disks == std::set<dev_t> { device_number_of(disk.path()) });
     }
     SECTION("nothing mounted at the places looked at: no system disk")
     {
         places.mount_points = { (dir.path() / "nothing-here").string() };
-        CHECK(system::system_disks(places).empty());
+        CHECK(system::system_disks(places).disks.empty());
+        CHECK(system::system_disks(places).unknown.empty());
+    }
+}
+
+namespace {
+// A mountinfo of one line, for the filesystems no test machine can mount
+// (zfs, btrfs and bcachefs volumes of several disks): system_disks() reads
+// only the file it is told to, so the rules are tested on its text.
+system::SystemPlaces fake_mount(const testing::ScratchDir& dir, const std::string& numbers, const std::string& type,
+                                const std::string& source)
+{
+    const auto mountinfo = dir.path() / "mountinfo";
+    std::ofstream(mountinfo) << "27 1 " << numbers << " / /fake-root rw,relatime - " << type << " " << source
+                             << " rw\n";
+    system::SystemPlaces places;
+    places.mountinfo = mountinfo.string();
+    places.mount_points = { "/fake-root" };
+    places.swaps = (dir.path() / "no-swaps").string();
+    places.sysfs = (dir.path() / "sys").string();
+    return places;
+}
+} // namespace
+
+TEST_CASE("system disks fail closed where sysfs cannot name them", "[daemon-parts][loop]")
+{
+    testing::ScratchDir dir;
+    testing::LoopDevice first(testing::make_data_file(dir, "first", 4 << 20));
+    testing::LoopDevice second(testing::make_data_file(dir, "second", 4 << 20));
+    testing::LoopDevice unrelated(testing::make_data_file(dir, "unrelated", 4 << 20));
+    const std::string first_name = first.path().substr(first.path().rfind('/') + 1);
+    const std::string second_name = second.path().substr(second.path().rfind('/') + 1);
+    const std::set<dev_t> both { device_number_of(first.path()), device_number_of(second.path()) };
+
+    SECTION("zfs names a dataset, not a disk: every device may be a system disk")
+    {
+        const auto found = system::system_disks(fake_mount(dir, "0:45", "zfs", "rpool/ROOT/debian"));
+        CHECK(found.disks.empty());
+        CHECK(found.unknown.find("zfs (rpool/ROOT/debian)") != std::string::npos);
+        CHECK(found.may_hold(device_number_of(unrelated.path())));
+    }
+    SECTION("bcachefs names all its members")
+    {
+        const auto found
+            = system::system_disks(fake_mount(dir, "0:46", "bcachefs", first.path() + ":" + second.path()));
+        CHECK(found.unknown.empty());
+        CHECK(found.disks == both);
+        CHECK_FALSE(found.may_hold(device_number_of(unrelated.path())));
+    }
+    SECTION("btrfs names one member; sysfs lists the others")
+    {
+        // fs/btrfs/UUID/devices/ as the kernel has it: one entry per member.
+        const auto devices = dir.path() / "sys/fs/btrfs/0b1c7d0e-5f6a-4e1b-9c2d-3e4f5a6b7c8d/devices";
+        std::filesystem::create_directories(devices);
+        std::ofstream(devices / first_name);
+        std::ofstream(devices / second_name);
+        const auto found = system::system_disks(fake_mount(dir, "0:47", "btrfs", first.path()));
+        CHECK(found.unknown.empty());
+        CHECK(found.disks == both);
+        CHECK_FALSE(found.may_hold(device_number_of(unrelated.path())));
+    }
+    SECTION("memory filesystems are on no disk, and that is known")
+    {
+        const auto found = system::system_disks(fake_mount(dir, "0:48", "tmpfs", "tmpfs"));
+        CHECK(found.disks.empty());
+        CHECK(found.unknown.empty());
+        CHECK_FALSE(found.may_hold(device_number_of(unrelated.path())));
     }
 }
 
@@ -267,7 +335,7 @@ TEST_CASE("this machine's root filesystem is on a system disk", "[daemon-parts]"
     INFO("/ is on " << major(root.st_dev) << ":" << minor(root.st_dev));
     // Only sysfs is read: the machine's own disk is never opened.
     if (major(root.st_dev) != 0 && !system::disks_under(root.st_dev).empty())
-        CHECK(system::on_any_of(root.st_dev, system::system_disks()));
+        CHECK(system::on_any_of(root.st_dev, system::system_disks().disks));
     CHECK(system::unescape_mount_field("/media/my\\040disk\\011x") == "/media/my disk\tx");
     CHECK(system::unescape_mount_field("/odd\\04") == "/odd\\04");
 }

@@ -21,10 +21,14 @@
 
 #include <catch2/catch.hpp>
 
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <thread>
 #include <fstream>
 #include <functional>
 #include <set>
@@ -569,4 +573,60 @@ TEST_CASE("a directory of the tree swapped for a symlink is never followed", "[f
     CHECK(!mirrored.empty());
     CHECK(fs::is_symlink(home / "tree"));
     CHECK(fs::is_symlink(home / ".diskbench-scratch-planted"));
+}
+
+TEST_CASE("a file of the tree swapped for a FIFO fails the run at once instead of hanging it", "[fs-tree][loop]")
+{
+    // The caller owns the scratch tree and may put a FIFO where a file was:
+    // a blocking open() of it would hang the run beyond Cancel's reach,
+    // holding the disk's claim, until someone wrote to the FIFO.
+    MountedFilesystem mount(MountedFilesystem::Kind::Ext4, 64 * MiB);
+    const fs::path home = make_owned_directory(mount.path(), "home", caller_uid, caller_gid, 0755);
+    const UniqueFd home_fd = open_directory(home);
+    HookSink sink;
+    fs::path fifo; // as root sees it, through the test's own fd
+    sink.on_point = [&](const SeriesPoint& point) {
+        if (!fifo.empty() || point.x != 1) // after the write phase, before the reads
+            return;
+        for (auto it = fs::recursive_directory_iterator(TreeListing::scratch_tree(home_fd.get()));
+             it != fs::end(it); ++it) {
+            if (!fs::is_regular_file(it->symlink_status()))
+                continue;
+            if (::unlink(it->path().c_str()) == 0 && ::mkfifo(it->path().c_str(), 0600) == 0)
+                fifo = it->path();
+            return;
+        }
+    };
+    std::atomic<bool> ended { false };
+    std::atomic<bool> had_to_unblock { false };
+    // Should the run block in open() after all, a writer unblocks it after
+    // a while, so the test fails instead of hanging.
+    std::thread watchdog([&] {
+        const auto give_up = std::chrono::steady_clock::now() + std::chrono::seconds(5);
+        while (!ended && std::chrono::steady_clock::now() < give_up)
+            std::this_thread::sleep_for(std::chrono::milliseconds(20));
+        while (!ended) {
+            const int writer = fifo.empty() ? -1 : ::open(fifo.c_str(), O_WRONLY | O_NONBLOCK);
+            if (writer >= 0) {
+                had_to_unblock = true;
+                ::close(writer);
+            }
+            std::this_thread::sleep_for(std::chrono::milliseconds(20));
+        }
+    });
+    const auto started = std::chrono::steady_clock::now();
+    try {
+        run_tree(home, "small-files", { { "directories", std::uint64_t { 20 } }, { "files", std::uint64_t { 60 } } },
+                 &sink);
+        ended = true;
+        watchdog.join();
+        FAIL("the run ended well");
+    } catch (const Error& error) {
+        ended = true;
+        watchdog.join();
+        CHECK_THAT(error.what(), Catch::Contains("not a file"));
+    }
+    REQUIRE_FALSE(fifo.empty());
+    CHECK_FALSE(had_to_unblock);
+    CHECK(std::chrono::steady_clock::now() - started < std::chrono::seconds(5));
 }

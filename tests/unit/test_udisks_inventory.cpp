@@ -126,9 +126,9 @@ TEST_CASE("swap on a partition marks the disk in use", "[inventory]")
 {
     ManagedObjects objects;
     const sdbus::ObjectPath vdb("/org/freedesktop/UDisks2/block_devices/vdb");
-    objects[vdb] = block("/dev/vdb", 1 << 30);
+    objects[vdb] = block("/dev/vdb", 1 << 30, "/", makedev(254, 16));
     const sdbus::ObjectPath vdb1("/org/freedesktop/UDisks2/block_devices/vdb1");
-    objects[vdb1] = block("/dev/vdb1", 1 << 29);
+    objects[vdb1] = block("/dev/vdb1", 1 << 29, "/", makedev(254, 17));
     objects[vdb1]["org.freedesktop.UDisks2.Partition"] = { { "Table", sdbus::Variant(vdb) } };
     objects[vdb1]["org.freedesktop.UDisks2.Swapspace"] = { { "Active", sdbus::Variant(true) } };
     const auto devices = devices_from_udisks(objects, nullptr);
@@ -136,4 +136,22 @@ TEST_CASE("swap on a partition marks the disk in use", "[inventory]")
     CHECK(named(devices, "vdb")->in_use());
     CHECK_FALSE(named(devices, "vdb")->mounted);
     CHECK(named(devices, "vdb1")->swap_active);
+}
+
+TEST_CASE("what no block device has is no device: number 0:0, a node that is not plain text", "[inventory]")
+{
+    // What a forged InterfacesAdded would carry (the client drops those
+    // unless udisksd sent them; this is the second lock): a "node" that is
+    // a link to a file (a regular file's st_rdev is 0), and one that sd-bus
+    // could not send as a string.
+    ManagedObjects objects;
+    objects["/org/freedesktop/UDisks2/block_devices/fake"] = block("/dev/shadow-link", 1 << 20, "/", 0);
+    objects["/org/freedesktop/UDisks2/block_devices/odd"]
+        = block(std::string("/dev/odd\xff\xfe"), 1 << 20, "/", makedev(7, 9));
+    objects["/org/freedesktop/UDisks2/block_devices/newline"]
+        = block(std::string("/dev/a\nb"), 1 << 20, "/", makedev(7, 10));
+    objects["/org/freedesktop/UDisks2/block_devices/loop8"] = block("/dev/loop8", 1 << 20, "/", makedev(7, 8));
+    const auto devices = devices_from_udisks(objects, nullptr);
+    REQUIRE(devices.size() == 1);
+    CHECK(devices[0].node == "/dev/loop8");
 }

@@ -8,6 +8,8 @@
 
 #include <algorithm>
 
+#include <fmt/format.h>
+
 namespace diskbench::engine::benchmarks {
 
 namespace {
@@ -21,6 +23,11 @@ void run(BenchmarkContext& ctx)
     if (!tests)
         throw ParameterError(ctx.params.given("tests") ? "tests" : "preset",
                              "expected a comma-separated list like \"SEQ1M Q8T1, RND4K Q32T16\"");
+    // Each test adds a series and a dozen summary keys: a list without end
+    // would make replies larger than the bus carries.
+    if (tests->size() > max_profile_tests)
+        throw ParameterError("tests", fmt::format("{} tests; at most {} run in one job", tests->size(),
+                                                  max_profile_tests));
     std::uint32_t largest = 0;
     std::vector<ProfileTest> runnable;
     for (const auto& test : *tests) {
@@ -94,7 +101,7 @@ BenchmarkInfo profile()
                              "RND4K Q1T1) or nvme (SEQ1M Q8T1, SEQ128K Q32T1, RND4K Q32T16, RND4K Q1T1).",
                    "default", { "default", "nvme" }),
         text_param("tests", "Comma-separated tests like \"SEQ1M Q8T1, RND4K Q32T16\" (K = KiB, M = MiB; Q = reads "
-                            "in flight per thread, T = threads). Overrides the preset.",
+                            "in flight per thread, T = threads). Overrides the preset. At most 32 tests.",
                    ""),
     };
     for (auto& spec : timed_run_params(5.0, 1.0))

@@ -26,6 +26,9 @@ struct ProfileTest {
 // (SEQ|RND)<n>(K|M) Q<n>T<n> with n >= 1, QD <= 1024, threads <= 64.
 std::optional<ProfileTest> parse_profile_test(std::string_view text);
 
+// The most tests one profile job runs.
+inline constexpr std::size_t max_profile_tests = 32;
+
 // Parses a comma-separated list; nullopt when any entry is bad or it is empty.
 std::optional<std::vector<ProfileTest>> parse_profile_tests(std::string_view text);
 

@@ -10,6 +10,7 @@
 
 #include <fcntl.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -204,6 +205,26 @@ TreeRun::~TreeRun()
     }
 }
 
+UniqueFd TreeRun::open_tree_file(const std::string& path) const
+{
+    // The caller owns the scratch tree and may swap a file for a FIFO
+    // mid-run: a blocking open() of it would hang this thread, beyond the
+    // reach of Cancel, holding the disk's claim. O_NONBLOCK makes such an
+    // open return at once (and changes nothing for regular files), and the
+    // fstat() refuses anything but a regular file. openat2 follows no
+    // symlink anyway; O_NOFOLLOW says so here too.
+    UniqueFd fd = open_path_beneath(root_.get(), path, O_RDONLY | O_NONBLOCK | O_NOFOLLOW);
+    if (!fd.valid())
+        fail("open", path, errno);
+    struct stat st {};
+    if (::fstat(fd.get(), &st) != 0)
+        fail("open", path, errno);
+    if (!S_ISREG(st.st_mode))
+        throw Error(fmt::format("{}: \"{}\" in the benchmark's tree was replaced by something that is not a file",
+                                ctx_.result.target_name, path));
+    return fd;
+}
+
 void TreeRun::fail(const std::string& what, const std::string& name, int error_number) const
 {
     // Explained by the caller (timed() or explaining()), once.
@@ -329,9 +350,7 @@ std::uint64_t TreeRun::drop_cached()
         if (ctx_.cancel.cancelled())
             return 0;
         const std::string path = plan_.file_path(f);
-        const UniqueFd fd = open_path_beneath(root_.get(), path, O_RDONLY);
-        if (!fd.valid())
-            fail("open", path, errno);
+        const UniqueFd fd = open_tree_file(path);
         // Only clean pages can be dropped; the phase's syncfs made them so.
         ::posix_fadvise(fd.get(), 0, 0, POSIX_FADV_DONTNEED);
         const std::size_t size = plan_.file_size[f];
@@ -363,9 +382,7 @@ std::optional<std::uint64_t> TreeRun::read_files()
     return timed([&] {
         for (std::uint32_t f : plan_.read_order) {
             const std::string path = plan_.file_path(f);
-            const UniqueFd fd = open_path_beneath(root_.get(), path, O_RDONLY);
-            if (!fd.valid())
-                fail("open", path, errno);
+            const UniqueFd fd = open_tree_file(path);
             std::size_t done = 0;
             while (true) {
                 const ssize_t n = ::read(fd.get(), buffer.data() + done, buffer.size() - done);

@@ -1,0 +1,83 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "write_safety.hpp"
+
+#include "errors.hpp"
+#include "log.hpp"
+
+namespace diskbench::service {
+
+namespace {
+std::string_view without_blanks_around(std::string_view text)
+{
+    const auto blank = [](char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; };
+    while (!text.empty() && blank(text.front()))
+        text.remove_prefix(1);
+    while (!text.empty() && blank(text.back()))
+        text.remove_suffix(1);
+    return text;
+}
+} // namespace
+
+std::string erase_confirmation(const system::DeviceFacts& facts)
+{
+    const std::string_view serial = without_blanks_around(facts.serial);
+    return std::string(serial.empty() ? std::string_view(facts.node) : serial);
+}
+
+bool erases(const engine::ValueMap& parameters)
+{
+    const auto mode = parameters.find("mode");
+    return mode != parameters.end() && std::holds_alternative<std::string>(mode->second)
+        && std::get<std::string>(mode->second) == "destroy";
+}
+
+void check_writable(const system::DeviceFacts& facts, const engine::ValueMap& parameters,
+                    const system::SystemPlaces& system_places)
+{
+    if (facts.mounted)
+        throw make_error(ErrorCode::DeviceBusy,
+                         facts.node + " (or one of its partitions) is mounted; a raw write test needs it unused");
+    if (facts.in_use())
+        throw make_error(ErrorCode::DeviceBusy,
+                         facts.node + " is in use (held by RAID, LVM or dm-crypt, or swap); a raw write test needs it "
+                                      "unused");
+    // Fails closed: a device whose disk sysfs cannot name is not written.
+    if (system::disks_under(facts.device_number).empty())
+        throw make_error(ErrorCode::Failed,
+                         facts.node + ": sysfs does not say which disk it is on, so it cannot be told apart from the "
+                                      "system's; a raw write test needs that");
+    const system::SystemDisks system_disks = system::system_disks(system_places);
+    if (!system_disks.unknown.empty())
+        throw make_error(ErrorCode::DeviceBusy,
+                         "raw write tests are refused on every disk here: " + system_disks.unknown
+                             + ", so a write could hit a disk the running system is on");
+    if (system_disks.disks.empty())
+        log_warning("no disk found under / and the other system mount points (overlay?): only the exclusive "
+                    "open protects them from raw writes");
+    if (system_disks.may_hold(facts.device_number))
+        throw make_error(ErrorCode::DeviceBusy,
+                         facts.node + " is on a disk the running system uses (/, /usr, /var, /boot, the ESP or swap); "
+                                      "raw write tests never run there, not even on an unmounted partition");
+    const auto confirm = parameters.find("confirm");
+    if (erases(parameters)
+        && (confirm == parameters.end() || !std::holds_alternative<std::string>(confirm->second)
+            || without_blanks_around(std::get<std::string>(confirm->second)) != erase_confirmation(facts)))
+        throw make_error(ErrorCode::InvalidArgument,
+                         std::string("confirm: mode=destroy erases the data on ") + facts.node + "; confirm must be "
+                             + (without_blanks_around(facts.serial).empty() ? "its node"
+                                                                             : "its serial number (the Device's Serial)")
+                             + " (the Device's EraseConfirmation)");
+}
+
+std::string device_label(const system::DeviceFacts& facts)
+{
+    std::string model = facts.vendor.empty() ? facts.model : facts.vendor + " " + facts.model;
+    while (!model.empty() && model.back() == ' ')
+        model.pop_back();
+    const std::string serial(without_blanks_around(facts.serial));
+    if (model.empty())
+        return facts.node;
+    return model + (serial.empty() ? "" : ", serial " + serial) + " (" + facts.node + ")";
+}
+
+} // namespace diskbench::service

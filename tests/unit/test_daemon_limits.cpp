@@ -1,0 +1,123 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The bounds that keep one user from starving the others or getting the
+// daemon disconnected: the per-user budget of I/O threads and buffers, and
+// the caps on what a job keeps and sends in one message.
+#include "../../daemon/engine/benchmark.hpp"
+#include "../../daemon/engine/errors.hpp"
+#include "../../daemon/engine/resource_budget.hpp"
+#include "scratch.hpp"
+#include "service/job_sink.hpp"
+#include "service/log.hpp"
+#include "service/user_limits.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <sdbus-c++/Error.h>
+
+using namespace diskbench;
+
+TEST_CASE("a resource budget refuses what does not fit and takes back what is released", "[daemon-parts]")
+{
+    engine::ResourceBudget budget(8, 1 << 20);
+    {
+        auto first = budget.reserve(6, 512 << 10);
+        CHECK(budget.threads_in_use() == 6);
+        CHECK_THROWS_AS(budget.reserve(3, 1), engine::LimitsError);
+        CHECK_THROWS_AS(budget.reserve(1, 600 << 10), engine::LimitsError);
+        auto second = budget.reserve(2, 512 << 10); // exactly full
+        CHECK(budget.buffer_bytes_in_use() == 1 << 20);
+        engine::ResourceBudget::Reservation moved = std::move(second);
+        CHECK(budget.threads_in_use() == 8);
+    }
+    CHECK(budget.threads_in_use() == 0);
+    CHECK(budget.buffer_bytes_in_use() == 0);
+}
+
+TEST_CASE("a run whose I/O threads do not fit the owner's budget fails with LimitsError", "[daemon-parts]")
+{
+    testing::ScratchDir dir;
+    const auto file = testing::make_data_file(dir, "data", 16 << 20);
+    const engine::Target target = engine::open_target_for_read(file.string());
+    const engine::BenchmarkInfo* profile = engine::find_benchmark("profile");
+    REQUIRE(profile);
+    const engine::ValueMap two_threads { { "tests", std::string("RND4K Q1T2") },
+                                         { "duration_s", 0.2 },
+                                         { "warmup_s", 0.0 },
+                                         { "backend", std::string("io_uring") } };
+    engine::CancelToken cancel;
+    // Another run of the same user holds all but one thread.
+    engine::ResourceBudget budget(3, 1 << 30);
+    auto other = budget.reserve(2, 0);
+    try {
+        engine::run_benchmark(*profile, target, two_threads, nullptr, cancel, &budget);
+        FAIL("the run started");
+    } catch (const engine::LimitsError& error) {
+        CHECK_THAT(error.what(), Catch::Contains("I/O threads"));
+    }
+    // With the other run gone it fits, and gives everything back.
+    other = {};
+    const engine::Result result = engine::run_benchmark(*profile, target, two_threads, nullptr, cancel, &budget);
+    CHECK(result.backend == "io_uring");
+    CHECK(budget.threads_in_use() == 0);
+}
+
+TEST_CASE("per-user caps: running jobs and folders being prepared", "[daemon-parts]")
+{
+    service::LimitCaps caps;
+    caps.running_jobs = 2;
+    caps.preparations = 1;
+    service::UserLimits limits(caps);
+    CHECK_NOTHROW(limits.check_start(1000, 1, 0));
+    try {
+        limits.check_start(1000, 2, 0);
+        FAIL("a third job was allowed");
+    } catch (const sdbus::Error& error) {
+        CHECK(error.getName() == "org.diskbench.DiskBench1.Error.LimitsExceeded");
+    }
+    CHECK_THROWS_AS(limits.check_start(1000, 0, 1), sdbus::Error);
+    // One budget per user while its jobs hold it.
+    auto first = limits.budget(1000);
+    CHECK(limits.budget(1000) == first);
+    CHECK(limits.budget(1001) != first);
+}
+
+TEST_CASE("a job keeps a bounded number of samples and no message carries more than the cap", "[daemon-parts]")
+{
+    service::JobSink sink;
+    sink.series_added(0, { "latency", "B", "us", engine::SeriesStyle::Scatter });
+    const std::size_t made = service::JobSink::max_samples + 1000;
+    for (std::size_t i = 0; i < made; ++i)
+        sink.point_added(0, { static_cast<double>(i), 1.0 });
+    sink.point_added(7, { 0, 0 }); // a series that does not exist
+    CHECK(sink.dropped_samples() == 1001);
+
+    std::uint64_t published = 0;
+    std::size_t batches = 0;
+    while (sink.unpublished()) {
+        const auto batch = sink.take_batch();
+        CHECK(batch.first_index == published);
+        CHECK(batch.samples.size() <= service::JobSink::max_per_message);
+        published += batch.samples.size();
+        ++batches;
+    }
+    CHECK(published == service::JobSink::max_samples);
+    CHECK(batches == (service::JobSink::max_samples + service::JobSink::max_per_message - 1)
+                         / service::JobSink::max_per_message);
+
+    std::vector<service::Sample> page;
+    REQUIRE(sink.published_from(0, 1'000'000'000, page));
+    CHECK(page.size() == service::JobSink::max_per_message);
+    REQUIRE(sink.published_from(10, 5, page));
+    REQUIRE(page.size() == 5);
+    CHECK(std::get<1>(page[0]) == 10.0);
+    REQUIRE(sink.published_from(published, 5, page));
+    CHECK(page.empty());
+    CHECK_FALSE(sink.published_from(published + 1, 5, page));
+}
+
+TEST_CASE("log lines escape what callers chose, so nobody forges a journal line", "[daemon-parts]")
+{
+    CHECK(service::escaped("/home/eve/x\nDec 24 sshd[1]: Accepted") == "/home/eve/x\\nDec 24 sshd[1]: Accepted");
+    CHECK(service::escaped("tab\there\x1b[31m\\") == "tab\\there\\x1b[31m\\\\");
+    CHECK(service::escaped("plain /dev/loop0 ü") == "plain /dev/loop0 ü");
+}
