@@ -8,7 +8,6 @@ import grp
 import json
 import os
 import pwd
-import re
 import shlex
 import shutil
 import subprocess
@@ -20,20 +19,15 @@ from cleanup import (PHASE_CLIENTS, PHASE_DIR, PHASE_FILES, PHASE_LOOPS, PHASE_S
                      proc_starttime, run, wait_until)
 from clients import PYTHON, BusClient, Monitor
 from dbus_values import DBusError, busctl_args, gvariant_text, split_signature, unwrap
+# The names and the parts of the Stack in modules of their own, re-exported:
+# callers import them from here.
+from bus_names import (BUS_NAME, DEVICE_IFACE, DEVICES_PATH, ERROR_PREFIX, JOB_IFACE,
+                       MANAGER_IFACE, MANAGER_PATH, OBJECT_MANAGER_IFACE, POLKIT_NAME,
+                       PROPERTIES_IFACE, UDISKS_NAME)
+from bus_calls import BusCalls
+from loop_devices import LoopDevice, LoopDevices
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-
-BUS_NAME = 'org.diskbench.DiskBench1'
-MANAGER_PATH = '/org/diskbench/DiskBench1'
-DEVICES_PATH = MANAGER_PATH + '/devices'
-MANAGER_IFACE = 'org.diskbench.DiskBench1.Manager'
-DEVICE_IFACE = 'org.diskbench.DiskBench1.Device'
-JOB_IFACE = 'org.diskbench.DiskBench1.Job'
-ERROR_PREFIX = 'org.diskbench.DiskBench1.Error.'
-OBJECT_MANAGER_IFACE = 'org.freedesktop.DBus.ObjectManager'
-PROPERTIES_IFACE = 'org.freedesktop.DBus.Properties'
-UDISKS_NAME = 'org.freedesktop.UDisks2'
-POLKIT_NAME = 'org.freedesktop.PolicyKit1'
 
 # Test users: name -> supplementary groups. The rules file (RULES) grants
 # benchtest everything of ours, asks benchadmin-challenge for an admin
@@ -137,30 +131,7 @@ class Service:
         self.name, self.popen, self.logpath, self.entry = name, popen, logpath, entry
 
 
-class LoopDevice:
-    def __init__(self, node, backing, entry):
-        self.node = node                    # /dev/loopN
-        self.name = os.path.basename(node)  # loopN
-        self.backing = backing
-        self.entry = entry
-
-    @property
-    def object_path(self):
-        return f'{DEVICES_PATH}/{self.name}'
-
-    @property
-    def udisks_path(self):
-        return f'/org/freedesktop/UDisks2/block_devices/{self.name}'
-
-    @property
-    def size(self):
-        return os.path.getsize(self.backing)
-
-    def __repr__(self):
-        return f'<LoopDevice {self.node} over {self.backing}>'
-
-
-class Stack:
+class Stack(LoopDevices, BusCalls):
     """The private system bus with polkitd, udisks (real or mock) and diskbenchd.
 
     udisks: 'real' (udevd + udisksd), 'mock' (python3-dbusmock, see
@@ -455,139 +426,6 @@ class Stack:
                                           UDISKS_NAME, '/org/freedesktop/UDisks2',
                                           OBJECT_MANAGER_IFACE], env=self.bus_env())
         self._wait_for_name(UDISKS_NAME, svc)
-
-    # ---- loop devices ----------------------------------------------------
-
-    def attach_loop(self, size=64 * 1024 * 1024, sector_size=None, wait_udisks=None):
-        """Attaches a loop device over a new file of random data."""
-        if wait_udisks is None:
-            wait_udisks = self.udisks == 'real'
-        fd, backing = tempfile.mkstemp(prefix='disk-', suffix='.img', dir=self.tmp)
-        with os.fdopen(fd, 'wb') as f:
-            # Random data, no holes: holes in sparse files hide alignment bugs.
-            left = size
-            while left:
-                chunk = min(left, 4 * 1024 * 1024)
-                f.write(os.urandom(chunk))
-                left -= chunk
-            f.flush()
-            os.fsync(f.fileno())
-        argv = ['losetup', '--find', '--show', '--direct-io=on']
-        if sector_size:
-            argv += ['--sector-size', str(sector_size)]
-        res = run(argv + [backing])
-        node = res.stdout.strip()
-        if not re.fullmatch(r'/dev/loop\d+', node):
-            raise RuntimeError(f'losetup gave {node!r}')
-        entry = self.undo.add(PHASE_LOOPS, kind='loop', dev=node, backing=backing)
-        loop = LoopDevice(node, backing, entry)
-        self.loops.append(loop)
-        if self.udisks == 'real':
-            run(['udevadm', 'trigger', '--action=change', f'/sys/class/block/{loop.name}'],
-                check=False)
-            run(['udevadm', 'settle', '--timeout=30'], check=False, timeout=40)
-        if wait_udisks:
-            wait_until(lambda: self._udisks_size(loop) == size, 20,
-                       what=f'udisks to show {node}')
-        return loop
-
-    def detach_loop(self, loop):
-        run(['losetup', '-d', loop.node])
-        wait_until(lambda: loop_devices().get(loop.node) != loop.backing, 10,
-                   what=f'{loop.node} to detach')
-        self.undo.remove(loop.entry)
-        self.loops.remove(loop)
-        os.unlink(loop.backing)
-        if self.udisks == 'real':
-            run(['udevadm', 'settle', '--timeout=30'], check=False, timeout=40)
-
-    def mount_new_filesystem(self, loop):
-        """Makes an ext4 filesystem on our loop device and mounts it; returns the mount point."""
-        run(['mkfs.ext4', '-q', '-F', loop.node])
-        mountpoint = tempfile.mkdtemp(prefix='mnt-', dir=self.tmp)
-        entry = self.undo.add(PHASE_CLIENTS, kind='mount', path=mountpoint, dev=loop.node)
-        run(['mount', loop.node, mountpoint])
-        return mountpoint, entry
-
-    def mount_read_only(self, node, mountpoint=None):
-        """Mounts NODE's ext4 read-only and without replaying its journal, so
-        it writes nothing while mounted; returns what umount() takes."""
-        mountpoint = mountpoint or tempfile.mkdtemp(prefix='mnt-', dir=self.tmp)
-        os.makedirs(mountpoint, exist_ok=True)
-        entry = self.undo.add(PHASE_CLIENTS, kind='mount', path=mountpoint, dev=node)
-        run(['mount', '-o', 'ro,noload', node, mountpoint])
-        return mountpoint, entry
-
-    def umount(self, mountpoint_and_entry):
-        mountpoint, entry = mountpoint_and_entry
-        run(['umount', mountpoint])
-        self.undo.remove(entry)
-        os.rmdir(mountpoint)
-
-    def _udisks_size(self, loop):
-        res = self.busctl('--json=short', 'get-property', UDISKS_NAME, loop.udisks_path,
-                          'org.freedesktop.UDisks2.Block', 'Size', check=False)
-        if res.returncode != 0:
-            return None
-        return json.loads(res.stdout)['data']
-
-    # ---- calling ---------------------------------------------------------
-
-    def as_user(self, user, argv):
-        if user is None or user == 'root':
-            return argv
-        return ['runuser', '-u', user, '--', 'env',
-                f'DBUS_SYSTEM_BUS_ADDRESS={self.address}'] + argv
-
-    def busctl(self, *args, user=None, check=False, timeout=60):
-        argv = self.as_user(user, ['busctl', '--system'] + list(args))
-        return run(argv, check=check, timeout=timeout, env=dict(os.environ, **self.bus_env()))
-
-    def call(self, path, iface, member, sig='', *values, user=None, dest=BUS_NAME, timeout=60):
-        """Calls a method with busctl; returns the reply's values (a list)."""
-        args = ['--json=short', f'--timeout={timeout}', 'call', dest, path, iface, member]
-        if sig:
-            args += [sig] + busctl_args(sig, values)
-        res = self.busctl(*args, user=user, timeout=timeout + 10)
-        if res.returncode != 0:
-            # busctl does not print the error name; gdbus does: use call_error()
-            # where the name matters.
-            raise DBusError(None, res.stderr.strip())
-        if not res.stdout.strip():
-            return []
-        return unwrap(json.loads(res.stdout)['data'])
-
-    def call_error(self, path, iface, member, sig='', *values, user=None, dest=BUS_NAME,
-                   timeout=60):
-        """Calls a method that must fail (with gdbus); returns the DBusError."""
-        argv = ['gdbus', 'call', '--system', '--dest', dest, '--object-path', path,
-                '--method', f'{iface}.{member}', '--timeout', str(timeout)]
-        argv += [gvariant_text(t, v) for t, v in zip(split_signature(sig), values)]
-        res = run(self.as_user(user, argv), check=False, timeout=timeout + 10,
-                  env=dict(os.environ, **self.bus_env()))
-        if res.returncode == 0:
-            raise AssertionError(f'{member} succeeded but should have failed: {res.stdout.strip()}')
-        m = re.search(r'GDBus\.Error:([A-Za-z0-9_.]+): (.*)', res.stderr, re.S)
-        if not m:
-            return DBusError(None, res.stderr.strip())
-        return DBusError(m.group(1), m.group(2).strip())
-
-    def get_property(self, path, iface, prop, user=None, dest=BUS_NAME):
-        res = self.busctl('--json=short', 'get-property', dest, path, iface, prop, user=user)
-        if res.returncode != 0:
-            raise DBusError(None, res.stderr.strip())
-        return unwrap(json.loads(res.stdout)['data'])
-
-    def get_all(self, path, iface, user=None, dest=BUS_NAME):
-        return self.call(path, PROPERTIES_IFACE, 'GetAll', 's', iface, user=user, dest=dest)[0]
-
-    def managed_objects(self, user=None):
-        return self.call(MANAGER_PATH, OBJECT_MANAGER_IFACE, 'GetManagedObjects', user=user)[0]
-
-    def name_has_owner(self, name):
-        res = self.busctl('--json=short', 'call', 'org.freedesktop.DBus', '/org/freedesktop/DBus',
-                          'org.freedesktop.DBus', 'NameHasOwner', 's', name)
-        return res.returncode == 0 and json.loads(res.stdout)['data'][0]
 
     def daemon_pid(self):
         """PID of the running diskbenchd, None when it does not run."""
