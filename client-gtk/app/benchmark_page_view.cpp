@@ -10,7 +10,6 @@
 #include "../model/printf_text.hpp"
 
 #include <glib/gi18n-lib.h>
-#include <unistd.h>
 
 namespace diskbench::client {
 

@@ -3,6 +3,7 @@
 
 #include "../model/folder.hpp"
 #include "../model/job_result.hpp"
+#include "../model/printf_text.hpp"
 
 #include <glib/gi18n-lib.h>
 
@@ -230,9 +231,7 @@ bool Window::select_folder(const std::string& path)
     const std::string folder = real ? real.get() : path;
     std::string error;
     if (!open_directory(folder, error)) {
-        gchar* text = g_strdup_printf(_("Cannot open “%s”: %s"), folder_display_name(folder).c_str(), error.c_str());
-        toast(text);
-        g_free(text);
+        toast(printf_text(_("Cannot open “%s”: %s"), folder_display_name(folder).c_str(), error.c_str()));
         return false;
     }
     if (std::find(folders_.begin(), folders_.end(), folder) == folders_.end())
