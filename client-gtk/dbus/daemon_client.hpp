@@ -98,6 +98,7 @@ private:
     void on_job_signal(sdbus::Message& message);
     void on_name_owner_changed(sdbus::Message& message);
     void request_samples(JobEntry& job);
+    void request_target(JobEntry& job);
     // StartBenchmark / StartFilesystemBenchmark: interactive, replies with the job.
     template <typename... Args> void call_start(const char* method, StartReply reply, const Args&... args);
     template <typename F> void notify(F&& call);

@@ -168,16 +168,20 @@ void JobObject::Cancel(sdbus::Result<>&& result, std::map<std::string, sdbus::Va
     }
     // std::function needs a copyable callable; sdbus::Result is move-only.
     auto reply = std::make_shared<sdbus::Result<>>(std::move(result));
-    cancel_permission_(message->getSender(), message->getCredsUid(), allow_interaction,
-                       [weak = weak_from_this(), reply](std::optional<sdbus::Error> refusal) {
-                           if (refusal) {
-                               reply->returnError(*refusal);
-                               return;
-                           }
-                           if (auto self = weak.lock())
-                               self->cancel();
-                           reply->returnResults();
-                       });
+    try {
+        cancel_permission_(message->getSender(), message->getCredsUid(), allow_interaction,
+                           [weak = weak_from_this(), reply](std::optional<sdbus::Error> refusal) {
+                               if (refusal) {
+                                   reply->returnError(*refusal);
+                                   return;
+                               }
+                               if (auto self = weak.lock())
+                                   self->cancel();
+                               reply->returnResults();
+                           });
+    } catch (const std::exception& error) { // LimitsExceeded: too many of the caller's questions wait
+        reply->returnError(reply_error(error));
+    }
 }
 
 bool JobObject::caller_may_read_private()
@@ -185,6 +189,14 @@ bool JobObject::caller_may_read_private()
     const sdbus::Message* message = getObject().getCurrentlyProcessedMessage();
     const uid_t uid = message->getCredsUid();
     return uid == setup_.owner_uid || uid == 0;
+}
+
+std::string JobObject::GetTarget()
+{
+    if (private_samples_ && !caller_may_read_private())
+        throw make_error(ErrorCode::NotAuthorized,
+                         "the folder of a benchmark in a folder is for the user who started it (and root)");
+    return setup_.target_name;
 }
 
 void JobObject::check_may_read_samples()

@@ -102,7 +102,9 @@ private:
                                                              const uint32_t& max_count) override;
     std::string Kind() override { return std::string(setup_.benchmark->kind); }
     sdbus::ObjectPath Device() override { return sdbus::ObjectPath(setup_.device_path); }
-    std::string Target() override { return setup_.target_name; }
+    // A folder job's folder is its owner's business: GetTarget().
+    std::string Target() override { return private_samples_ ? std::string() : setup_.target_name; }
+    std::string GetTarget() override;
     uint32_t Owner() override { return setup_.owner_uid; }
     std::map<std::string, sdbus::Variant> Parameters() override { return variants_from_values(setup_.parameters); }
     std::map<std::string, sdbus::Variant> DeviceInfo() override { return setup_.device_info; }

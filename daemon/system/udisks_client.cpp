@@ -76,11 +76,19 @@ bool UDisksClient::load()
     }
 }
 
-bool UDisksClient::from_udisks(const sdbus::Message& message) const
+bool UDisksClient::from_udisks(const sdbus::Message& message)
 {
     // The bus fills in the sender of every message: a client cannot claim
     // another's unique name.
-    return !owner_.empty() && message.getSender() == owner_;
+    if (!owner_.empty() && message.getSender() == owner_)
+        return true;
+    // Someone is forging udisks' signals at us: worth the journal, but a
+    // flood of them must not flood it.
+    if (++ignored_ <= 20 || ignored_ % 1000 == 0)
+        std::fprintf(stderr, "diskbenchd: warning: ignored a udisks2 signal (%s) that %s sent, not udisksd (%s)\n",
+                     message.getMemberName().c_str(), message.getSender().c_str(),
+                     owner_.empty() ? "not on the bus" : owner_.c_str());
+    return false;
 }
 
 void UDisksClient::on_interfaces_added(sdbus::Message& message)

@@ -5,6 +5,7 @@
 
 #include <sdbus-c++/sdbus-c++.h>
 
+#include <cstdint>
 #include <functional>
 #include <memory>
 #include <string>
@@ -41,7 +42,7 @@ public:
 
 private:
     void reload_async();
-    [[nodiscard]] bool from_udisks(const sdbus::Message& message) const;
+    [[nodiscard]] bool from_udisks(const sdbus::Message& message);
     void on_interfaces_added(sdbus::Message& message);
     void on_interfaces_removed(sdbus::Message& message);
     void on_properties_changed(sdbus::Message& message);
@@ -56,6 +57,7 @@ private:
     sdbus::Slot properties_match_;
     sdbus::Slot owner_match_;
     std::string owner_;
+    std::uint64_t ignored_ = 0; // signals dropped as not udisksd's
     ManagedObjects objects_;
 };
 

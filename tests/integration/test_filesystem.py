@@ -202,7 +202,9 @@ class FilesystemTest(harness.IntegrationTestCase):
         # The folder's filesystem lives on our loop device: the job says so
         # and the device's facts come with it.
         self.assertEqual(props['Device'], self.loop.object_path)
-        self.assertEqual(props['Target'], folder)
+        # The folder is its owner's business: not in the public property.
+        self.assertEqual(props['Target'], '')
+        self.assertEqual(self.stack.call(c.job, JOB_IFACE, 'GetTarget', user='dbtest-in'), [folder])
         self.assertEqual(props['DeviceInfo']['node'], self.loop.node)
         self.assertIn('ext4', props['DeviceInfo']['filesystem_type'])
         self.assertGreater(props['DeviceInfo']['filesystem_free'], 100 * MiB)
@@ -278,7 +280,7 @@ class FilesystemTest(harness.IntegrationTestCase):
         self.assertIsNotNone(match, res.stdout)
         job = match.group(1)
         self.assertEqual(self.wait_job_state(job, timeout=60), 'finished')
-        self.assertEqual(self.stack.get_property(job, JOB_IFACE, 'Target'), folder)
+        self.assertEqual(self.stack.call(job, JOB_IFACE, 'GetTarget', user='dbtest-in'), [folder])
         self.assertEqual(os.listdir(folder), [])
 
     # ---- refusals -----------------------------------------------------

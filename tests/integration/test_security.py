@@ -1,0 +1,318 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""What one local user must not be able to do to the daemon or to others:
+forge the signals it follows, get it disconnected with an oversized reply,
+take more than a user's share, get past polkit without the dialog naming
+the device, or forge lines of its log. All as unprivileged test users on
+the private bus with the real daemon, polkitd and udisksd."""
+
+import json
+import os
+import subprocess
+import time
+
+import harness
+from harness import (BUS_NAME, DEVICE_IFACE, JOB_IFACE, MANAGER_IFACE, MANAGER_PATH,
+                     OBJECT_MANAGER_IFACE, SEEK_LONG, UDISKS_NAME, wait_until)
+
+NO_INTERACTION = {'auth.no_user_interaction': ('b', True)}
+DRIVER = ('org.freedesktop.DBus', '/org/freedesktop/DBus', 'org.freedesktop.DBus')
+# The daemon's own check, logged when it drops a forged signal.
+IGNORED_OWNER_CHANGE = 'ignored a NameOwnerChanged signal that'
+IGNORED_UDISKS = 'ignored a udisks2 signal'
+# The bus policy's rule against signals addressed to the daemon.
+SIGNAL_DENY = ('<deny send_destination="org.diskbench.DiskBench1" send_type="signal" '
+               'send_broadcast="false"/>')
+
+
+def without_signal_deny(policy):
+    """The bus policy less its signal rule, so forged signals reach the daemon
+    and its own checks are what a test sees (the rule is tested apart)."""
+    if SIGNAL_DENY not in policy:
+        raise AssertionError('the bus policy no longer has the signal rule this test takes out')
+    return policy.replace(SIGNAL_DENY, '')
+
+
+def unique_name(stack, name):
+    return stack.call(DRIVER[1], DRIVER[2], 'GetNameOwner', 's', name, dest=DRIVER[0])[0]
+
+
+def forge(stack, user, dest, path, signal, *args):
+    """Sends, as `user`, a signal addressed to `dest`, as a local attacker can
+    with gdbus; the bus fills in the user's own unique name as its sender.
+    Arguments are GVariant text."""
+    argv = ['gdbus', 'emit', '--system', '--dest', dest, '--object-path', path,
+            '--signal', signal, *args]
+    res = subprocess.run(stack.as_user(user, argv), env=dict(os.environ, **stack.bus_env()),
+                         capture_output=True, text=True, timeout=30)
+    if res.returncode != 0:
+        raise AssertionError(f'gdbus emit failed: {res.stderr}')
+
+
+def forge_owner_gone(stack, user, name, old_owner=None):
+    forge(stack, user, unique_name(stack, BUS_NAME), DRIVER[1], 'org.freedesktop.DBus.NameOwnerChanged',
+          f"'{name}'", f"'{old_owner or name}'", "''")
+
+
+def settle(stack):
+    """Gives forged signals time to be handled: a method call answered after
+    them (the daemon handles messages in order), and a moment for a job a
+    signal cancelled to end."""
+    time.sleep(0.5)
+    stack.call(MANAGER_PATH, MANAGER_IFACE, 'ListBenchmarks', user='dbtest-out')
+    time.sleep(1.0)
+
+
+def devices(stack):
+    objects = stack.managed_objects()
+    return {path: (ifaces[DEVICE_IFACE]['Node'], ifaces[DEVICE_IFACE]['Size'])
+            for path, ifaces in objects.items() if DEVICE_IFACE in ifaces}
+
+
+class ForgedSignalsTest(harness.LoopDeviceTestCase):
+    """The daemon's own checks: the bus policy's rule against signals
+    addressed to it is taken out here, so the forged signals do arrive."""
+
+    stack_options = {'bus_policy_edit': without_signal_deny}
+
+    def test_forged_owner_vanishing_cancels_nothing(self):
+        # Without the check, another user could cancel any job it cannot
+        # cancel through polkit (manage-jobs) by "announcing" that the
+        # owner's connection closed.
+        with self.stack.client('dbtest-in', (self.loop.object_path, 'seek', SEEK_LONG)) as c:
+            self.assertIsNone(c.error)
+            marks = self.stack.log_marks()
+            forge_owner_gone(self.stack, 'dbtest-out', c.unique_name)
+            settle(self.stack)
+            self.assertEqual(self.stack.get_property(c.job, JOB_IFACE, 'State'), 'running')
+            # It did arrive, and was dropped for its sender.
+            self.assertIn(IGNORED_OWNER_CHANGE, self.stack.read_log('diskbenchd', marks['diskbenchd']))
+            # The real one still counts.
+            c.kill()
+            wait_until(lambda: self.stack.get_property(c.job, JOB_IFACE, 'State') == 'cancelled', 5,
+                       what='the job to end with its owner')
+
+    def test_forged_udisks_signals_change_nothing(self):
+        before = devices(self.stack)
+        self.assertIn(self.loop.object_path, before)
+        udisks = unique_name(self.stack, UDISKS_NAME)
+        daemon = unique_name(self.stack, BUS_NAME)
+        marks = self.stack.log_marks()
+        root = '/org/freedesktop/UDisks2'
+        # A "device" whose node would be a link to a file root may read.
+        forge(self.stack, 'dbtest-out', daemon, root, 'org.freedesktop.DBus.ObjectManager.InterfacesAdded',
+              f"objectpath '{root}/block_devices/evil0'",
+              "{'org.freedesktop.UDisks2.Block': {'Device': <b'/dev/evil0'>, "
+              "'DeviceNumber': <uint64 1999>, 'Size': <uint64 1048576>, 'Drive': <objectpath '/'>}}")
+        forge(self.stack, 'dbtest-out', daemon, self.loop.udisks_path,
+              'org.freedesktop.DBus.Properties.PropertiesChanged',
+              "'org.freedesktop.UDisks2.Block'", "{'Size': <uint64 4096>}", '@as []')
+        forge(self.stack, 'dbtest-out', daemon, root, 'org.freedesktop.DBus.ObjectManager.InterfacesRemoved',
+              f"objectpath '{self.loop.udisks_path}'",
+              "['org.freedesktop.UDisks2.Block', 'org.freedesktop.UDisks2.Loop']")
+        forge_owner_gone(self.stack, 'dbtest-out', UDISKS_NAME, udisks)
+
+        settle(self.stack)
+        self.assertEqual(devices(self.stack), before)
+        # They did arrive, and were dropped for their sender.
+        log = self.stack.read_log('diskbenchd', marks['diskbenchd'])
+        self.assertEqual(log.count(IGNORED_UDISKS), 3, log)
+        self.assertIn(IGNORED_OWNER_CHANGE, log)
+        # udisksd's own signals still count: a new device shows up.
+        other = self.stack.attach_loop(size=8 * 1024 * 1024)
+        try:
+            wait_until(lambda: other.object_path in devices(self.stack), 20,
+                       what='a real hotplug to reach the daemon')
+        finally:
+            self.stack.detach_loop(other)
+
+
+class BusPolicyTest(harness.LoopDeviceTestCase):
+    """The second lock, with the installed bus policy: a signal addressed to
+    the daemon never reaches it."""
+
+    def test_bus_refuses_signals_addressed_to_the_daemon(self):
+        with self.stack.client('dbtest-in', (self.loop.object_path, 'seek', SEEK_LONG)) as c:
+            self.assertIsNone(c.error)
+            marks = self.stack.log_marks()
+            forge_owner_gone(self.stack, 'dbtest-out', c.unique_name)
+            settle(self.stack)
+            self.assertNotIn(IGNORED_OWNER_CHANGE, self.stack.read_log('diskbenchd', marks['diskbenchd']))
+            self.assertEqual(self.stack.get_property(c.job, JOB_IFACE, 'State'), 'running')
+
+
+class PagedSamplesTest(harness.LoopDeviceTestCase):
+
+    def test_more_samples_than_one_reply_holds_are_paged(self):
+        # 300,000 reads make 300,000 points, more than one reply carries
+        # (262,144). In 0.1 GetSamples(0) put them all in one reply; with a
+        # job of ~1.4 M points that passed dbus-daemon's 32 MiB limit and
+        # got the daemon disconnected, ending every user's jobs.
+        pid = self.stack.ensure_daemon()
+        job = self.stack.start_benchmark(self.loop, 'seek', {'count': ('t', 300000),
+                                                            'detach': ('b', True)})
+        self.wait_job_state(job, ('finished',), timeout=240)
+        count = self.stack.get_property(job, JOB_IFACE, 'SampleCount')
+        self.assertEqual(count, 300000)
+        first_next, first = self.stack.call(job, JOB_IFACE, 'GetSamples', 't', 0, timeout=120)
+        self.assertEqual(first_next, 262144)
+        self.assertEqual(len(first), 262144)
+        rest_next, rest = self.stack.call(job, JOB_IFACE, 'GetSampleRange', 'tu', first_next, 0,
+                                          timeout=120)
+        self.assertEqual(rest_next, count)
+        self.assertEqual(len(rest), count - 262144)
+        page_next, page = self.stack.call(job, JOB_IFACE, 'GetSampleRange', 'tu', 10, 5)
+        self.assertEqual((page_next, len(page)), (15, 5))
+        self.assertEqual(page[0], first[10])
+        # The same daemon, still on the bus.
+        self.assertEqual(self.stack.daemon_pid(), pid)
+        self.assertTrue(self.stack.name_has_owner(BUS_NAME))
+
+
+class FolderPrivacyTest(harness.IntegrationTestCase):
+
+    def test_a_folder_jobs_samples_are_its_owners(self):
+        folder = '/dev/shm/diskbench-it-private'
+        os.makedirs(folder, exist_ok=True)
+        try:
+            subprocess.run(['chown', 'dbtest-in:', folder], check=True)
+            options = {'size': ('t', 64 * 1024 * 1024), 'block_size': ('t', 4096)}
+            with self.stack.client('dbtest-in', start_fs=(folder, 'file-rw', options)) as c:
+                self.assertIsNone(c.error)
+                c.wait_completed(120)
+                err = self.stack.call_error(c.job, JOB_IFACE, 'GetSamples', 't', 0, user='dbtest-out')
+                self.assertDBusError(err, 'NotAuthorized')
+                err = self.stack.call_error(c.job, JOB_IFACE, 'GetSampleRange', 'tu', 0, 0,
+                                            user='dbtest-out')
+                self.assertDBusError(err, 'NotAuthorized')
+                # Nor the folder.
+                self.assertEqual(self.stack.get_property(c.job, JOB_IFACE, 'Target', user='dbtest-out'), '')
+                err = self.stack.call_error(c.job, JOB_IFACE, 'GetTarget', user='dbtest-out')
+                self.assertDBusError(err, 'NotAuthorized')
+                self.assertEqual(self.stack.call(c.job, JOB_IFACE, 'GetTarget', user='dbtest-in'), [folder])
+                # The owner (another connection of the same user) and root may.
+                count = self.stack.get_property(c.job, JOB_IFACE, 'SampleCount')
+                self.assertGreater(count, 0)
+                for user in ('dbtest-in', 'root'):
+                    next_index, samples = self.stack.call(c.job, JOB_IFACE, 'GetSamples', 't', 0, user=user)
+                    self.assertEqual((next_index, len(samples)), (count, count))
+                # Its Samples signals went to the owner's connection only.
+                self.assertTrue(c.samples_signals())
+        finally:
+            subprocess.run(['rm', '-rf', folder], check=False)
+
+    def test_a_folder_name_cannot_forge_a_log_line(self):
+        folder = '/dev/shm/diskbench-it-x\nDec 24 12:00:00 host sshd[1]: Accepted password for root'
+        os.makedirs(folder, exist_ok=True)
+        try:
+            subprocess.run(['chown', 'dbtest-in:', folder], check=True)
+            marks = self.stack.log_marks()
+            options = {'size': ('t', 4 * 1024 * 1024)}
+            with self.stack.client('dbtest-in', start_fs=(folder, 'file-rw', options)) as c:
+                self.assertIsNone(c.error)
+                c.wait_completed(60)
+            log = self.stack.read_log('diskbenchd', marks['diskbenchd'])
+            self.assertIn('diskbench-it-x\\nDec 24', log)
+            self.assertFalse([line for line in log.splitlines() if line.startswith('Dec 24')], log)
+        finally:
+            subprocess.run(['rm', '-rf', folder], check=False)
+
+
+class UserLimitsTest(harness.IntegrationTestCase):
+    """Per-user caps, with the daemon allowing 2 running jobs a user."""
+
+    stack_options = {'daemon_args': ['--max-jobs-per-user', '2']}
+
+    @classmethod
+    def prepare(cls):
+        cls.loops = [cls.stack.attach_loop() for _ in range(3)]
+
+    def start(self, loop, user):
+        return self.stack.start_benchmark(loop, 'seek', {**SEEK_LONG, 'detach': ('b', True)}, user=user)
+
+    def test_running_jobs_per_user_are_capped(self):
+        jobs = [self.start(self.loops[0], 'dbtest-in'), self.start(self.loops[1], 'dbtest-in')]
+        try:
+            err = self.stack.call_error(MANAGER_PATH, MANAGER_IFACE, 'StartBenchmark', 'osa{sv}',
+                                        self.loops[2].object_path, 'seek', SEEK_LONG, user='dbtest-in')
+            self.assertDBusError(err, 'LimitsExceeded')
+            self.assertIn('already runs 2 benchmarks', err.message)
+            # Another user is not held back by it.
+            jobs.append(self.start(self.loops[2], 'root'))
+        finally:
+            for job in jobs:
+                self.stack.call(job, JOB_IFACE, 'Cancel', 'a{sv}', {})
+            for job in jobs:
+                self.wait_job_state(job, harness.FINAL_STATES, timeout=10)
+        # With one ended, the user may start again.
+        job = self.start(self.loops[0], 'dbtest-in')
+        self.stack.call(job, JOB_IFACE, 'Cancel', 'a{sv}', {})
+        self.wait_job_state(job, harness.FINAL_STATES, timeout=10)
+
+    def test_folder_jobs_claim_a_filesystem_no_device_holds(self):
+        # /dev/shm is tmpfs: no Device of the daemon's to claim, so the
+        # filesystem itself is.
+        folder = '/dev/shm/diskbench-it-claim'
+        os.makedirs(folder, exist_ok=True)
+        try:
+            subprocess.run(['chown', 'dbtest-in:', folder], check=True)
+            # About 9 s on tmpfs here: it is still running when the second asks.
+            slow = {'amount_per_size': ('t', 128 * 1024 * 1024)}
+            with self.stack.client('dbtest-in', start_fs=(folder, 'write-sweep', slow)) as first:
+                self.assertIsNone(first.error)
+                self.assertEqual(self.stack.get_property(first.job, JOB_IFACE, 'Device'), '/')
+                quick = {'size': ('t', 4 * 1024 * 1024)}
+                with self.stack.client('dbtest-in', start_fs=(folder, 'file-rw', quick)) as second:
+                    self.assertIsNotNone(second.error)
+                    self.assertDBusError(second.error, 'DeviceBusy')
+                    self.assertIn('in use by ' + first.job, second.error.message)
+                self.stack.call(first.job, JOB_IFACE, 'Cancel', 'a{sv}', {}, user='dbtest-in')
+                first.wait_completed(30)
+        finally:
+            subprocess.run(['rm', '-rf', folder], check=False)
+
+
+class PolkitQuestionTest(harness.LoopDeviceTestCase):
+    """What polkit is asked: the erase action apart from the keep-data one,
+    with the device named in the details its messages show ($(device))."""
+
+    @classmethod
+    def prepare(cls):
+        super().prepare()
+        node = cls.loop.node
+        # dbtest-out is refused everything by the main test rules; this
+        # file (read first) lets it erase only when the daemon asks about
+        # the erase action and names this very device.
+        cls.stack.install_polkit_rules('00-aaa-diskbench-detail-test.rules', f'''
+polkit.addRule(function(action, subject) {{
+    if (subject.user == "dbtest-out" && action.id == "org.diskbench.write-device-destroy"
+        && action.lookup("device") == "{node}")
+        return polkit.Result.YES;
+}});
+''')
+        time.sleep(1)  # polkitd reloads rules files on its own
+
+    def test_erasing_asks_for_the_erase_action_naming_the_device(self):
+        destroy = {'mode': ('s', 'destroy'), 'confirm': ('s', self.loop.node),
+                   'size': ('t', 8 * 1024 * 1024), 'region_size': ('t', 8 * 1024 * 1024),
+                   'duration_s': ('d', 0.2), **NO_INTERACTION}
+        with self.stack.client('dbtest-out', (self.loop.object_path, 'device-write', destroy)) as c:
+            self.assertIsNone(c.error)
+            self.assertIn(c.wait_completed(60)['completed'], ('finished',))
+        # Keeping the data is the other action, which the rule does not grant.
+        keep = {k: v for k, v in destroy.items() if k not in ('mode', 'confirm')}
+        err = self.stack.call_error(MANAGER_PATH, MANAGER_IFACE, 'StartBenchmark', 'osa{sv}',
+                                    self.loop.object_path, 'device-write', keep, user='dbtest-out')
+        self.assertDBusError(err, 'NotAuthorized')
+
+    def test_the_messages_name_the_device(self):
+        out = subprocess.run(['pkaction', '--verbose', '--action-id', 'org.diskbench.write-device-destroy'],
+                             capture_output=True, text=True, check=True, env=dict(os.environ, LANG='C')).stdout
+        self.assertIn('$(device)', out)
+        out = subprocess.run(['pkaction', '--verbose', '--action-id', 'org.diskbench.write-device'],
+                             capture_output=True, text=True, check=True, env=dict(os.environ, LANG='C')).stdout
+        self.assertIn('$(device)', out)
+
+
+if __name__ == '__main__':
+    harness.main()
