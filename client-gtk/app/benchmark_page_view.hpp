@@ -2,10 +2,10 @@
 #pragma once
 
 #include "../model/benchmark_pages.hpp"
-#include "graph_area.hpp"
+#include "page_chart.hpp"
 #include "parameter_editor.hpp"
 #include "page_host.hpp"
-#include "profile_grid.hpp"
+#include "write_consent_card.hpp"
 
 #include <gtk/gtk.h>
 
@@ -15,11 +15,12 @@
 
 namespace diskbench::client {
 
-// One benchmark's page: title, what it does (popover with the equivalent fio
-// commands), Start/Stop, progress with ETA, warnings, the live graph and,
-// for profiles, the CrystalDiskMark-style table. It shows either a job of
-// the selected device (live while it runs) or a result opened from a file,
-// with an optional reference result drawn underneath.
+// One benchmark's page, the shell around its parts: title, what it does
+// (popover with the equivalent fio commands), settings, Start/Stop,
+// progress with ETA (model/progress_text), warnings, the write consent of
+// raw writes (WriteConsentCard) and the graph (PageChart). It shows either a
+// job of the selected device or folder (live while it runs) or a result
+// opened from a file, with an optional reference result drawn underneath.
 class BenchmarkPageView {
 public:
     BenchmarkPageView(const BenchmarkPage& page, PageHost& host);
@@ -43,7 +44,7 @@ public:
     void set_reference(std::optional<SavedResult> reference, std::string label);
     // Changes one setting of the next run (as the settings popover does).
     void set_parameter(const std::string& key, const SavedValue& value);
-    [[nodiscard]] bool has_reference() const noexcept { return reference_.has_value(); }
+    [[nodiscard]] bool has_reference() const noexcept { return chart_.has_reference(); }
 
     // What is shown (a live job as it stands, or the opened result).
     [[nodiscard]] std::optional<SavedResult> shown_result() const;
@@ -53,16 +54,17 @@ public:
 
 private:
     void build();
+    GtkWidget* build_header();
+    GtkWidget* build_info_button();
+    GtkWidget* build_messages();
+    GtkWidget* build_footer();
     void attach_job(const JobEntry& job);
     void detach();
     void rebuild_chart();
     void update_controls();
     void update_description();
     void update_messages(const std::vector<std::string>& warnings, const std::vector<std::string>& notes);
-    void build_write_card(GtkWidget* box);
-    void update_write_card(bool running);
-    // Generic pages draw what the shown job declares; others their chosen view.
-    [[nodiscard]] const PageView& view() const { return page_.generic() ? generic_view_ : page_.views.at(view_index_); }
+    void update_progress(const JobEntry* job, bool running);
     [[nodiscard]] bool shows_job_of_selection(const JobEntry& job);
     [[nodiscard]] bool can_start();
     [[nodiscard]] bool destroy_only() const;
@@ -78,8 +80,6 @@ private:
     static void on_view_toggled(GtkToggleButton*, gpointer self);
     static void on_info_shown(GtkPopover*, gpointer self);
     static void on_settings_shown(GtkPopover*, gpointer self);
-    static void on_write_mode_toggled(GtkCheckButton*, gpointer self);
-    static void on_confirm_changed(GtkEditable*, gpointer self);
 
     const BenchmarkPage& page_;
     PageHost& host_;
@@ -92,24 +92,13 @@ private:
     GtkWidget* info_label_ = nullptr;
     GtkWidget* fio_label_ = nullptr;
     std::vector<GtkWidget*> view_buttons_;
+    PageChart chart_;
     // The raw-write consent (DeviceWrite pages only).
-    GtkWidget* write_card_ = nullptr;
-    GtkWidget* write_label_ = nullptr;
-    GtkWidget* keep_button_ = nullptr;
-    GtkWidget* erase_button_ = nullptr;
-    GtkWidget* confirm_entry_ = nullptr;
-    GtkWidget* blocker_label_ = nullptr;
-    PageView generic_view_ = generic_view({});
-    GraphArea graph_;
-    std::unique_ptr<ProfileGrid> profile_grid_;
+    std::unique_ptr<WriteConsentCard> write_card_;
     ParameterEditor settings_ { [] {} };
 
-    std::size_t view_index_ = 0;
     std::string job_path_;               // the live job shown, or ""
     std::optional<SavedResult> opened_;  // a result shown from a file
-    std::optional<SavedResult> reference_;
-    std::string reference_label_;
-    std::vector<std::size_t> appended_;  // per job series: points already in the chart
     bool starting_ = false;
     bool stopping_ = false;
     std::shared_ptr<bool> alive_ = std::make_shared<bool>(true);

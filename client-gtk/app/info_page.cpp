@@ -2,7 +2,8 @@
 #include "info_page.hpp"
 
 #include "../model/saved_values.hpp"
-#include "../widgets/value_format.hpp"
+#include "../chart/value_format.hpp"
+#include "../model/printf_text.hpp"
 
 #include <adwaita.h>
 #include <glib/gi18n-lib.h>
@@ -71,11 +72,8 @@ void InfoPage::set(const DeviceEntry* device, const SavedValueMap* last_run, con
         add_row(device_group_, device_rows_, _("Physical block size"),
                 format_value(device->physical_block_size, Unit::Bytes));
         std::string rotation = yes_no(device->rotational);
-        if (device->rotation_rate > 0) {
-            gchar* rate = g_strdup_printf(_("%d rpm"), device->rotation_rate);
-            rotation += std::string(" (") + rate + ")";
-            g_free(rate);
-        }
+        if (device->rotation_rate > 0)
+            rotation += " (" + printf_text(_("%d rpm"), device->rotation_rate) + ")";
         add_row(device_group_, device_rows_, _("Rotational"), rotation);
         add_row(device_group_, device_rows_, _("Removable"), yes_no(device->removable));
         add_row(device_group_, device_rows_, _("Connection"), device->connection_bus);

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "profile_grid.hpp"
 
-#include "../widgets/value_format.hpp"
+#include "../chart/value_format.hpp"
 
 #include <glib/gi18n-lib.h>
 
@@ -15,7 +15,7 @@ std::optional<double> value_at(const std::vector<SavedSeries>& series, const cha
 {
     for (const SavedSeries& s : series)
         if (s.name == name)
-            for (const GraphPoint& point : s.points)
+            for (const SeriesPoint& point : s.points)
                 if (static_cast<std::size_t>(point.x) == test)
                     return point.y;
     return std::nullopt;

@@ -3,9 +3,9 @@
 
 #include "../model/folder.hpp"
 #include "../model/job_result.hpp"
+#include "../model/printf_text.hpp"
 
 #include <glib/gi18n-lib.h>
-#include <unistd.h>
 
 #include <cstdlib>
 #include <memory>
@@ -15,35 +15,6 @@ namespace diskbench::client {
 namespace {
 
 constexpr const char* info_page_name = "info";
-
-std::string read_text_file(const std::string& path, std::string& error)
-{
-    gchar* contents = nullptr;
-    gsize length = 0;
-    GError* failure = nullptr;
-    if (!g_file_get_contents(path.c_str(), &contents, &length, &failure)) {
-        error = failure->message;
-        g_error_free(failure);
-        return {};
-    }
-    std::string text(contents, length);
-    g_free(contents);
-    return text;
-}
-
-std::string reference_label(const SavedResult& result, bool same_disk)
-{
-    const std::string date = result_date_text(result.finished_at_us);
-    if (result.target_kind == "directory")
-        return result.folder_name() + ", " + date;
-    if (same_disk)
-        return std::string(_("This disk")) + ", " + date;
-    std::string node;
-    if (const auto found = result.device_info.find("node"); found != result.device_info.end())
-        if (const auto* text = std::get_if<std::string>(&found->second))
-            node = *text;
-    return node + ", " + date;
-}
 
 } // namespace
 
@@ -137,37 +108,6 @@ GtkWidget* Window::build_sidebar()
         [this] { gtk_widget_activate_action(window_.get(), "app.select-folder-dialog", nullptr); });
     gtk_box_append(GTK_BOX(box), sidebar_->widget());
     return box;
-}
-
-GtkWidget* Window::build_reference_picker()
-{
-    reference_list_ = gtk_list_box_new();
-    gtk_list_box_set_selection_mode(GTK_LIST_BOX(reference_list_), GTK_SELECTION_NONE);
-    gtk_list_box_set_activate_on_single_click(GTK_LIST_BOX(reference_list_), TRUE);
-    gtk_widget_add_css_class(reference_list_, "navigation-sidebar");
-    g_signal_connect(reference_list_, "row-activated", G_CALLBACK(&Window::on_reference_row), this);
-    GtkWidget* scroll = gtk_scrolled_window_new();
-    gtk_scrolled_window_set_policy(GTK_SCROLLED_WINDOW(scroll), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC);
-    gtk_scrolled_window_set_max_content_height(GTK_SCROLLED_WINDOW(scroll), 360);
-    gtk_scrolled_window_set_propagate_natural_height(GTK_SCROLLED_WINDOW(scroll), TRUE);
-    gtk_scrolled_window_set_child(GTK_SCROLLED_WINDOW(scroll), reference_list_);
-    GtkWidget* box = gtk_box_new(GTK_ORIENTATION_VERTICAL, 6);
-    gtk_widget_set_size_request(box, 300, -1);
-    GtkWidget* title = gtk_label_new(_("Compare with"));
-    gtk_widget_add_css_class(title, "heading");
-    gtk_box_append(GTK_BOX(box), title);
-    gtk_box_append(GTK_BOX(box), scroll);
-    GtkWidget* from_file = gtk_button_new_with_label(_("From a file…"));
-    gtk_actionable_set_action_name(GTK_ACTIONABLE(from_file), "app.open-reference-dialog");
-    gtk_box_append(GTK_BOX(box), from_file);
-    reference_popover_ = gtk_popover_new();
-    gtk_popover_set_child(GTK_POPOVER(reference_popover_), box);
-    g_signal_connect(reference_popover_, "show", G_CALLBACK(&Window::on_reference_popover_shown), this);
-    reference_button_ = gtk_menu_button_new();
-    gtk_menu_button_set_icon_name(GTK_MENU_BUTTON(reference_button_), "view-dual-symbolic");
-    gtk_menu_button_set_popover(GTK_MENU_BUTTON(reference_button_), reference_popover_);
-    gtk_widget_set_tooltip_text(reference_button_, _("Compare with an earlier result"));
-    return reference_button_;
 }
 
 GtkWidget* Window::build_content()
@@ -291,9 +231,7 @@ bool Window::select_folder(const std::string& path)
     const std::string folder = real ? real.get() : path;
     std::string error;
     if (!open_directory(folder, error)) {
-        gchar* text = g_strdup_printf(_("Cannot open “%s”: %s"), folder_display_name(folder).c_str(), error.c_str());
-        toast(text);
-        g_free(text);
+        toast(printf_text(_("Cannot open “%s”: %s"), folder_display_name(folder).c_str(), error.c_str()));
         return false;
     }
     if (std::find(folders_.begin(), folders_.end(), folder) == folders_.end())
@@ -408,26 +346,6 @@ void Window::job_removed(const JobEntry& job)
         page->job_removed(job);
 }
 
-void Window::keep_if_ours(const JobEntry& job)
-{
-    // Every run of this user that ended with data goes to the recent
-    // results, once and complete (all announced samples here), whichever
-    // page or device is shown: it is "this disk, last time" next time.
-    std::size_t points = 0;
-    for (const auto& series : job.points)
-        points += series.size();
-    const std::string key = job.path + "@" + std::to_string(job.started_at_us);
-    if (job.owner != ::getuid() || job.state == "failed" || points == 0 || points < job.sample_count
-        || kept_jobs_.count(key))
-        return;
-    kept_jobs_.insert(key);
-    std::string error;
-    recent_.add(saved_result_from_job(job), error);
-    if (!error.empty())
-        toast(std::string(_("Could not keep the result:")) + " " + error);
-    sidebar_->set_results(recent_.results());
-}
-
 void Window::daemon_availability_changed(bool running)
 {
     if (running)
@@ -486,114 +404,6 @@ std::string Window::status()
 {
     BenchmarkPageView* page = shown_page();
     return page ? page->status() : std::string(info_page_name) + ":idle:0";
-}
-
-void Window::open_result_file(const std::string& path, bool as_reference)
-{
-    std::string error;
-    const std::string text = read_text_file(path, error);
-    if (!error.empty()) {
-        toast(std::string(_("Could not open the result:")) + " " + error);
-        return;
-    }
-    auto loaded = result_from_json(text);
-    if (const auto* failure = std::get_if<LoadError>(&loaded)) {
-        toast(failure->message);
-        return;
-    }
-    SavedResult result = std::move(std::get<SavedResult>(loaded));
-    for (auto& page : pages_) {
-        if (page->page().kind != result.kind)
-            continue;
-        // A folder result while a device is selected (or the other way round):
-        // its page shows anyway.
-        adw_view_stack_page_set_visible(adw_view_stack_get_page(ADW_VIEW_STACK(stack_), page->widget()), TRUE);
-        show_page(result.kind);
-        if (as_reference) {
-            const DeviceEntry* device = selected_device();
-            const bool same = device && same_device(result.device_info, device_info_of(*device));
-            const std::string label = reference_label(result, same);
-            page->set_reference(std::move(result), label);
-        } else {
-            page->show_result(std::move(result));
-        }
-        page_changed();
-        return;
-    }
-    toast(_("This result is of a kind this version does not know."));
-}
-
-void Window::clear_reference()
-{
-    if (BenchmarkPageView* page = shown_page())
-        page->set_reference(std::nullopt, {});
-}
-
-void Window::save_shown_result(const std::string& path)
-{
-    BenchmarkPageView* page = shown_page();
-    const std::optional<SavedResult> result = page ? page->shown_result() : std::nullopt;
-    if (!result) {
-        toast(_("There is no result on this page to save."));
-        return;
-    }
-    const std::string error = write_file_atomically(path, result_to_json(*result));
-    if (!error.empty())
-        toast(std::string(_("Could not save the result:")) + " " + error);
-    else
-        toast(_("Result saved"));
-}
-
-void Window::export_shown_graph(const std::string& path)
-{
-    BenchmarkPageView* page = shown_page();
-    if (!page) {
-        toast(_("Pick a benchmark page to export its graph."));
-        return;
-    }
-    const std::string error = page->export_graph(path);
-    toast(error.empty() ? std::string(_("Graph exported")) : error);
-}
-
-void Window::fill_reference_list()
-{
-    while (GtkWidget* child = gtk_widget_get_first_child(reference_list_))
-        gtk_list_box_remove(GTK_LIST_BOX(reference_list_), child);
-    reference_paths_.clear();
-    BenchmarkPageView* page = shown_page();
-    auto add = [this](const std::string& text, const std::string& path) {
-        GtkWidget* label = gtk_label_new(text.c_str());
-        gtk_label_set_xalign(GTK_LABEL(label), 0);
-        gtk_list_box_append(GTK_LIST_BOX(reference_list_), label);
-        reference_paths_.push_back(path);
-    };
-    add(_("No reference"), "");
-    if (!page)
-        return;
-    recent_.reload_if_changed();
-    const DeviceEntry* device = selected_device();
-    const SavedValueMap identity = device ? device_info_of(*device) : SavedValueMap {};
-    for (const RecentResult* recent : recent_.for_kind(page->page().kind, identity))
-        add(reference_label(recent->result, device && same_device(recent->result.device_info, identity)), recent->path);
-}
-
-void Window::on_reference_popover_shown(GtkPopover*, gpointer self)
-{
-    static_cast<Window*>(self)->fill_reference_list();
-}
-
-void Window::on_reference_row(GtkListBox*, GtkListBoxRow* row, gpointer self)
-{
-    auto* window = static_cast<Window*>(self);
-    const int index = gtk_list_box_row_get_index(row);
-    if (index < 0 || static_cast<std::size_t>(index) >= window->reference_paths_.size())
-        return;
-    const std::string path = window->reference_paths_[static_cast<std::size_t>(index)];
-    gtk_popover_popdown(GTK_POPOVER(window->reference_popover_));
-    if (path.empty())
-        window->clear_reference();
-    else
-        window->open_result_file(path, true);
 }
 
 void Window::on_page_switched(GObject*, GParamSpec*, gpointer self)

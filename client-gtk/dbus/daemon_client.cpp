@@ -2,7 +2,10 @@
 #include "daemon_client.hpp"
 
 #include "diskbench-proxy.h"
+#include "object_properties.hpp"
 #include "variant_values.hpp"
+
+#include "contract/error_names.hpp"
 
 #include <glib.h>
 #include <glib/gi18n-lib.h>
@@ -24,84 +27,8 @@ using JobInterface = org::diskbench::DiskBench1::Job_proxy;
 // longer than diskbenchd waits for polkit (5 minutes): its answer, which
 // says what happened, should end the call, not our own timeout.
 constexpr auto interactive_timeout = std::chrono::minutes(6);
-
-using PropertyMap = std::map<std::string, sdbus::Variant>;
-
-template <typename T> void read(const PropertyMap& properties, const char* key, T& out)
-{
-    const auto found = properties.find(key);
-    if (found != properties.end() && found->second.containsValueOfType<T>())
-        out = found->second.get<T>();
-}
-
-void read_path(const PropertyMap& properties, const char* key, std::string& out)
-{
-    const auto found = properties.find(key);
-    if (found != properties.end() && found->second.containsValueOfType<sdbus::ObjectPath>())
-        out = found->second.get<sdbus::ObjectPath>();
-}
-
-void read_map(const PropertyMap& properties, const char* key, SavedValueMap& out)
-{
-    const auto found = properties.find(key);
-    if (found != properties.end() && found->second.containsValueOfType<PropertyMap>())
-        out = saved_map_from_variants(found->second.get<PropertyMap>());
-}
-
-void apply_device_properties(DeviceEntry& device, const PropertyMap& p)
-{
-    read(p, "Node", device.node);
-    read(p, "Name", device.name);
-    read(p, "DeviceKind", device.kind);
-    read(p, "Model", device.model);
-    read(p, "Vendor", device.vendor);
-    read(p, "Serial", device.serial);
-    read(p, "WWN", device.wwn);
-    read(p, "Revision", device.revision);
-    read(p, "Size", device.size);
-    read(p, "LogicalBlockSize", device.logical_block_size);
-    read(p, "PhysicalBlockSize", device.physical_block_size);
-    read(p, "Rotational", device.rotational);
-    read(p, "RotationRate", device.rotation_rate);
-    read(p, "Removable", device.removable);
-    read(p, "ConnectionBus", device.connection_bus);
-    read(p, "Mounted", device.mounted);
-    read(p, "InUse", device.in_use);
-    read(p, "SystemDisk", device.system_disk);
-    read(p, "Scheduler", device.scheduler);
-    read(p, "MaxSectorsKiB", device.max_sectors_kib);
-    read(p, "WriteCache", device.write_cache);
-    read_path(p, "Job", device.job);
-}
-
-void apply_job_properties(JobEntry& job, const PropertyMap& p)
-{
-    read(p, "Kind", job.kind);
-    read(p, "Target", job.target);
-    read_path(p, "Device", job.device);
-    read(p, "Owner", job.owner);
-    read_map(p, "Parameters", job.parameters);
-    read_map(p, "DeviceInfo", job.device_info);
-    read(p, "State", job.state);
-    read(p, "Progress", job.progress);
-    read(p, "Backend", job.backend);
-    read(p, "SampleCount", job.sample_count);
-    read_map(p, "Summary", job.summary);
-    read(p, "Warnings", job.warnings);
-    read(p, "Notes", job.notes);
-    read(p, "Error", job.error);
-    read(p, "StartedAt", job.started_at_us);
-    read(p, "FinishedAt", job.finished_at_us);
-    const auto series = p.find("Series");
-    using SeriesList = std::vector<sdbus::Struct<std::string, std::string, std::string, std::string>>;
-    if (series != p.end() && series->second.containsValueOfType<SeriesList>()) {
-        job.series.clear();
-        for (const auto& declared : series->second.get<SeriesList>())
-            job.series.push_back({ declared.get<0>(), declared.get<1>(), declared.get<2>(), declared.get<3>() });
-        if (job.points.size() < job.series.size())
-            job.points.resize(job.series.size());
-    }
-}
+// The most samples one GetSampleRange reply carries (the daemon's cap).
+constexpr std::uint32_t sample_page = 262144;
 
 CallError call_error(const sdbus::Error& error)
 {
@@ -455,12 +382,13 @@ void DaemonClient::on_job_signal(sdbus::Message& message)
             break;
         }
     } else if (message.getMemberName() == "Completed") {
-        std::string state, error;
+        // The error's name and message come as properties (ErrorName,
+        // ErrorMessage): the signal's "NAME: message" is for 0.1 clients.
+        std::string state;
         PropertyMap summary;
-        message >> state >> summary >> error;
+        message >> state >> summary;
         job.state = state;
         job.summary = saved_map_from_variants(summary);
-        job.error = error;
         notify([&job](Observer& o) { o.job_changed(job); });
     }
 }
@@ -469,27 +397,32 @@ void DaemonClient::request_samples(JobEntry& job)
 {
     const std::string path = job.path;
     const std::uint64_t from = streams_[path].begin_catch_up();
+    // Paged: a reply holds at most sample_page samples, so a long run
+    // takes several calls; each next one is sent from this reply's
+    // callback, before any signal is dispatched, so the stream sees one
+    // catch-up from its first page to its last.
     job_proxies_.at(path)
-        ->callMethodAsync("GetSamples")
+        ->callMethodAsync("GetSampleRange")
         .onInterface(JobInterface::INTERFACE_NAME)
-        .withArguments(from)
+        .withArguments(from, sample_page)
         .uponReplyInvoke([this, path, from](const sdbus::Error* error, std::uint64_t next,
                                             const std::vector<sdbus::Struct<std::uint32_t, double, double>>& samples) {
             const auto found = jobs_.find(path);
             if (found == jobs_.end())
                 return;
+            JobEntry& job = found->second;
             SampleStream& stream = streams_[path];
             if (error) {
                 stream.catch_up_failed();
                 g_message("cannot fetch samples of %s: %s", path.c_str(), error->what());
                 return;
             }
-            if (stream.on_reply(from, indexed(samples), found->second.points))
-                notify([&job = found->second](Observer& o) { o.job_points_added(job); });
-            // One reply holds at most a page (262,144 samples): the rest
-            // comes with the next call.
-            if (next > from && next < found->second.sample_count)
-                request_samples(found->second);
+            const bool added = stream.on_reply(from, indexed(samples), job.points);
+            // More pages: a full one, or fewer samples than the job has.
+            if (!samples.empty() && next > from && (samples.size() >= sample_page || next < job.sample_count))
+                request_samples(job);
+            if (added)
+                notify([&job](Observer& o) { o.job_points_added(job); });
         });
 }
 
@@ -584,7 +517,7 @@ void DaemonClient::cancel_job(const std::string& job_path, DoneReply reply)
     auto shared = std::make_shared<DoneReply>(std::move(reply));
     const auto proxy = job_proxies_.find(job_path);
     if (proxy == job_proxies_.end()) {
-        post([shared] { (*shared)(CallError { "org.diskbench.DiskBench1.Error.Failed", _("The job has already ended.") }); });
+        post([shared] { (*shared)(CallError { std::string(contract::error_name(contract::ErrorCode::Failed)), _("The job has already ended.") }); });
         return;
     }
     try {

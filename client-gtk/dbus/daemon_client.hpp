@@ -3,7 +3,7 @@
 
 #include "bus_source.hpp"
 #include "../model/sample_stream.hpp"
-#include "daemon_types.hpp"
+#include "../model/daemon_types.hpp"
 
 #include <sdbus-c++/sdbus-c++.h>
 
@@ -23,7 +23,7 @@ namespace diskbench::client {
 // GTK thread.
 //
 // It also keeps every job's samples: on discovery it catches up with
-// GetSamples(0) and then appends the Samples signals, skipping what it
+// GetSampleRange(0, ...), page by page, and then appends the Samples signals, skipping what it
 // already has and re-asking after a gap, so a window opened mid-run shows
 // the whole graph and no point is drawn twice.
 class DaemonClient {
@@ -116,7 +116,7 @@ private:
     std::map<std::string, DeviceEntry> devices_;
     std::map<std::string, JobEntry> jobs_;
     std::map<std::string, SampleStream> streams_; // per job: which samples we have
-    std::map<std::string, std::unique_ptr<sdbus::IProxy>> job_proxies_; // for GetSamples and Cancel
+    std::map<std::string, std::unique_ptr<sdbus::IProxy>> job_proxies_; // for GetSampleRange and Cancel
     std::vector<BenchmarkInfo> benchmarks_;
     std::string version_;
     bool daemon_running_ = false;

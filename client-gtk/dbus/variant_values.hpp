@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-#include "../model/saved_result.hpp"
+#include "../model/result_types.hpp"
 
 #include <sdbus-c++/Types.h>
 

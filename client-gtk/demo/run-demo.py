@@ -4,8 +4,8 @@
 
     sudo /usr/bin/python3 client-gtk/demo/run-demo.py [options] [-- APP ARGS]
 
-Nothing needs to be installed: like the integration tests (it reuses their
-tests/integration/stack.py and tests/gui/gui_stack.py), it brings up a private
+Nothing needs to be installed: like the integration tests (it uses the same
+stack code, devtools/stack/stack.py and gui_session.py), it brings up a private
 system bus with the project's bus policy, the real polkitd, udevd and
 udisksd, D-Bus activation of build/daemon/diskbenchd, and one demo disk: a
 loop device over a file of random data. A temporary polkit rule lets the
@@ -59,17 +59,18 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SOURCE_ROOT = os.path.dirname(os.path.dirname(HERE))
-sys.path.insert(0, os.path.join(SOURCE_ROOT, 'tests', 'integration'))
-sys.path.insert(0, os.path.join(SOURCE_ROOT, 'tests', 'gui'))
+sys.path.insert(0, os.path.join(SOURCE_ROOT, 'devtools', 'stack'))
 
-import gui_stack  # noqa: E402  (also puts tests/integration on sys.path)
+import gui_session  # noqa: E402
 from cleanup import LOCK_PATH, PHASE_CLIENTS, proc_starttime, wait_until  # noqa: E402
-from gui_stack import (APP_ID, APP_OBJECT, GUI_ENV, PrerequisiteMissing,  # noqa: E402
-                       gvariant_string, run_as, spawn, start_session_bus, start_xvfb,
-                       stop_process, user_dir)
-from stack import CONFIG, Stack  # noqa: E402
+from gui_session import (APP_ID, APP_OBJECT, GUI_ENV,  # noqa: E402
+                         gvariant_string, run_as, spawn, start_session_bus, start_xvfb,
+                         stop_process, user_dir)
+from stack import CONFIG, PrerequisiteMissing, Stack  # noqa: E402
+from demo_session import (app_actions, app_call, copy_x_cookie, grant_rules,  # noqa: E402
+                          polkit_allows, session_bus_usable, x_display_works)
 
-TEST_USER = 'dbtest-in'   # tests/integration/stack.py creates it, in group benchtest
+TEST_USER = 'dbtest-in'   # devtools/stack/stack.py creates it, in group benchtest
 RULES_NAME = '00-diskbench-demo.rules'
 DEFAULT_SCREENSHOT = 'diskbench-demo.png'
 DEFAULT_XVFB_RUN_FOR = 10.0
@@ -231,103 +232,6 @@ def lock_is_held():
         return True
     finally:
         os.close(fd)  # and with it our lock, if we got it
-
-
-# ---- polkit ------------------------------------------------------------------
-
-def grant_rules(user, node):
-    """The user may read the demo device, and benchmark folders (as themselves)."""
-    return ('// Installed by diskbench\'s run-demo.py; removed when it ends.\n'
-            'polkit.addRule(function(action, subject) {\n'
-            f'    if (subject.user == {_js(user)} &&\n'
-            f'        ((action.id == "org.diskbench.read-device" && '
-            f'action.lookup("device") == {_js(node)}) ||\n'
-            '         action.id == "org.diskbench.benchmark-filesystem"))\n'
-            '        return polkit.Result.YES;\n'
-            '});\n')
-
-
-def _js(text):
-    return '"' + text.replace('\\', '\\\\').replace('"', '\\"') + '"'
-
-
-def polkit_allows(stack, user, node, timeout=10):
-    """Asks polkitd (as diskbenchd would, with the device in the details) whether a
-    process of USER may read NODE; polls while polkitd picks up new rules."""
-    proc = subprocess.Popen(['sleep', '60'], **gui_stack.user_kwargs(user),
-                            stdin=subprocess.DEVNULL, start_new_session=True)
-    try:
-        start = proc_starttime(proc.pid)
-        uid = pwd.getpwnam(user).pw_uid
-
-        def ask():
-            reply = stack.call('/org/freedesktop/PolicyKit1/Authority',
-                               'org.freedesktop.PolicyKit1.Authority', 'CheckAuthorization',
-                               '(sa{sv})sa{ss}us',
-                               ('unix-process', {'pid': ('u', proc.pid),
-                                                 'start-time': ('t', start),
-                                                 'uid': ('i', uid)}),
-                               'org.diskbench.read-device', {'device': node}, 0, '',
-                               dest='org.freedesktop.PolicyKit1')
-            return reply[0][0]
-        try:
-            return wait_until(ask, timeout, interval=0.25, what='polkit')
-        except TimeoutError:
-            return False
-    finally:
-        proc.kill()
-        proc.wait()
-
-
-# ---- the app's environment ----------------------------------------------------
-
-def x_display_works(user, env):
-    if not shutil.which('xdpyinfo'):
-        return True  # cannot tell; the app will say
-    return run_as(user, ['xdpyinfo'], env, timeout=20, cwd='/').returncode == 0
-
-
-def copy_x_cookie(display, dest_dir, user):
-    """For the test user on root's X display: root's cookie in a file of its own."""
-    src = os.environ.get('XAUTHORITY') or os.path.expanduser('~root/.Xauthority')
-    dest = os.path.join(dest_dir, 'Xauthority')
-    if not shutil.which('xauth') or not os.path.exists(src):
-        return None
-    res = subprocess.run(['xauth', '-f', src, 'extract', dest, display],
-                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=20)
-    if res.returncode != 0 or not os.path.exists(dest):
-        return None
-    pw = pwd.getpwnam(user)
-    os.chown(dest, pw.pw_uid, pw.pw_gid)
-    os.chmod(dest, 0o600)
-    return dest
-
-
-def session_bus_usable(user, env, address):
-    """True when ADDRESS answers USER and no instance of the app is on it yet."""
-    probe = dict(env, DBUS_SESSION_BUS_ADDRESS=address)
-    res = run_as(user, ['gdbus', 'call', '--session', '--dest', 'org.freedesktop.DBus',
-                        '--object-path', '/org/freedesktop/DBus',
-                        '--method', 'org.freedesktop.DBus.NameHasOwner', APP_ID],
-                 probe, timeout=20)
-    if res.returncode != 0:
-        return False, f'it does not answer {user} ({res.stderr.strip()})'
-    if res.stdout.strip() == '(true,)':
-        return False, f'{APP_ID} already runs on it (the new one would only wake that one up)'
-    return True, ''
-
-
-def app_call(user, env, method, *args, timeout=30):
-    argv = ['gdbus', 'call', '--session', '--dest', APP_ID, '--object-path', APP_OBJECT,
-            '--method', method, '--timeout', str(timeout)] + list(args)
-    return run_as(user, argv, env, timeout=timeout + 10)
-
-
-def app_actions(user, env):
-    res = app_call(user, env, 'org.gtk.Actions.List', timeout=5)
-    if res.returncode != 0:
-        return None
-    return gui_stack.parse_gvariant(res.stdout, '(as)')[0]
 
 
 # ---- the demo ---------------------------------------------------------------------
@@ -514,7 +418,7 @@ class Demo:
             return code if code >= 0 else 128 - code
         if args.screenshot:
             path = os.path.abspath(args.screenshot)
-            gui_stack.screenshot(self.display, path)
+            gui_session.screenshot(self.display, path)
             sudo_user = os.environ.get('SUDO_USER')
             if sudo_user and sudo_user != 'root':
                 with contextlib.suppress(KeyError, OSError):

@@ -1,8 +1,11 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "benchmark_description.hpp"
 
-#include "../widgets/value_format.hpp"
+#include "../chart/value_format.hpp"
 #include "saved_values.hpp"
+
+#include "contract/benchmark_kinds.hpp"
+#include "printf_text.hpp"
 
 #include <fmt/format.h>
 #include <glib/gi18n-lib.h>
@@ -13,14 +16,9 @@
 
 namespace diskbench::client {
 
-namespace {
+namespace kinds = contract::kinds;
 
-// printf with a translated format (gettext checks the placeholders).
-template <typename... Args> std::string printf_string(const char* format, Args... args)
-{
-    const std::unique_ptr<gchar, decltype(&g_free)> result(g_strdup_printf(format, args...), g_free);
-    return result.get();
-}
+namespace {
 
 std::string bytes(std::int64_t value)
 {
@@ -84,21 +82,21 @@ BenchmarkDescription describe_benchmark(const std::string& kind, const SavedValu
 {
     BenchmarkDescription d;
     const std::int64_t depth = integer_of(p, "queue_depth", 1);
-    if (kind == "seek") {
+    if (kind == kinds::seek) {
         std::int64_t block = integer_of(p, "block_size");
         if (block == 0)
             block = logical_block_size ? logical_block_size : 512;
-        d.what = printf_string(_("Reads %lld blocks of %s, one at a time (queue depth 1), each at a random place "
+        d.what = printf_text(_("Reads %lld blocks of %s, one at a time (queue depth 1), each at a random place "
                                  "over the whole device, and plots how far each read jumped against how long it took. "
                                  "The same seed reads the same places on every machine."),
                                static_cast<long long>(integer_of(p, "count", 1000)), bytes(block).c_str());
         d.fio_commands.push_back(fmt::format("{} --rw=randread --bs={} --iodepth=1 --number_ios={} --norandommap "
                                              "--randrepeat=0 --lat_percentiles=1",
                                              fio_base("seek", node), fio_size(block), integer_of(p, "count", 1000)));
-    } else if (kind == "random" || kind == "block") {
+    } else if (kind == kinds::random || kind == kinds::block) {
         const Sweep sweep = block_sweep(p, logical_block_size);
-        if (kind == "random")
-            d.what = printf_string(_("For each block size from %s to %s (doubling), reads %lld blocks at random "
+        if (kind == kinds::random)
+            d.what = printf_text(_("For each block size from %s to %s (doubling), reads %lld blocks at random "
                                      "places (%s) with queue depth %lld; one bar per size."),
                                    bytes(sweep.low).c_str(), bytes(sweep.high).c_str(),
                                    static_cast<long long>(integer_of(p, "count_per_size", 100)),
@@ -107,7 +105,7 @@ BenchmarkDescription describe_benchmark(const std::string& kind, const SavedValu
                                        : _("aligned only to the logical block"),
                                    static_cast<long long>(depth));
         else
-            d.what = printf_string(_("For each block size from %s to %s (doubling), reads %s sequentially from the "
+            d.what = printf_text(_("For each block size from %s to %s (doubling), reads %s sequentially from the "
                                      "start of the device with queue depth %lld; one bar per size."),
                                    bytes(sweep.low).c_str(), bytes(sweep.high).c_str(),
                                    bytes(integer_of(p, "amount_per_size", 100 << 20)).c_str(),
@@ -115,7 +113,7 @@ BenchmarkDescription describe_benchmark(const std::string& kind, const SavedValu
         // At most 64 doublings: parameters come from the daemon, and a bad
         // value must not spin the GTK thread.
         for (std::int64_t block = sweep.low, n = 0; block > 0 && block <= sweep.high && n < 64; ++n) {
-            if (kind == "random")
+            if (kind == kinds::random)
                 d.fio_commands.push_back(fmt::format("{} --rw=randread --bs={} --iodepth={} --number_ios={} "
                                                      "--norandommap --randrepeat=0",
                                                      fio_base(fmt::format("random-{}", fio_size(block)), node),
@@ -129,8 +127,8 @@ BenchmarkDescription describe_benchmark(const std::string& kind, const SavedValu
                 break; // doubling would pass the end (or overflow)
             block *= 2;
         }
-    } else if (kind == "sequential") {
-        d.what = printf_string(_("Reads %s from offset %s in blocks of %s with queue depth %lld and plots MB/s "
+    } else if (kind == kinds::sequential) {
+        d.what = printf_text(_("Reads %s from offset %s in blocks of %s with queue depth %lld and plots MB/s "
                                  "along the way (sizes larger than the device are scaled down to fit)."),
                                bytes(integer_of(p, "size", 4LL << 30)).c_str(), bytes(integer_of(p, "offset")).c_str(),
                                bytes(integer_of(p, "block_size", 4 << 20)).c_str(), static_cast<long long>(depth));
@@ -138,8 +136,8 @@ BenchmarkDescription describe_benchmark(const std::string& kind, const SavedValu
                                              "--write_bw_log=cont --log_avg_msec=100",
                                              fio_base("cont", node), fio_size(integer_of(p, "block_size", 4 << 20)), depth,
                                              integer_of(p, "offset"), fio_size(integer_of(p, "size", 4LL << 30))));
-    } else if (kind == "surface") {
-        d.what = printf_string(_("Reads the whole device once, front to back, in blocks of %s at queue depth 1, "
+    } else if (kind == kinds::surface) {
+        d.what = printf_text(_("Reads the whole device once, front to back, in blocks of %s at queue depth 1, "
                                  "timing every read, and draws %lld stretches with their mean, slowest and fastest "
                                  "read. Takes as long as reading the whole disk."),
                                bytes(integer_of(p, "block_size", 1 << 20)).c_str(),
@@ -147,23 +145,23 @@ BenchmarkDescription describe_benchmark(const std::string& kind, const SavedValu
         d.fio_commands.push_back(fmt::format("{} --rw=read --bs={} --iodepth=1 --size=100% --write_bw_log=surface "
                                              "--log_avg_msec=1000",
                                              fio_base("surface", node), fio_size(integer_of(p, "block_size", 1 << 20))));
-    } else if (kind == "profile") {
+    } else if (kind == kinds::profile) {
         const std::string tests = profile_tests_of(p);
         const double seconds = number_of(p, "duration_s", 5);
         const double warmup = number_of(p, "warmup_s", 1);
-        d.what = printf_string(_("Runs %s, each after %.1f s of warm-up for %.1f s, within the first %s of the "
+        d.what = printf_text(_("Runs %s, each after %.1f s of warm-up for %.1f s, within the first %s of the "
                                  "device. SEQ = sequential, RND = random, Q = reads in flight per thread, T = threads."),
                                tests.c_str(), warmup, seconds, bytes(integer_of(p, "region_size", 1LL << 30)).c_str());
         for (const std::string& test : split_profile_tests(tests))
             d.fio_commands.push_back(
                 fio_profile_test(test, node, integer_of(p, "region_size", 1LL << 30), seconds, warmup));
-    } else if (kind == "qd-sweep") {
+    } else if (kind == kinds::qd_sweep) {
         const std::int64_t max_depth = integer_of(p, "max_queue_depth", 128);
         const std::int64_t max_threads = integer_of(p, "max_threads", 8);
         std::int64_t block = integer_of(p, "block_size", 4096);
         if (block == 0)
             block = logical_block_size ? logical_block_size : 512;
-        d.what = printf_string(_("Random reads of %s at queue depths 1 to %lld on 1 to %lld threads (doubling), "
+        d.what = printf_text(_("Random reads of %s at queue depths 1 to %lld on 1 to %lld threads (doubling), "
                                  "each for %.1f s after %.1f s of warm-up, within the first %s; IOPS and p99 "
                                  "latency per queue depth."),
                                bytes(block).c_str(), static_cast<long long>(max_depth),

@@ -2,7 +2,9 @@
 #include "benchmark_pages.hpp"
 
 #include "saved_values.hpp"
-#include "../widgets/value_format.hpp"
+#include "../chart/value_format.hpp"
+
+#include "contract/benchmark_kinds.hpp"
 
 #include <glib/gi18n-lib.h>
 
@@ -10,6 +12,8 @@
 #include <charconv>
 
 namespace diskbench::client {
+
+namespace kinds = contract::kinds;
 
 namespace {
 
@@ -39,29 +43,29 @@ std::vector<BenchmarkPage> make_pages()
         // (sequential) read, Surface = whole-surface read map, Block = block
         // size sweep, Profiles = CrystalDiskMark-style tests, QD sweep =
         // queue depth sweep. Keep them short: they share one switcher.
-        { "seek", N_("Seek"), "find-location-symbolic",
+        { std::string(kinds::seek), N_("Seek"), "find-location-symbolic",
           N_("Access time: single-block reads at random places; distance travelled against latency."),
           { view(N_("Latency"), spec(Scatter, Linear, Unit::Bytes, Unit::Microseconds), "latency") } },
-        { "random", N_("Random"), "media-playlist-shuffle-symbolic",
+        { std::string(kinds::random), N_("Random"), "media-playlist-shuffle-symbolic",
           N_("Random reads of each block size from the logical block to 1 MiB."),
           { view(N_("MB/s"), spec(Bar, Log2, Unit::Bytes, Unit::MegabytesPerSecond), "throughput"),
             view(N_("IOPS"), spec(Bar, Log2, Unit::Bytes, Unit::Iops), "iops") } },
-        { "sequential", N_("Cont"), "media-playlist-consecutive-symbolic",
+        { std::string(kinds::sequential), N_("Cont"), "media-playlist-consecutive-symbolic",
           N_("Continuous read: throughput along a long sequential read."),
           { view(N_("MB/s"), spec(Line, Linear, Unit::Bytes, Unit::MegabytesPerSecond), "throughput") } },
-        { "surface", N_("Surface"), "drive-harddisk-symbolic",
+        { std::string(kinds::surface), N_("Surface"), "drive-harddisk-symbolic",
           N_("Whole-surface read map: every block read once; mean with the slowest and fastest read per stretch."),
           { view(N_("MB/s"), spec(Line, Linear, Unit::Bytes, Unit::MegabytesPerSecond), "mean", false, "min", "max") } },
-        { "block", N_("Block"), "view-grid-symbolic",
+        { std::string(kinds::block), N_("Block"), "view-grid-symbolic",
           N_("Sequential reads with block sizes from the logical block to 1 MiB: where the device gets fast."),
           { view(N_("MB/s"), spec(Bar, Log2, Unit::Bytes, Unit::MegabytesPerSecond), "throughput"),
             view(N_("IOPS"), spec(Bar, Log2, Unit::Bytes, Unit::Iops), "iops") } },
-        { "profile", N_("Profiles"), "power-profile-performance-symbolic",
+        { std::string(kinds::profile), N_("Profiles"), "power-profile-performance-symbolic",
           N_("CrystalDiskMark-style tests: sequential and random reads at several queue depths."),
           { view(N_("MB/s"), spec(Bar, Categories, Unit::Plain, Unit::MegabytesPerSecond), "throughput"),
             view(N_("IOPS"), spec(Bar, Categories, Unit::Plain, Unit::Iops), "iops"),
             view(N_("p99"), spec(Bar, Categories, Unit::Plain, Unit::Microseconds), "latency_p99") } },
-        { "qd-sweep", N_("QD sweep"), "view-continuous-symbolic",
+        { std::string(kinds::qd_sweep), N_("QD sweep"), "view-continuous-symbolic",
           N_("Random 4 KiB reads at growing queue depths and thread counts: where the device saturates."),
           { view(N_("IOPS"), spec(Line, Log2, Unit::QueueDepth, Unit::Iops), "iops-t", true),
             view(N_("p99"), spec(Line, Log2, Unit::QueueDepth, Unit::Microseconds), "p99-t", true) } },
@@ -92,35 +96,35 @@ std::vector<BenchmarkPage> make_write_pages()
         // R/W file = write a file and read it back, Write sweep = writes per
         // block size, Structure = folder and file operations, Small files =
         // many small files, Mixed load = reads and writes at once.
-        with_target({ "file-rw", N_("R/W file"), "document-edit-symbolic",
+        with_target({ std::string(kinds::file_rw), N_("R/W file"), "document-edit-symbolic",
                       N_("Writes a file into the folder, then reads it back: throughput along the way."),
                       { by_name(view(N_("MB/s"), spec(Line, Linear, Unit::Bytes, Unit::MegabytesPerSecond), "", true)) } },
                     Directory),
-        with_target({ "write-sweep", N_("Write sweep"), "view-grid-symbolic",
+        with_target({ std::string(kinds::write_sweep), N_("Write sweep"), "view-grid-symbolic",
                       N_("Writes with block sizes from small to large: mean throughput with the slowest and fastest repetition."),
                       { view(N_("MB/s"), spec(Line, Log2, Unit::Bytes, Unit::MegabytesPerSecond), "throughput", false,
                              "throughput-min", "throughput-max") } },
                     Directory),
-        with_target({ "structure", N_("Structure"), "folder-symbolic",
+        with_target({ std::string(kinds::structure), N_("Structure"), "folder-symbolic",
                       N_("Builds a tree of folders and empty files, then deletes it."), {} },
                     Directory),
-        with_target({ "small-files", N_("Small files"), "text-x-generic-symbolic",
+        with_target({ std::string(kinds::small_files), N_("Small files"), "text-x-generic-symbolic",
                       N_("Writes, reads and deletes many small files."), {} },
                     Directory),
-        with_target({ "mixed-load", N_("Mixed load"), "media-playlist-shuffle-symbolic",
+        with_target({ std::string(kinds::mixed_load), N_("Mixed load"), "media-playlist-shuffle-symbolic",
                       N_("Reads and writes at the same time: throughput of each over time."), {} },
                     Directory),
         // TRANSLATORS: page titles of the raw device write benchmarks.
-        with_target({ "device-write", N_("Write"), "document-save-symbolic",
+        with_target({ std::string(kinds::device_write), N_("Write"), "document-save-symbolic",
                       N_("Sequential and random 4 KiB writes to the raw device."),
                       { view(N_("MB/s"), spec(Bar, Categories, Unit::Plain, Unit::MegabytesPerSecond), "throughput"),
                         view(N_("IOPS"), spec(Bar, Categories, Unit::Plain, Unit::Iops), "iops"),
                         view(N_("p99"), spec(Bar, Categories, Unit::Plain, Unit::Microseconds), "latency_p99") } },
                     DeviceWrite),
-        with_target({ "device-write-sweep", N_("Write sweep"), "view-grid-symbolic",
+        with_target({ std::string(kinds::device_write_sweep), N_("Write sweep"), "view-grid-symbolic",
                       N_("Writes to the raw device with block sizes from small to large."), {} },
                     DeviceWrite),
-        with_target({ "sustained-write", N_("Sustained"), "media-playlist-consecutive-symbolic",
+        with_target({ std::string(kinds::sustained_write), N_("Sustained"), "media-playlist-consecutive-symbolic",
                       N_("A long write over the device: where its cache runs full. Erases the data."), {} },
                     DeviceWrite),
     };
@@ -234,7 +238,7 @@ std::vector<std::string> test_categories(const SavedValueMap& summary, const std
     double last = -1;
     for (const SavedSeries& s : series)
         if (s.x_unit == "test")
-            for (const GraphPoint& point : s.points)
+            for (const SeriesPoint& point : s.points)
                 last = std::max(last, point.x);
     std::vector<std::string> names;
     // Indices from the daemon: bounded, so a bad value cannot make millions of labels.
@@ -374,10 +378,10 @@ ChartSpec spec_for(const PageView& view, const std::string& kind, const SavedVal
                    const SavedValueMap& summary, std::uint64_t device_size)
 {
     ChartSpec result = view.spec;
-    if (kind == "surface" && device_size > 0) {
+    if (kind == kinds::surface && device_size > 0) {
         result.x_low = 0;
         result.x_high = static_cast<double>(device_size);
-    } else if (kind == "sequential") {
+    } else if (kind == kinds::sequential) {
         const std::int64_t offset = integer_of(parameters, "offset", 0);
         std::int64_t end = offset + integer_of(parameters, "size", 0);
         if (device_size > 0)
@@ -386,10 +390,10 @@ ChartSpec spec_for(const PageView& view, const std::string& kind, const SavedVal
             result.x_low = static_cast<double>(offset);
             result.x_high = static_cast<double>(end);
         }
-    } else if (kind == "seek" && device_size > 0) {
+    } else if (kind == kinds::seek && device_size > 0) {
         result.x_low = 0;
         result.x_high = static_cast<double>(device_size);
-    } else if (kind == "profile") {
+    } else if (kind == kinds::profile) {
         // The tests the run reported (summary), else those it was asked for.
         const std::string reported = text_of(summary, "tests");
         result.categories = split_profile_tests(reported.empty() ? profile_tests_of(parameters) : reported);

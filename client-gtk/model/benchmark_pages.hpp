@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-#include "../widgets/chart.hpp"
-#include "saved_result.hpp"
+#include "../chart/chart.hpp"
+#include "result_types.hpp"
 
 #include <optional>
 #include <string>

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "job_result.hpp"
 
-#include "../widgets/value_format.hpp"
+#include "../chart/value_format.hpp"
+#include "contract/error_names.hpp"
+#include "printf_text.hpp"
 
 #include <glib/gi18n-lib.h>
 
@@ -36,48 +38,54 @@ SavedResult saved_result_from_job(const JobEntry& job)
     return result;
 }
 
-namespace {
-
-std::string with_folder(const char* format, const std::string& folder)
-{
-    const std::unique_ptr<gchar, decltype(&g_free)> text(g_strdup_printf(format, folder.c_str()), g_free);
-    return text.get();
-}
-
-} // namespace
-
 ErrorText error_text(const CallError& error, const std::string& folder)
 {
-    const std::string prefix = "org.diskbench.DiskBench1.Error.";
-    const std::string name = error.name.starts_with(prefix) ? error.name.substr(prefix.size()) : error.name;
-    if (name == "PermissionDenied")
-        return { folder.empty() ? std::string(_("You cannot write in this folder."))
-                                /* TRANSLATORS: %s is a folder's name */
-                                : with_folder(_("You cannot write in “%s”."), folder) };
-    if (name == "NoSpace")
-        return { folder.empty() ? std::string(_("The folder’s filesystem is full."))
-                                /* TRANSLATORS: %s is a folder's name */
-                                : with_folder(_("“%s” is full."), folder) };
-    if (name == "NotAuthorizedDismissed")
-        return { _("Not started: the password dialog was dismissed."), true };
-    if (name == "NotAuthorized")
-        return { _("You are not allowed to benchmark this device. An administrator can allow it with a polkit rule.") };
-    if (name == "NotAuthorizedCanObtain")
-        return { _("Benchmarking this device needs an administrator password.") };
-    if (name == "DeviceBusy")
-        return { _("The device is busy: another benchmark is running on it or on one of its partitions.") };
-    if (name == "NotFound")
-        return { _("The device is gone.") };
-    if (name == "LimitsExceeded")
-        return { _("Too many benchmarks are waiting for authorization. Answer the open password dialogs first.") };
-    if (name == "InvalidArgument")
-        return { std::string(_("The settings do not fit this device:")) + " " + error.message };
+    using contract::ErrorCode;
+    if (const std::optional<ErrorCode> code = contract::error_code_from_name(error.name)) {
+        switch (*code) {
+        case ErrorCode::PermissionDenied:
+            return { folder.empty() ? std::string(_("You cannot write in this folder."))
+                                    /* TRANSLATORS: %s is a folder's name */
+                                    : printf_text(_("You cannot write in “%s”."), folder.c_str()) };
+        case ErrorCode::NoSpace:
+            return { folder.empty() ? std::string(_("The folder’s filesystem is full."))
+                                    /* TRANSLATORS: %s is a folder's name */
+                                    : printf_text(_("“%s” is full."), folder.c_str()) };
+        case ErrorCode::NotAuthorizedDismissed:
+            return { _("Not started: the password dialog was dismissed."), true };
+        case ErrorCode::NotAuthorized:
+            return { _("You are not allowed to benchmark this device. An administrator can allow it with a polkit rule.") };
+        case ErrorCode::NotAuthorizedCanObtain:
+            return { _("Benchmarking this device needs an administrator password.") };
+        case ErrorCode::DeviceBusy:
+            return { _("The device is busy: another benchmark is running on it or on one of its partitions.") };
+        case ErrorCode::NotFound:
+            return { _("The device is gone.") };
+        case ErrorCode::LimitsExceeded:
+            return { _("Too many benchmarks are waiting for authorization. Answer the open password dialogs first.") };
+        case ErrorCode::InvalidArgument:
+            return { std::string(_("The settings do not fit this device:")) + " " + error.message };
+        case ErrorCode::Cancelled:
+        case ErrorCode::Failed:
+            break;
+        }
+    }
+    const std::string& name = error.name;
     if (name == "org.freedesktop.DBus.Error.ServiceUnknown" || name == "org.freedesktop.DBus.Error.NoReply"
         || name == "org.freedesktop.DBus.Error.Spawn.ChildExited" || name == "org.freedesktop.DBus.Error.NameHasNoOwner")
         return { _("The benchmark service (diskbenchd) is not available. Is diskbench installed correctly?") };
     if (name == "org.freedesktop.DBus.Error.Timeout" || name == "org.freedesktop.DBus.Error.TimedOut")
         return { _("The benchmark service did not answer in time.") };
     return { std::string(_("The benchmark failed:")) + " " + error.message };
+}
+
+std::optional<ErrorText> job_error_text(const JobEntry& job, const std::string& folder)
+{
+    if (job.state != "failed" || (job.error_name.empty() && job.error_message.empty()))
+        return std::nullopt;
+    const std::string name = job.error_name.empty() ? std::string(contract::error_name(contract::ErrorCode::Failed))
+                                                    : job.error_name;
+    return error_text(CallError { name, job.error_message }, folder);
 }
 
 std::string device_title(const DeviceEntry& device)

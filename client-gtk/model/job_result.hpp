@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-#include "../dbus/daemon_types.hpp"
-#include "saved_result.hpp"
+#include "daemon_types.hpp"
+#include "result_types.hpp"
 
+#include <optional>
 #include <string>
 
 namespace diskbench::client {
@@ -21,6 +22,9 @@ struct ErrorText {
 // `folder`: the display name of the folder of a filesystem benchmark, for
 // PermissionDenied and NoSpace.
 ErrorText error_text(const CallError& error, const std::string& folder = {});
+// Why a failed job failed, from its ErrorName and ErrorMessage; nothing
+// when it did not fail (or the daemon has not said why yet).
+std::optional<ErrorText> job_error_text(const JobEntry& job, const std::string& folder = {});
 
 // "Disk Benchmark" facts of a device for the Info page and titles:
 // "Samsung SSD 860 (sda)" or "loop0" when there is no model.

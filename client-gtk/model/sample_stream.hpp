@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-#include "../widgets/envelope.hpp"
+#include "result_types.hpp"
 
 #include <cstdint>
 #include <span>
@@ -9,25 +9,22 @@
 
 namespace diskbench::client {
 
-struct IndexedSample {
-    std::uint32_t series = 0;
-    double x = 0, y = 0;
-};
-
 // Merges a job's samples from the two ways the daemon hands them out: the
-// GetSamples(from) catch-up and the batched Samples(first_index, ...)
-// signals. Every sample has an index; each is appended once, in order.
+// GetSampleRange(from, max) catch-up and the batched Samples(first_index,
+// ...) signals. Every sample has an index; each is appended once, in order.
 //  - While a catch-up is on its way, signals are dropped: the daemon's
-//    GetSamples returns exactly the samples it signalled before the call, and
-//    later batches follow on from its answer.
+//    GetSampleRange returns exactly the samples it signalled before the
+//    call (up to its page size; the client asks for the next page from the
+//    reply's callback, so no signal comes between), and later batches
+//    follow on from its answer.
 //  - A batch that starts past what we have (we missed one) asks for a
 //    catch-up from our next index.
 //  - Overlaps (a reply covering a batch we already took) are skipped by index.
 class SampleStream {
 public:
-    using Points = std::vector<std::vector<GraphPoint>>;
+    using Points = std::vector<std::vector<SeriesPoint>>;
 
-    // The catch-up to send: GetSamples(next()). Marks it as on its way.
+    // The catch-up to send: GetSampleRange(next(), ...). Marks it as on its way.
     std::uint64_t begin_catch_up() noexcept;
     void catch_up_failed() noexcept { catching_up_ = false; }
 

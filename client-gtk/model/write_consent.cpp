@@ -1,27 +1,16 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "write_consent.hpp"
 
+#include "contract/benchmark_kinds.hpp"
+#include "contract/confirmation.hpp"
+
 #include <glib/gi18n-lib.h>
 
 namespace diskbench::client {
 
-namespace {
-
-std::string_view trimmed(std::string_view text)
-{
-    const auto blank = [](char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; };
-    while (!text.empty() && blank(text.front()))
-        text.remove_prefix(1);
-    while (!text.empty() && blank(text.back()))
-        text.remove_suffix(1);
-    return text;
-}
-
-} // namespace
-
 bool erases_only(const BenchmarkInfo& info)
 {
-    if (info.kind == "sustained-write" || info.kind == "device-write-sweep")
+    if (contract::kinds::erases_only(info.kind))
         return true;
     for (const ParameterInfo& p : info.parameters)
         if (p.key == "mode")
@@ -32,14 +21,12 @@ bool erases_only(const BenchmarkInfo& info)
 
 std::string write_confirmation(const DeviceEntry& device)
 {
-    const std::string_view serial = trimmed(device.serial);
-    return std::string(serial.empty() ? std::string_view(device.node) : serial);
+    return std::string(contract::without_blanks_around(device.erase_confirmation));
 }
 
 bool write_confirmed(const DeviceEntry& device, std::string_view typed)
 {
-    const std::string expected = write_confirmation(device);
-    return !expected.empty() && trimmed(typed) == expected;
+    return contract::confirmation_matches(typed, device.erase_confirmation);
 }
 
 std::string write_blocker(const DeviceEntry& device)
@@ -60,7 +47,7 @@ SavedValueMap write_options(const SavedValueMap& settings, WriteMode mode, std::
     options["mode"] = std::string(mode == WriteMode::Destroy ? "destroy" : "preserve");
     options.erase("confirm");
     if (mode == WriteMode::Destroy)
-        options["confirm"] = std::string(trimmed(typed));
+        options["confirm"] = std::string(contract::without_blanks_around(typed));
     return options;
 }
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-#include "../dbus/daemon_types.hpp"
+#include "daemon_types.hpp"
 
 #include <string>
 #include <string_view>
@@ -10,18 +10,19 @@ namespace diskbench::client {
 
 // The consent a raw write needs (StartBenchmark's "mode" and "confirm"):
 // "preserve" writes back what it read; "destroy" overwrites the data and is
-// confirmed by typing the device's serial (its node when it has none).
+// confirmed by typing the word the daemon publishes for the device
+// (Device.EraseConfirmation: its serial, or its node when it has none).
 enum class WriteMode { Preserve, Destroy };
 
-// Whether a raw write kind only erases (no "keep data" mode): the dd
-// sweep and the sustained write, which write new data over their whole
-// range, and any kind whose "mode" defaults to "destroy". The daemon still
-// wants mode=destroy said, with confirm.
+// Whether a raw write kind only erases (no "keep data" mode): the ones the
+// contract names (they write new data over their whole range) and any kind
+// whose "mode" defaults to "destroy". The daemon still wants mode=destroy
+// said, with confirm.
 bool erases_only(const BenchmarkInfo& info);
 
-// What the user must type to erase `device`.
+// What the user must type to erase `device`, as the daemon says.
 std::string write_confirmation(const DeviceEntry& device);
-// The typed text matches (surrounding blanks ignored, nothing else).
+// The typed text matches (the contract's rule: surrounding blanks ignored, nothing else).
 bool write_confirmed(const DeviceEntry& device, std::string_view typed);
 // Why the device cannot be written now (mounted, in use), translated; "" when it can.
 std::string write_blocker(const DeviceEntry& device);

@@ -120,7 +120,7 @@ int main(int argc, char** argv)
             result = engine::run_benchmark(*info, engine::open_target_for_write(argv[2]), params, nullptr, cancel);
             break;
         }
-        std::cout << client::result_to_json(tools::saved_from_engine(result));
+        std::cout << contract::result_to_json(tools::saved_from_engine(result));
         return result.cancelled ? 130 : 0;
     } catch (const engine::Error& error) {
         std::cerr << "diskbench-engine: " << error.what() << "\n";

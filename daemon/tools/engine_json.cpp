@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "engine_json.hpp"
 
-#include "model/json_support.hpp"
+#include "contract/json_output.hpp"
 
 #include <chrono>
 #include <limits>
@@ -12,10 +12,10 @@ namespace {
 
 // JSON numbers are read back as int64 or double; unsigned values past
 // INT64_MAX (only seeds can be that large) become doubles.
-client::SavedValue saved_value(const engine::Value& value)
+contract::SavedValue saved_value(const engine::Value& value)
 {
     return std::visit(
-        [](const auto& v) -> client::SavedValue {
+        [](const auto& v) -> contract::SavedValue {
             using T = std::decay_t<decltype(v)>;
             if constexpr (std::is_same_v<T, std::uint64_t>) {
                 if (v > static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max()))
@@ -28,9 +28,9 @@ client::SavedValue saved_value(const engine::Value& value)
         value);
 }
 
-client::SavedValueMap saved_map(const engine::ValueMap& values)
+contract::SavedValueMap saved_map(const engine::ValueMap& values)
 {
-    client::SavedValueMap map;
+    contract::SavedValueMap map;
     for (const auto& [key, value] : values)
         map.emplace(key, saved_value(value));
     return map;
@@ -60,9 +60,9 @@ void add_value(JsonBuilder* builder, const engine::Value& value)
 
 } // namespace
 
-client::SavedResult saved_from_engine(const engine::Result& result)
+contract::SavedResult saved_from_engine(const engine::Result& result)
 {
-    client::SavedResult saved;
+    contract::SavedResult saved;
     saved.kind = result.kind;
     saved.state = result.cancelled ? "cancelled" : "finished";
     saved.backend = result.backend;
@@ -79,7 +79,7 @@ client::SavedResult saved_from_engine(const engine::Result& result)
     saved.warnings = result.warnings;
     saved.notes = result.notes;
     for (const auto& series : result.series) {
-        client::SavedSeries copy { series.info.name, series.info.x_unit, series.info.y_unit,
+        contract::SavedSeries copy { series.info.name, series.info.x_unit, series.info.y_unit,
                                    std::string(engine::style_name(series.info.style)), {} };
         copy.points.reserve(series.points.size());
         for (const auto& point : series.points)
@@ -91,7 +91,7 @@ client::SavedResult saved_from_engine(const engine::Result& result)
 
 std::string benchmarks_to_json(std::span<const engine::BenchmarkInfo> benchmarks)
 {
-    client::GObjectPtr<JsonBuilder> owner(json_builder_new());
+    contract::GObjectPtr<JsonBuilder> owner(json_builder_new());
     JsonBuilder* builder = owner.get();
     json_builder_begin_array(builder);
     for (const auto& info : benchmarks) {
@@ -124,7 +124,7 @@ std::string benchmarks_to_json(std::span<const engine::BenchmarkInfo> benchmarks
         json_builder_end_object(builder);
     }
     json_builder_end_array(builder);
-    return client::json_text(builder);
+    return contract::json_text(builder);
 }
 
 } // namespace diskbench::tools

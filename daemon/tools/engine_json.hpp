@@ -2,7 +2,7 @@
 #pragma once
 
 #include "benchmark.hpp"
-#include "model/saved_result.hpp"
+#include "contract/result_file.hpp"
 #include "result.hpp"
 
 #include <span>
@@ -10,10 +10,10 @@
 
 namespace diskbench::tools {
 
-// An engine result in the client's result-file form (client-gtk/model), so
-// what the CLI prints the app can open: the target's facts go to
+// An engine result in the contract's result-file form, so what the CLI
+// prints the app can open: the target's facts go to
 // device_info, the state is "finished" or "cancelled".
-client::SavedResult saved_from_engine(const engine::Result& result);
+contract::SavedResult saved_from_engine(const engine::Result& result);
 
 // The benchmark kinds with their documented parameters as JSON.
 std::string benchmarks_to_json(std::span<const engine::BenchmarkInfo> benchmarks);

@@ -1,8 +1,8 @@
 #!/usr/bin/python3
 """Checks po/POTFILES (or po/POTFILES.in) against the source tree.
 
-Fails when a file with translatable strings under daemon/, client-gtk/ or
-polkit-policy/ is not listed, when a listed file does not exist, or when a
+Fails when a file with translatable strings under daemon/, client-gtk/,
+dbus-interfaces/ or polkit-policy/ is not listed, when a listed file does not exist, or when a
 file is listed twice.
 
 A file has translatable strings when it is a C/C++ source using _(", N_(",
@@ -15,7 +15,7 @@ import os
 import re
 import sys
 
-SCANNED_DIRS = ["daemon", "client-gtk", "polkit-policy"]
+SCANNED_DIRS = ["daemon", "client-gtk", "dbus-interfaces", "polkit-policy"]
 SOURCE_SUFFIXES = (".c", ".cc", ".cpp", ".cxx", ".h", ".hh", ".hpp", ".hxx")
 ALWAYS_TRANSLATABLE_SUFFIXES = (".policy.in", ".ui", ".desktop.in", ".metainfo.xml.in")
 # _(" and N_(" must not be the end of a longer name (e.g. FOO_("); C_( takes a

@@ -26,16 +26,23 @@ which prints "GDBus.Error:NAME: message".
 
 Standard library only; bus_client.py (dbus-python) is a separate process.
 
-Modules: stack.py (the Stack and its configuration), cleanup.py (undo log,
-processes, lock), clients.py (bus_client.py and busctl monitor wrappers),
-dbus_values.py (typed values for busctl and gdbus); this file is the unittest
-glue and the entry point every test file calls: harness.main().
+Modules, in devtools/stack/ (the demo launcher uses them too): stack.py (the
+Stack and its configuration), cleanup.py (undo log, processes, lock),
+clients.py (bus_client.py and busctl monitor wrappers), dbus_values.py (typed
+values for busctl and gdbus). This file is the unittest glue and the entry
+point every test file calls: harness.main(); importing it puts
+devtools/stack on sys.path, so test files import from there by module name.
 """
 
 import os
 import signal
 import sys
 import unittest
+
+STACK_DIR = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))),
+                         'devtools', 'stack')
+if STACK_DIR not in sys.path:
+    sys.path.insert(0, STACK_DIR)
 
 # What the test files use, from one place.
 from cleanup import STATE_PATH, loop_devices, pid_alive, run, wait_until

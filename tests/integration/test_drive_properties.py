@@ -4,7 +4,7 @@
 ConnectionBus, Removable) taken from udisks2's Drive object.
 
 No real Drive object exists on the test machines: loop devices have none, and
-the VM's own disk must not be touched (see shared/notes/test-stack.md). So
+the VM's own disk must not be touched. So
 this scenario runs on a private bus of its own where python3-dbusmock plays
 org.freedesktop.UDisks2: it exports Block objects for real loop devices we
 attach (so sysfs facts and the benchmark itself are real) pointing at mock

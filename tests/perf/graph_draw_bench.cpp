@@ -11,9 +11,9 @@
 // frame after 1000 new points of a growing 1 M series (the live surface
 // map; with and without reserve_points()), and paint_uncached() for
 // comparison (what export does).
-#include "widgets/chart.hpp"
-#include "widgets/chart_handles.hpp"
-#include "widgets/series_painter.hpp"
+#include "chart/chart.hpp"
+#include "chart/chart_handles.hpp"
+#include "chart/series_painter.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -30,9 +30,9 @@ constexpr int frames = 50;
 constexpr std::size_t million = 1'000'000;
 constexpr double bucket_bytes = 4e6;
 
-std::vector<GraphPoint> surface_map()
+std::vector<SeriesPoint> surface_map()
 {
-    std::vector<GraphPoint> points;
+    std::vector<SeriesPoint> points;
     points.reserve(million);
     for (std::size_t i = 0; i < million; ++i) {
         const double at = static_cast<double>(i);
@@ -64,7 +64,7 @@ void measure(const char* what, cairo_surface_t* surface, const std::function<voi
                 ms[frames / 2], ms.back());
 }
 
-void painter_cases(const std::vector<GraphPoint>& points)
+void painter_cases(const std::vector<SeriesPoint>& points)
 {
     const SurfacePtr surface(cairo_image_surface_create(CAIRO_FORMAT_ARGB32, 1200, 500));
     const PlotArea area { 60, 10, 1120, 460, 0, 4e12, 0, 200 };
@@ -89,11 +89,11 @@ ChartSpec surface_spec()
     return spec;
 }
 
-void chart_cases(const std::vector<GraphPoint>& points)
+void chart_cases(const std::vector<SeriesPoint>& points)
 {
     const SurfacePtr surface(cairo_image_surface_create(CAIRO_FORMAT_ARGB32, 1120, 600));
     const ChartTheme theme = ChartTheme::light();
-    const std::span<const GraphPoint> all(points);
+    const std::span<const SeriesPoint> all(points);
 
     Chart full(surface_spec());
     full.set_current_label(0, "/dev/sda");
@@ -134,8 +134,8 @@ void chart_cases(const std::vector<GraphPoint>& points)
 
     // The surface page as the app draws it: the mean line plus the min..max
     // band of every bucket (the band is not kept between frames).
-    std::vector<GraphPoint> lower, upper;
-    for (const GraphPoint& point : points) {
+    std::vector<SeriesPoint> lower, upper;
+    for (const SeriesPoint& point : points) {
         lower.push_back({ point.x, point.y * 0.8 });
         upper.push_back({ point.x, point.y * 1.1 });
     }
@@ -155,7 +155,7 @@ void chart_cases(const std::vector<GraphPoint>& points)
 
 int main()
 {
-    const std::vector<GraphPoint> points = surface_map();
+    const std::vector<SeriesPoint> points = surface_map();
     painter_cases(points);
     chart_cases(points);
     return 0;

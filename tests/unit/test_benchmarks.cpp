@@ -6,6 +6,7 @@
 #include "benchmark.hpp"
 #include "errors.hpp"
 #include "recording_sink.hpp"
+#include "result_checks.hpp"
 #include "scratch.hpp"
 #include "target.hpp"
 
@@ -33,27 +34,6 @@ Result run(const std::string& kind, const std::string& path, ValueMap params, Re
     const Target target = open_target_for_read(path);
     CancelToken cancel;
     return run_benchmark(*info, target, params, &sink, cancel);
-}
-
-const Series& series_named(const Result& result, const std::string& name)
-{
-    for (const auto& series : result.series)
-        if (series.info.name == name)
-            return series;
-    FAIL("no series " << name);
-    throw std::logic_error("unreachable");
-}
-
-double summary_number(const Result& result, const std::string& key)
-{
-    const auto it = result.summary.find(key);
-    REQUIRE(it != result.summary.end());
-    return std::visit([](const auto& v) -> double {
-        if constexpr (std::is_arithmetic_v<std::decay_t<decltype(v)>>)
-            return static_cast<double>(v);
-        else
-            return -1;
-    }, it->second);
 }
 
 // What holds for every completed run: the sink saw exactly the Result's
@@ -128,15 +108,15 @@ TEST_CASE("raw read benchmarks on files and loop devices", "[benchmarks][loop]")
         check_common(result, sink, backend);
         const Series& latency = series_named(result, "latency");
         CHECK(latency.points.size() == 300);
-        CHECK(summary_number(result, "reads") == 300);
-        CHECK(summary_number(result, "block_size") == device.logical_block);
-        const double min = summary_number(result, "latency_min_us");
-        const double max = summary_number(result, "latency_max_us");
-        const double p50 = summary_number(result, "latency_p50_us");
+        CHECK(number(result, "reads") == 300);
+        CHECK(number(result, "block_size") == device.logical_block);
+        const double min = number(result, "latency_min_us");
+        const double max = number(result, "latency_max_us");
+        const double p50 = number(result, "latency_p50_us");
         CHECK(min > 0);
         CHECK(min <= p50);
-        CHECK(p50 <= summary_number(result, "latency_p99_us"));
-        CHECK(summary_number(result, "latency_p99_us") <= max);
+        CHECK(p50 <= number(result, "latency_p99_us"));
+        CHECK(number(result, "latency_p99_us") <= max);
         for (const auto& point : latency.points) {
             CHECK(point.x >= 0);
             CHECK(point.x < 64.0 * MiB);
@@ -164,7 +144,7 @@ TEST_CASE("raw read benchmarks on files and loop devices", "[benchmarks][loop]")
             CHECK(throughput.points[i].y > 0);
             CHECK(throughput.points[i].y == Approx(iops.points[i].y * throughput.points[i].x / 1e6).epsilon(1e-9));
         }
-        CHECK(summary_number(result, "reads") == 40.0 * static_cast<double>(sizes));
+        CHECK(number(result, "reads") == 40.0 * static_cast<double>(sizes));
     }
 
     SECTION("sequential: position against MB/s over the asked span")
@@ -181,8 +161,8 @@ TEST_CASE("raw read benchmarks on files and loop devices", "[benchmarks][loop]")
             CHECK(throughput.points[i].x == static_cast<double>(8 * MiB + i * MiB));
             CHECK(throughput.points[i].y > 0);
         }
-        CHECK(summary_number(result, "bytes") == 32.0 * MiB);
-        CHECK(summary_number(result, "throughput_min_mb_s") <= summary_number(result, "throughput_mb_s") * 1.0001);
+        CHECK(number(result, "bytes") == 32.0 * MiB);
+        CHECK(number(result, "throughput_min_mb_s") <= number(result, "throughput_mb_s") * 1.0001);
     }
 
     SECTION("sequential with reads in flight: every interval is a real rate")
@@ -196,7 +176,7 @@ TEST_CASE("raw read benchmarks on files and loop devices", "[benchmarks][loop]")
                                     { "queue_depth", std::uint64_t { 16 } } },
                                   sink, backend);
         check_common(result, sink, backend);
-        const double overall = summary_number(result, "throughput_mb_s");
+        const double overall = number(result, "throughput_mb_s");
         const Series& throughput = series_named(result, "throughput");
         REQUIRE(!throughput.points.empty());
         for (const auto& point : throughput.points) {
@@ -217,7 +197,7 @@ TEST_CASE("raw read benchmarks on files and loop devices", "[benchmarks][loop]")
         REQUIRE(mean.points.size() == 16);
         REQUIRE(min.points.size() == 16);
         REQUIRE(max.points.size() == 16);
-        CHECK(summary_number(result, "bytes") == 64.0 * MiB);
+        CHECK(number(result, "bytes") == 64.0 * MiB);
         for (std::size_t i = 0; i < 16; ++i) {
             INFO("bucket " << i);
             CHECK(min.points[i].x == mean.points[i].x);
@@ -236,7 +216,7 @@ TEST_CASE("raw read benchmarks on files and loop devices", "[benchmarks][loop]")
         check_common(result, sink, backend);
         const auto sizes = static_cast<std::size_t>(std::countr_zero(128u * 1024u / device.logical_block)) + 1;
         REQUIRE(series_named(result, "throughput").points.size() == sizes);
-        CHECK(summary_number(result, "bytes") == 2.0 * MiB * static_cast<double>(sizes));
+        CHECK(number(result, "bytes") == 2.0 * MiB * static_cast<double>(sizes));
     }
 
     SECTION("profile: each test a bar in every series and a summary block")
@@ -255,15 +235,15 @@ TEST_CASE("raw read benchmarks on files and loop devices", "[benchmarks][loop]")
         for (const char* key : { "seq1m_q8t1", "rnd4k_q4t2" }) {
             INFO(key);
             const std::string prefix = std::string(key) + ".";
-            const double seconds = summary_number(result, prefix + "seconds");
+            const double seconds = number(result, prefix + "seconds");
             CHECK(seconds >= 0.25);
             CHECK(seconds < 5);
-            CHECK(summary_number(result, prefix + "throughput_mb_s") > 0);
-            CHECK(summary_number(result, prefix + "latency_p50_us")
-                  <= summary_number(result, prefix + "latency_p99_us"));
+            CHECK(number(result, prefix + "throughput_mb_s") > 0);
+            CHECK(number(result, prefix + "latency_p50_us")
+                  <= number(result, prefix + "latency_p99_us"));
         }
-        CHECK(summary_number(result, "rnd4k_q4t2.throughput_mb_s")
-              == Approx(summary_number(result, "rnd4k_q4t2.iops") * 4096 / 1e6));
+        CHECK(number(result, "rnd4k_q4t2.throughput_mb_s")
+              == Approx(number(result, "rnd4k_q4t2.iops") * 4096 / 1e6));
     }
 
     SECTION("qd-sweep: IOPS and p99 per queue depth for each thread count")
@@ -285,7 +265,7 @@ TEST_CASE("raw read benchmarks on files and loop devices", "[benchmarks][loop]")
             for (const auto& point : series.points)
                 CHECK(point.y > 0);
         }
-        CHECK(summary_number(result, "best_iops") > 0);
+        CHECK(number(result, "best_iops") > 0);
     }
 
     loop.reset();
@@ -324,8 +304,8 @@ TEST_CASE("surface gives the bucket count asked for even when blocks do not divi
                               sink);
     const Series& mean = series_named(result, "mean");
     REQUIRE(mean.points.size() == 1000);
-    CHECK(summary_number(result, "buckets") == 1000);
-    CHECK(summary_number(result, "bytes") == 16.0 * MiB);
+    CHECK(number(result, "buckets") == 1000);
+    CHECK(number(result, "bytes") == 16.0 * MiB);
     std::vector<double> positions;
     for (const auto& point : mean.points)
         positions.push_back(point.x);
@@ -375,6 +355,6 @@ TEST_CASE("1 MiB reads reach the device whole, not split by buffer segments", "[
                               { { "size", std::uint64_t { 64 * MiB } }, { "block_size", std::uint64_t { MiB } } }, sink,
                               backend);
     const std::uint64_t requests = loop.completed_reads() - before;
-    CHECK(summary_number(result, "bytes") == 64.0 * MiB);
+    CHECK(number(result, "bytes") == 64.0 * MiB);
     CHECK(requests == 64);
 }

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The client's charts, judged by their pixels: drawn into Cairo image
 // surfaces (no display needed) and read back.
-#include "widgets/chart.hpp"
-#include "widgets/chart_handles.hpp"
-#include "widgets/chart_layout.hpp"
+#include "chart/chart.hpp"
+#include "chart/chart_handles.hpp"
+#include "chart/chart_layout.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -208,7 +208,7 @@ TEST_CASE("a fixed x domain cuts lines and bands at the plot's edges", "[client]
     spec.x_high = 250e6;
     Chart chart(spec);
     ChartSeries banded = wave("", 300, 1e6, 150);
-    for (const GraphPoint& point : banded.points) {
+    for (const SeriesPoint& point : banded.points) {
         banded.band_min.push_back({ point.x, point.y - 60 });
         banded.band_max.push_back({ point.x, point.y + 40 });
     }
@@ -429,7 +429,7 @@ TEST_CASE("cached and uncached drawing agree to the pixel, also after appends an
     Chart chart(spec);
     // Several series, one with a band, so every kind of line goes through both paths.
     ChartSeries banded = wave("band", 40, 30'000 * 4096.0, 60);
-    for (const GraphPoint& point : banded.points) {
+    for (const SeriesPoint& point : banded.points) {
         banded.band_min.push_back({ point.x, point.y - 15 });
         banded.band_max.push_back({ point.x, point.y + 25 });
     }
@@ -451,7 +451,7 @@ TEST_CASE("cached and uncached drawing agree to the pixel, also after appends an
     };
 
     // Appended in uneven chunks, so chunk ends fall inside pixel columns.
-    std::vector<GraphPoint> points;
+    std::vector<SeriesPoint> points;
     for (int i = 0; i < 300'000; ++i)
         points.push_back({ i * 4096.0, 200 + 60 * std::sin(i / 9000.0) - (i % 4999 == 0 ? 150 : 0) });
     std::size_t next = 0;
@@ -484,7 +484,7 @@ TEST_CASE("cached and uncached drawing agree to the pixel, also after appends an
 
     // A value above the axis: new y ticks, new layer.
     const double old_top = chart.last_plot_area().y_high;
-    const std::vector<GraphPoint> spike { { points[next - 1].x + 1, 900 } };
+    const std::vector<SeriesPoint> spike { { points[next - 1].x + 1, 900 } };
     chart.append_points(0, spike);
     CHECK(same_pictures(900, 400, 1) == 0);
     CHECK(chart.last_plot_area().y_high > old_top);
@@ -525,7 +525,7 @@ TEST_CASE("bar and scatter charts draw the same cached and uncached", "[client][
             chart.paint(cached.cr.get(), 500, 300, theme);
             chart.paint_uncached(uncached.cr.get(), 500, 300, theme);
             CHECK(cached.bytes() == uncached.bytes());
-            chart.append_points(0, std::vector<GraphPoint> { { 16384, 41000 } });
+            chart.append_points(0, std::vector<SeriesPoint> { { 16384, 41000 } });
         }
     }
 }
@@ -566,8 +566,8 @@ TEST_CASE("axes have labels, the legend names current and reference", "[client][
     const ChartText text(legend.cr.get(), theme.font_size);
     LayoutInput input;
     input.spec = line_spec();
-    input.extent.add(GraphPoint { 0, 0 });
-    input.extent.add(GraphPoint { 3.9 * 1024 * 1024 * 1024, 487 });
+    input.extent.add(SeriesPoint { 0, 0 });
+    input.extent.add(SeriesPoint { 3.9 * 1024 * 1024 * 1024, 487 });
     input.has_content = true;
     input.width = 800;
     input.height = 400;
@@ -593,8 +593,8 @@ TEST_CASE("axis labels never overlap, however narrow the chart", "[client][chart
             input.spec.x_scale = scale;
             input.spec.x_unit = Unit::Bytes;
             input.spec.categories = { "SEQ1M Q8T1", "SEQ1M Q1T1", "RND4K Q32T1", "RND4K Q1T1", "RND4K Q8T8" };
-            input.extent.add(GraphPoint { scale == AxisScale::Categories ? 0 : 512.0, 0 });
-            input.extent.add(GraphPoint { scale == AxisScale::Categories ? 4 : 64.0 * 1024 * 1024, 1234 });
+            input.extent.add(SeriesPoint { scale == AxisScale::Categories ? 0 : 512.0, 0 });
+            input.extent.add(SeriesPoint { scale == AxisScale::Categories ? 4 : 64.0 * 1024 * 1024, 1234 });
             input.has_content = true;
             input.width = width;
             input.height = 300;
@@ -660,7 +660,7 @@ TEST_CASE("an empty chart shows its placeholder, nothing else", "[client][chart]
     chart.reserve_points(0, 1000);
     chart.set_current_label(1, "1 thread");
     CHECK(!chart.has_data());
-    chart.append_points(0, std::vector<GraphPoint> { { 0, 1 }, { 1, 2 } });
+    chart.append_points(0, std::vector<SeriesPoint> { { 0, 1 }, { 1, 2 } });
     CHECK(chart.has_data());
     chart.clear_current();
     CHECK(!chart.has_data());
@@ -837,7 +837,7 @@ TEST_CASE("a dip in a million points shows through the cached drawing", "[client
     spec.x_low = 0;
     spec.x_high = 1e6 * 1048576.0;
     Chart chart(spec);
-    std::vector<GraphPoint> points;
+    std::vector<SeriesPoint> points;
     points.reserve(1'000'000);
     for (int i = 0; i < 1'000'000; ++i)
         points.push_back({ i * 1048576.0, i >= 612'340 && i < 612'360 ? 15.0 : 180.0 });
@@ -874,7 +874,7 @@ TEST_CASE("a band grown by appends draws like the same band given whole", "[clie
     spec.x_low = 0;
     spec.x_high = 5000;
     ChartSeries whole = wave("now", 5000, 1, 100);
-    for (const GraphPoint& point : whole.points) {
+    for (const SeriesPoint& point : whole.points) {
         whole.band_min.push_back({ point.x, point.y - 20 - (static_cast<int>(point.x) % 997 == 0 ? 60 : 0) });
         whole.band_max.push_back({ point.x, point.y + 10 });
     }

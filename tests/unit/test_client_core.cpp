@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The client's graph maths and result files (no window needed).
-#include "model/saved_result.hpp"
-#include "widgets/axis_ticks.hpp"
-#include "widgets/envelope.hpp"
-#include "widgets/series_painter.hpp"
-#include "widgets/value_format.hpp"
+#include "model/result_types.hpp"
+#include "chart/axis_ticks.hpp"
+#include "chart/envelope.hpp"
+#include "chart/series_painter.hpp"
+#include "chart/value_format.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -68,7 +68,7 @@ TEST_CASE("values are labelled with their units", "[client]")
 
 TEST_CASE("the envelope keeps every dip and spike of a million points", "[client]")
 {
-    std::vector<GraphPoint> points;
+    std::vector<SeriesPoint> points;
     points.reserve(1'000'000);
     for (int i = 0; i < 1'000'000; ++i)
         points.push_back({ static_cast<double>(i), 100.0 + (i % 1000 == 500 ? -90.0 : 0.0) + (i == 777'777 ? 400 : 0) });
@@ -171,7 +171,7 @@ TEST_CASE("a million-point series draws as a band that keeps its dips", "[client
 {
     cairo_surface_t* surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, 1000, 400);
     cairo_t* cr = cairo_create(surface);
-    std::vector<GraphPoint> points;
+    std::vector<SeriesPoint> points;
     for (int i = 0; i < 1'000'000; ++i)
         points.push_back({ static_cast<double>(i), i >= 600'000 && i < 600'050 ? 10.0 : 100.0 });
     const PlotArea area { 0, 0, 1000, 400, 0, 999'999, 0, 110 };

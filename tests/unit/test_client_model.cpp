@@ -5,6 +5,7 @@
 #include "model/benchmark_pages.hpp"
 #include "model/folder.hpp"
 #include "model/job_result.hpp"
+#include "model/progress_text.hpp"
 #include "model/recent_results.hpp"
 #include "model/sample_stream.hpp"
 #include "model/saved_values.hpp"
@@ -253,7 +254,7 @@ void check_complete(const SampleStream::Points& points, std::size_t n)
 {
     std::vector<double> xs;
     for (const auto& series : points)
-        for (const GraphPoint& p : series)
+        for (const SeriesPoint& p : series)
             xs.push_back(p.x);
     std::sort(xs.begin(), xs.end());
     REQUIRE(xs.size() == n);
@@ -508,6 +509,7 @@ TEST_CASE("erasing a device is confirmed by its serial, or its node when it has 
     disk.node = "/dev/sdb";
     disk.model = "Fast SSD";
     disk.serial = "S3Z9NB0K123456";
+    disk.erase_confirmation = "S3Z9NB0K123456"; // as the daemon publishes it
     CHECK(write_confirmation(disk) == "S3Z9NB0K123456");
     CHECK(write_confirmed(disk, "S3Z9NB0K123456"));
     CHECK(write_confirmed(disk, "  S3Z9NB0K123456\n"));
@@ -518,6 +520,7 @@ TEST_CASE("erasing a device is confirmed by its serial, or its node when it has 
 
     DeviceEntry loop;
     loop.node = "/dev/loop3";
+    loop.erase_confirmation = "/dev/loop3";
     CHECK(write_confirmation(loop) == "/dev/loop3");
     CHECK(write_confirmed(loop, "/dev/loop3"));
     CHECK_FALSE(write_confirmed(loop, ""));
@@ -649,4 +652,39 @@ TEST_CASE("test-indexed bars get the summary's test names, else numbers", "[clie
     const BenchmarkPage write = page_for_kind("device-write", "device-write", "", "");
     CHECK(write.views.size() == 3);
     CHECK(write.target == PageTarget::DeviceWrite);
+}
+
+TEST_CASE("progress text: time left, the end, and the bars of a block-size sweep", "[client-model]")
+{
+    CHECK(duration_text(42.2) == "43 s");
+    CHECK(duration_text(200) == "3 min 20 s");
+    CHECK(duration_text(-5) == "0 s");
+    CHECK(duration_text(NAN) == "0 s");
+
+    JobEntry job;
+    job.state = "running";
+    job.started_at_us = 1'000'000'000;
+    job.progress = 0.25;
+    job.series.push_back({ "throughput", "B", "MB/s", "bar" });
+    const JobProgress running = job_progress(job, 1'000'000'000 + 10'000'000);
+    CHECK(running.fraction == 0.25);
+    CHECK(contains(running.text, "25 %"));
+    CHECK(contains(running.text, "30 s")); // 10 s for a quarter: 30 s left
+    CHECK_FALSE(running.pulse);
+
+    job.state = "finished";
+    job.finished_at_us = job.started_at_us + 65'000'000;
+    const JobProgress finished = job_progress(job, 0);
+    CHECK(finished.fraction == 1);
+    CHECK(contains(finished.text, "1 min 5 s"));
+
+    // 4 KiB to 64 KiB: five sizes; after two (4 and 8 KiB) the next is 16 KiB.
+    const SavedValueMap sweep { { "min_block", std::int64_t { 4096 } }, { "max_block", std::int64_t { 65536 } } };
+    const RunningBar bar = sweep_running_bar(sweep, 512, 2, 8192);
+    CHECK(bar.bars == 5);
+    CHECK(bar.next == 16384);
+    // Without min_block the sweep starts at the logical block.
+    const RunningBar from_logical = sweep_running_bar({ { "max_block", std::int64_t { 4096 } } }, 512, 0, 0);
+    CHECK(from_logical.bars == 4);
+    CHECK(from_logical.next == 512);
 }

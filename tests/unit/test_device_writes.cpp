@@ -9,7 +9,9 @@
 #include "benchmarks/steady_state.hpp"
 #include "errors.hpp"
 #include "mounts.hpp"
+#include "parameter_checks.hpp"
 #include "recording_sink.hpp"
+#include "result_checks.hpp"
 #include "scratch.hpp"
 #include "target.hpp"
 
@@ -60,28 +62,6 @@ Result run(const std::string& kind, const Target& target, ValueMap params, Recor
     REQUIRE(info != nullptr);
     CancelToken cancel;
     return run_benchmark(*info, target, params, sink, cancel);
-}
-
-double number(const Result& result, const std::string& key)
-{
-    const auto it = result.summary.find(key);
-    REQUIRE(it != result.summary.end());
-    return std::visit([](const auto& v) -> double {
-        if constexpr (std::is_arithmetic_v<std::decay_t<decltype(v)>>)
-            return static_cast<double>(v);
-        else
-            return -1;
-    }, it->second);
-}
-
-std::string refused_key(const std::string& kind, const Target& target, const ValueMap& params)
-{
-    try {
-        check_benchmark(*find_benchmark(kind), target, params);
-        return "(accepted)";
-    } catch (const ParameterError& error) {
-        return error.key();
-    }
 }
 
 // Small, fast settings for each kind, writing only in [0, 8 MiB) (the
@@ -222,20 +202,20 @@ TEST_CASE("write kinds refuse a destroy without confirm and a preserve they cann
             const BenchmarkInfo& info = *find_benchmark(kind);
             CHECK(info.target() == TargetKind::DeviceWrite);
             CHECK(info.writes_device);
-            CHECK(refused_key(kind, target, destroy) == "confirm");
-            CHECK(refused_key(kind, target, { { "mode", std::string("destroy") }, { "confirm", std::string() } })
+            CHECK(rejected_key(kind, target, destroy) == "confirm");
+            CHECK(rejected_key(kind, target, { { "mode", std::string("destroy") }, { "confirm", std::string() } })
                   == "confirm");
-            CHECK(refused_key(kind, target, confirmed) == "(accepted)");
+            CHECK(rejected_key(kind, target, confirmed) == "(accepted)");
             // run_benchmark refuses the same way, before any I/O.
             CHECK_THROWS_AS(run(kind, target, destroy), ParameterError);
         }
-        CHECK(refused_key("device-write", target, {}) == "(accepted)");
-        CHECK(refused_key("device-write-sweep", target, {}) == "mode");
-        CHECK(refused_key("sustained-write", target, { { "mode", std::string("preserve") } }) == "mode");
-        CHECK(refused_key("device-write-sweep", target, { { "mode", std::string("destroy") }, { "confirm", loop.path() },
+        CHECK(rejected_key("device-write", target, {}) == "(accepted)");
+        CHECK(rejected_key("device-write-sweep", target, {}) == "mode");
+        CHECK(rejected_key("sustained-write", target, { { "mode", std::string("preserve") } }) == "mode");
+        CHECK(rejected_key("device-write-sweep", target, { { "mode", std::string("destroy") }, { "confirm", loop.path() },
                                                           { "repetitions", std::uint64_t { 8 } } })
               == "repetitions");
-        CHECK(refused_key("device-write", target, { { "mode", std::string("wipe") } }) == "mode");
+        CHECK(rejected_key("device-write", target, { { "mode", std::string("wipe") } }) == "mode");
         // The read benchmarks stay what they were.
         CHECK(find_benchmark("sequential")->target() == TargetKind::Device);
         CHECK_FALSE(find_benchmark("sequential")->writes_device);

@@ -4,7 +4,9 @@
 #include "benchmark.hpp"
 #include "errors.hpp"
 #include "io_runner.hpp"
+#include "parameter_checks.hpp"
 #include "recording_sink.hpp"
+#include "result_checks.hpp"
 #include "scratch.hpp"
 #include "target.hpp"
 
@@ -26,24 +28,6 @@ using namespace diskbench::testing;
 namespace {
 
 constexpr std::uint64_t MiB = 1024 * 1024;
-
-std::string rejected_key(const std::string& kind, const Target& target, const ValueMap& params)
-{
-    try {
-        check_benchmark(*find_benchmark(kind), target, params);
-    } catch (const ParameterError& error) {
-        return error.key();
-    }
-    return "(accepted)";
-}
-
-bool mentions(const std::vector<std::string>& lines, const std::string& word)
-{
-    for (const auto& line : lines)
-        if (line.find(word) != std::string::npos)
-            return true;
-    return false;
-}
 
 // Makes io_uring_setup fail with ENOSYS in this process, as a seccomp policy
 // or io_uring_disabled=2 would. Only ever called in a forked child.

@@ -18,7 +18,7 @@ TEST_CASE("an engine result written as a result file loads back whole", "[engine
     engine::CancelToken cancel;
     const engine::Result result = engine::run_benchmark(*engine::find_benchmark("seek"), target,
                                                         { { "count", std::uint64_t { 50 } } }, nullptr, cancel);
-    const client::SavedResult saved = tools::saved_from_engine(result);
+    const contract::SavedResult saved = tools::saved_from_engine(result);
     CHECK(saved.state == "finished");
     CHECK(std::get<std::int64_t>(saved.summary.at("reads")) == 50);
     // The default seed is a 63-bit number; it must survive exactly.
@@ -27,7 +27,7 @@ TEST_CASE("an engine result written as a result file loads back whole", "[engine
     CHECK(saved.series[0].points.size() == 50);
     CHECK(std::get<std::string>(saved.device_info.at("node")) == path.string());
 
-    const auto loaded = client::result_from_json(client::result_to_json(saved));
-    REQUIRE(std::holds_alternative<client::SavedResult>(loaded));
-    CHECK(std::get<client::SavedResult>(loaded) == saved);
+    const auto loaded = contract::result_from_json(contract::result_to_json(saved));
+    REQUIRE(std::holds_alternative<contract::SavedResult>(loaded));
+    CHECK(std::get<contract::SavedResult>(loaded) == saved);
 }

@@ -8,11 +8,13 @@
 // thread-safe) and act through fds this thread opened.
 #include "benchmark.hpp"
 #include "errors.hpp"
+#include "failure_checks.hpp"
 #include "fs_beneath.hpp"
 #include "fs_scope.hpp"
 #include "fs_bench_support.hpp"
 #include "fs_test_support.hpp"
 #include "mounts.hpp"
+#include "parameter_checks.hpp"
 #include "recording_sink.hpp"
 #include "result_checks.hpp"
 
@@ -314,14 +316,7 @@ TEST_CASE("parameters that do not fit the folder are refused before anything is 
     const fs::path home = make_owned_directory(mount.path(), "home", caller_uid, caller_gid, 0755);
     const UniqueFd fd = open_directory(home);
     const FilesystemFacts facts = filesystem_facts(fd.get());
-    const auto rejected = [&](const std::string& kind, const ValueMap& params) -> std::string {
-        try {
-            check_directory_benchmark(*find_benchmark(kind), facts, params);
-            return "(accepted)";
-        } catch (const ParameterError& error) {
-            return error.key();
-        }
-    };
+    const auto rejected = [&](const std::string& kind, const ValueMap& params) { return rejected_key(kind, facts, params); };
     CHECK(rejected("file-rw", { { "size", 64 * MiB } }) == "size");
     CHECK(rejected("file-rw", { { "size", 1000 }, { "block_size", MiB } }) == "size");
     CHECK(rejected("write-sweep", { { "amount_per_size", 64 * MiB } }) == "amount_per_size");
@@ -441,13 +436,7 @@ TEST_CASE("a full filesystem ends the run with a clear error and the scratch rem
             ? ValueMap { { "size", 24 * MiB }, { "block_size", MiB } }
             : ValueMap { { "amount_per_size", 8 * MiB }, { "min_block", MiB }, { "max_block", 4 * MiB },
                          { "repetitions", std::uint64_t { 9 } } };
-        try {
-            run_in(home, kind, params, &sink);
-            FAIL("the run ended well");
-        } catch (const IoError& error) {
-            CHECK(error.error_number() == ENOSPC);
-            CHECK_THAT(error.what(), Catch::Contains("the filesystem is full") && Catch::Contains(home.string()));
-        }
+        check_full_mid_run([&] { run_in(home, kind, params, &sink); }, home.string());
         CHECK(filled);
         CHECK(scratch_entries(home).empty());
         REQUIRE(::ftruncate(filler.get(), 0) == 0);
@@ -480,24 +469,15 @@ TEST_CASE("a run killed mid-write leaves no data, and the next run removes its s
     MountedFilesystem mount(MountedFilesystem::Kind::Ext4, 64 * MiB);
     const fs::path home = make_owned_directory(mount.path(), "home", caller_uid, caller_gid, 0755);
     const std::uint64_t free_before = free_bytes(home);
-    const pid_t child = ::fork();
-    REQUIRE(child >= 0);
-    if (child == 0) {
-        try {
-            HookSink sink;
-            int points = 0;
-            sink.on_point = [&](std::size_t, const SeriesPoint&) {
-                if (++points == 16)
-                    ::kill(::getpid(), SIGKILL); // 16 MiB written
-            };
-            run_in(home, "file-rw", { { "size", 32 * MiB }, { "block_size", MiB } }, &sink);
-        } catch (...) {
-        }
-        ::_exit(3);
-    }
-    int status = 0;
-    REQUIRE(::waitpid(child, &status, 0) == child);
-    REQUIRE(WIFSIGNALED(status));
+    run_killed_child([&] {
+        HookSink sink;
+        int points = 0;
+        sink.on_point = [&](std::size_t, const SeriesPoint&) {
+            if (++points == 16)
+                ::kill(::getpid(), SIGKILL); // 16 MiB written
+        };
+        run_in(home, "file-rw", { { "size", 32 * MiB }, { "block_size", MiB } }, &sink);
+    });
     CHECK(scratch_entries(home).size() == 1);
     // The unnamed file died with the process.
     CHECK(free_bytes(home) + MiB >= free_before);

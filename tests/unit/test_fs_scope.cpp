@@ -5,6 +5,7 @@
 // and nothing else does. No Catch2 assertion runs on the scope's thread
 // (Catch2 is not thread-safe): the work only collects facts, checked after.
 #include "errors.hpp"
+#include "failure_checks.hpp"
 #include "fs_beneath.hpp"
 #include "fs_scope.hpp"
 #include "fs_test_support.hpp"
@@ -246,32 +247,22 @@ TEST_CASE("the scratch directory of a killed run is removed by the next one, and
 
     // A run killed with SIGKILL mid-work: a tree of named files and an
     // unnamed scratch file with 8 MiB in it.
-    const pid_t child = ::fork();
-    REQUIRE(child >= 0);
-    if (child == 0) {
-        try {
-            FilesystemScope scope(open_directory(home), home.string(), test_caller());
-            scope.run([&] {
-                const int scratch = scope.scratch_directory();
-                ::mkdirat(scratch, "d", 0700);
-                const UniqueFd d = open_beneath(scratch, "d", O_RDONLY | O_DIRECTORY);
-                ::mkdirat(d.get(), "e", 0700);
-                const UniqueFd named = open_beneath(d.get(), "f", O_CREAT | O_WRONLY, 0600);
-                const UniqueFd file = scope.create_scratch_file();
-                const std::vector<char> data(8 * MiB, 'x');
-                if (::write(file.get(), data.data(), data.size()) != static_cast<ssize_t>(data.size())
-                    || ::fsync(file.get()) != 0)
-                    ::_exit(4);
-                ::kill(::getpid(), SIGKILL);
-            });
-        } catch (...) {
-        }
-        ::_exit(3);
-    }
-    int status = 0;
-    REQUIRE(::waitpid(child, &status, 0) == child);
-    REQUIRE(WIFSIGNALED(status));
-    REQUIRE(WTERMSIG(status) == SIGKILL);
+    run_killed_child([&] {
+        FilesystemScope scope(open_directory(home), home.string(), test_caller());
+        scope.run([&] {
+            const int scratch = scope.scratch_directory();
+            ::mkdirat(scratch, "d", 0700);
+            const UniqueFd d = open_beneath(scratch, "d", O_RDONLY | O_DIRECTORY);
+            ::mkdirat(d.get(), "e", 0700);
+            const UniqueFd named = open_beneath(d.get(), "f", O_CREAT | O_WRONLY, 0600);
+            const UniqueFd file = scope.create_scratch_file();
+            const std::vector<char> data(8 * MiB, 'x');
+            if (::write(file.get(), data.data(), data.size()) != static_cast<ssize_t>(data.size())
+                || ::fsync(file.get()) != 0)
+                ::_exit(4);
+            ::kill(::getpid(), SIGKILL);
+        });
+    });
     const std::vector<std::string> left = scratch_entries(home);
     REQUIRE(left.size() == 1);
     CHECK(fs::exists(home / left[0] / "d" / "f"));

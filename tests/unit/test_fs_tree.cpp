@@ -10,10 +10,12 @@
 #include "benchmark.hpp"
 #include "benchmarks/tree_support.hpp"
 #include "errors.hpp"
+#include "failure_checks.hpp"
 #include "fs_beneath.hpp"
 #include "fs_scope.hpp"
 #include "fs_test_support.hpp"
 #include "mounts.hpp"
+#include "parameter_checks.hpp"
 #include "recording_sink.hpp"
 #include "result_checks.hpp"
 
@@ -441,14 +443,12 @@ TEST_CASE("a filesystem that fills up mid-run ends it with a clear error and not
         ::fsync(filler.get());
         filled = true;
     };
-    try {
-        run_tree(home, "small-files", { { "directories", std::uint64_t { 100 } }, { "files", std::uint64_t { 500 } } },
-                 &sink);
-        FAIL("the run ended well");
-    } catch (const IoError& error) {
-        CHECK(error.error_number() == ENOSPC);
-        CHECK_THAT(error.what(), Catch::Contains("the filesystem is full") && Catch::Contains(home.string()));
-    }
+    check_full_mid_run(
+        [&] {
+            run_tree(home, "small-files",
+                     { { "directories", std::uint64_t { 100 } }, { "files", std::uint64_t { 500 } } }, &sink);
+        },
+        home.string());
     CHECK(filled);
     CHECK(tree_snapshot(home).empty());
 }
@@ -459,14 +459,7 @@ TEST_CASE("bad tree parameters are refused naming the key, before anything is wr
     const fs::path home = make_owned_directory(mount.path(), "home", caller_uid, caller_gid, 0755);
     const UniqueFd fd = open_directory(home);
     const FilesystemFacts facts = filesystem_facts(fd.get());
-    const auto rejected = [&](const std::string& kind, const ValueMap& params) -> std::string {
-        try {
-            check_directory_benchmark(*find_benchmark(kind), facts, params);
-            return "(accepted)";
-        } catch (const ParameterError& error) {
-            return error.key();
-        }
-    };
+    const auto rejected = [&](const std::string& kind, const ValueMap& params) { return rejected_key(kind, facts, params); };
     for (const std::string kind : { "structure", "small-files" }) {
         INFO(kind);
         CHECK(rejected(kind, { { "directories", std::uint64_t { 0 } } }) == "directories");

@@ -11,12 +11,14 @@
 #include "benchmark_support.hpp"
 #include "benchmarks/chunk_quicksort.hpp"
 #include "errors.hpp"
+#include "failure_checks.hpp"
 #include "fs_scope.hpp"
 #include "fs_bench_support.hpp"
 #include "fs_test_support.hpp"
 #include "io_buffers.hpp"
 #include "mounts.hpp"
 #include "prng.hpp"
+#include "parameter_checks.hpp"
 #include "recording_sink.hpp"
 #include "result_checks.hpp"
 #include "write_data.hpp"
@@ -250,14 +252,7 @@ TEST_CASE("mixed-load refuses bad parameters naming the key, before anything is 
     const fs::path home = make_owned_directory(mount.path(), "home", caller_uid, caller_gid, 0755);
     const UniqueFd fd = open_directory(home);
     const FilesystemFacts facts = filesystem_facts(fd.get());
-    const auto rejected = [&](const ValueMap& params) -> std::string {
-        try {
-            check_directory_benchmark(*find_benchmark("mixed-load"), facts, params);
-            return "(accepted)";
-        } catch (const ParameterError& error) {
-            return error.key();
-        }
-    };
+    const auto rejected = [&](const ValueMap& params) { return rejected_key("mixed-load", facts, params); };
     CHECK(rejected({ { "threads", std::uint64_t { 0 } } }) == "threads");
     CHECK(rejected({ { "threads", std::uint64_t { 65 } } }) == "threads");
     CHECK(rejected({ { "file_size", MiB + MiB / 2 } }) == "file_size");
@@ -319,17 +314,12 @@ TEST_CASE("a filesystem that fills up while mixed-load writes its files ends it 
             }
         ::fsync(filler.get());
     };
-    try {
-        // 2 x 80 MiB: fits the free space when checked, not once filled.
-        // Big enough that writing them outlasts the first progress report
-        // (after 20 ms), where the hook fills the filesystem: with 2 x 20
-        // MiB a fast run had written everything by then and ended well.
-        run_in(home, { { "threads", std::uint64_t { 2 } }, { "file_size", 80 * MiB } }, &sink);
-        FAIL("the run ended well");
-    } catch (const IoError& error) {
-        CHECK(error.error_number() == ENOSPC);
-        CHECK_THAT(error.what(), Catch::Contains("the filesystem is full") && Catch::Contains(home.string()));
-    }
+    // 2 x 80 MiB: fits the free space when checked, not once filled.
+    // Big enough that writing them outlasts the first progress report
+    // (after 20 ms), where the hook fills the filesystem: with 2 x 20
+    // MiB a fast run had written everything by then and ended well.
+    check_full_mid_run([&] { run_in(home, { { "threads", std::uint64_t { 2 } }, { "file_size", 80 * MiB } }, &sink); },
+                       home.string());
     CHECK(filled);
     CHECK(scratch_entries(home).empty());
     REQUIRE(::ftruncate(filler.get(), 0) == 0);

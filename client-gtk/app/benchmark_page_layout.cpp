@@ -1,0 +1,174 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// What a benchmark page looks like: its widgets, built once. What they do
+// is in benchmark_page_view.cpp.
+#include "benchmark_page_view.hpp"
+
+#include <glib/gi18n-lib.h>
+
+namespace diskbench::client {
+
+void BenchmarkPageView::build()
+{
+    root_ = Ref<GtkWidget>::take_floating(gtk_box_new(GTK_ORIENTATION_VERTICAL, 12));
+    GtkWidget* box = root_.get();
+    gtk_widget_set_margin_start(box, 18);
+    gtk_widget_set_margin_end(box, 18);
+    gtk_widget_set_margin_top(box, 12);
+    gtk_widget_set_margin_bottom(box, 12);
+
+    gtk_box_append(GTK_BOX(box), build_header());
+    gtk_box_append(GTK_BOX(box), build_messages());
+    if (page_.target == PageTarget::DeviceWrite) {
+        write_card_ = std::make_unique<WriteConsentCard>([this] { update_controls(); });
+        gtk_box_append(GTK_BOX(box), write_card_->widget());
+    }
+    if (GtkWidget* table = chart_.table_widget())
+        gtk_box_append(GTK_BOX(box), table);
+    GtkWidget* frame = gtk_frame_new(nullptr);
+    gtk_frame_set_child(GTK_FRAME(frame), chart_.graph_widget());
+    gtk_box_append(GTK_BOX(box), frame);
+    gtk_box_append(GTK_BOX(box), build_footer());
+    chart_.set_placeholder(page_.target == PageTarget::Directory
+                               ? _("No results yet. Pick a folder and press Start.")
+                               : _("No results yet. Pick a device and press Start."));
+}
+
+GtkWidget* BenchmarkPageView::build_header()
+{
+    GtkWidget* header = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 12);
+    GtkWidget* titles = gtk_box_new(GTK_ORIENTATION_VERTICAL, 2);
+    gtk_widget_set_hexpand(titles, TRUE);
+    GtkWidget* title = gtk_label_new(_(page_.title.c_str()));
+    gtk_widget_add_css_class(title, "title-2");
+    gtk_label_set_xalign(GTK_LABEL(title), 0);
+    GtkWidget* summary = gtk_label_new(_(page_.summary.c_str()));
+    gtk_widget_add_css_class(summary, "dim-label");
+    gtk_label_set_xalign(GTK_LABEL(summary), 0);
+    gtk_label_set_wrap(GTK_LABEL(summary), TRUE);
+    gtk_box_append(GTK_BOX(titles), title);
+    gtk_box_append(GTK_BOX(titles), summary);
+    gtk_box_append(GTK_BOX(header), titles);
+
+    if (page_.views.size() > 1) {
+        GtkWidget* linked = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 0);
+        gtk_widget_add_css_class(linked, "linked");
+        gtk_widget_set_valign(linked, GTK_ALIGN_CENTER);
+        GtkToggleButton* group = nullptr;
+        for (const PageView& view : page_.views) {
+            GtkWidget* button = gtk_toggle_button_new_with_label(_(view.label));
+            if (group)
+                gtk_toggle_button_set_group(GTK_TOGGLE_BUTTON(button), group);
+            else
+                group = GTK_TOGGLE_BUTTON(button);
+            g_signal_connect(button, "toggled", G_CALLBACK(&BenchmarkPageView::on_view_toggled), this);
+            view_buttons_.push_back(button);
+            gtk_box_append(GTK_BOX(linked), button);
+        }
+        gtk_toggle_button_set_active(group, TRUE);
+        gtk_box_append(GTK_BOX(header), linked);
+    }
+    gtk_box_append(GTK_BOX(header), build_info_button());
+
+    // The run's settings, from the daemon's list of parameters.
+    GtkWidget* settings_popover = gtk_popover_new();
+    gtk_popover_set_child(GTK_POPOVER(settings_popover), settings_.widget());
+    g_signal_connect(settings_popover, "show", G_CALLBACK(&BenchmarkPageView::on_settings_shown), this);
+    GtkWidget* settings = gtk_menu_button_new();
+    gtk_menu_button_set_icon_name(GTK_MENU_BUTTON(settings), "emblem-system-symbolic");
+    gtk_menu_button_set_popover(GTK_MENU_BUTTON(settings), settings_popover);
+    gtk_widget_set_tooltip_text(settings, _("Settings of the next run"));
+    gtk_widget_set_valign(settings, GTK_ALIGN_CENTER);
+    gtk_box_append(GTK_BOX(header), settings);
+
+    GtkWidget* export_button = gtk_button_new_from_icon_name("image-x-generic-symbolic");
+    gtk_widget_set_tooltip_text(export_button, _("Export graph…"));
+    gtk_widget_set_valign(export_button, GTK_ALIGN_CENTER);
+    g_signal_connect(export_button, "clicked", G_CALLBACK(&BenchmarkPageView::on_export_clicked), this);
+    gtk_box_append(GTK_BOX(header), export_button);
+
+    start_button_ = gtk_button_new_with_label(_("Start"));
+    gtk_widget_set_valign(start_button_, GTK_ALIGN_CENTER);
+    gtk_widget_set_size_request(start_button_, 96, -1);
+    g_signal_connect(start_button_, "clicked", G_CALLBACK(&BenchmarkPageView::on_start_clicked), this);
+    gtk_box_append(GTK_BOX(header), start_button_);
+    return header;
+}
+
+GtkWidget* BenchmarkPageView::build_info_button()
+{
+    // What the test does, with fio command lines to check our figures.
+    GtkWidget* info_box = gtk_box_new(GTK_ORIENTATION_VERTICAL, 8);
+    gtk_widget_set_size_request(info_box, 460, -1);
+    info_label_ = gtk_label_new(nullptr);
+    gtk_label_set_wrap(GTK_LABEL(info_label_), TRUE);
+    gtk_label_set_max_width_chars(GTK_LABEL(info_label_), 60);
+    gtk_label_set_xalign(GTK_LABEL(info_label_), 0);
+    GtkWidget* fio_heading = gtk_label_new(_("The same with fio:"));
+    gtk_widget_add_css_class(fio_heading, "heading");
+    gtk_label_set_xalign(GTK_LABEL(fio_heading), 0);
+    fio_label_ = gtk_label_new(nullptr);
+    gtk_label_set_selectable(GTK_LABEL(fio_label_), TRUE);
+    gtk_label_set_wrap(GTK_LABEL(fio_label_), TRUE);
+    gtk_label_set_wrap_mode(GTK_LABEL(fio_label_), PANGO_WRAP_WORD_CHAR);
+    gtk_label_set_xalign(GTK_LABEL(fio_label_), 0);
+    gtk_widget_add_css_class(fio_label_, "monospace");
+    GtkWidget* fio_scroll = gtk_scrolled_window_new();
+    gtk_scrolled_window_set_policy(GTK_SCROLLED_WINDOW(fio_scroll), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC);
+    gtk_scrolled_window_set_max_content_height(GTK_SCROLLED_WINDOW(fio_scroll), 260);
+    gtk_scrolled_window_set_propagate_natural_height(GTK_SCROLLED_WINDOW(fio_scroll), TRUE);
+    gtk_scrolled_window_set_child(GTK_SCROLLED_WINDOW(fio_scroll), fio_label_);
+    gtk_box_append(GTK_BOX(info_box), info_label_);
+    gtk_box_append(GTK_BOX(info_box), fio_heading);
+    gtk_box_append(GTK_BOX(info_box), fio_scroll);
+    GtkWidget* popover = gtk_popover_new();
+    gtk_popover_set_child(GTK_POPOVER(popover), info_box);
+    g_signal_connect(popover, "show", G_CALLBACK(&BenchmarkPageView::on_info_shown), this);
+    GtkWidget* info = gtk_menu_button_new();
+    gtk_menu_button_set_icon_name(GTK_MENU_BUTTON(info), "dialog-information-symbolic");
+    gtk_menu_button_set_popover(GTK_MENU_BUTTON(info), popover);
+    gtk_widget_set_tooltip_text(info, _("What this test does"));
+    gtk_widget_set_valign(info, GTK_ALIGN_CENTER);
+    return info;
+}
+
+GtkWidget* BenchmarkPageView::build_messages()
+{
+    // Warnings and notes of the run, in the page (libadwaita 1.2 has no AdwBanner).
+    message_label_ = gtk_label_new(nullptr);
+    gtk_label_set_wrap(GTK_LABEL(message_label_), TRUE);
+    gtk_label_set_xalign(GTK_LABEL(message_label_), 0);
+    GtkWidget* message_box = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 8);
+    gtk_widget_add_css_class(message_box, "card");
+    gtk_widget_set_margin_bottom(message_box, 0);
+    GtkWidget* icon = gtk_image_new_from_icon_name("dialog-warning-symbolic");
+    gtk_widget_set_margin_start(icon, 12);
+    gtk_widget_add_css_class(icon, "warning");
+    gtk_widget_set_margin_top(message_label_, 8);
+    gtk_widget_set_margin_bottom(message_label_, 8);
+    gtk_widget_set_margin_end(message_label_, 12);
+    gtk_box_append(GTK_BOX(message_box), icon);
+    gtk_box_append(GTK_BOX(message_box), message_label_);
+    message_revealer_ = gtk_revealer_new();
+    gtk_revealer_set_child(GTK_REVEALER(message_revealer_), message_box);
+    return message_revealer_;
+}
+
+GtkWidget* BenchmarkPageView::build_footer()
+{
+    GtkWidget* footer = gtk_box_new(GTK_ORIENTATION_VERTICAL, 6);
+    progress_ = gtk_progress_bar_new();
+    gtk_progress_bar_set_show_text(GTK_PROGRESS_BAR(progress_), TRUE);
+    summary_label_ = gtk_label_new(nullptr);
+    gtk_label_set_selectable(GTK_LABEL(summary_label_), TRUE);
+    // Some runs have many figures (small-files: four phases, MB/s and
+    // files/s): unwrapped, the line's width would become the window's
+    // minimum and fold the sidebar away.
+    gtk_label_set_wrap(GTK_LABEL(summary_label_), TRUE);
+    gtk_label_set_justify(GTK_LABEL(summary_label_), GTK_JUSTIFY_CENTER);
+    gtk_widget_add_css_class(summary_label_, "numeric");
+    gtk_box_append(GTK_BOX(footer), progress_);
+    gtk_box_append(GTK_BOX(footer), summary_label_);
+    return footer;
+}
+
+} // namespace diskbench::client

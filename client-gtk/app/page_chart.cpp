@@ -1,0 +1,142 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "page_chart.hpp"
+
+#include "../model/job_result.hpp"
+#include "../model/progress_text.hpp"
+#include "../model/saved_values.hpp"
+#include "contract/benchmark_kinds.hpp"
+
+#include <glib/gi18n-lib.h>
+
+#include <algorithm>
+
+namespace diskbench::client {
+
+namespace kinds = contract::kinds;
+
+namespace {
+
+std::vector<std::string> names_of(const std::vector<SeriesDeclaration>& series)
+{
+    std::vector<std::string> names;
+    for (const SeriesDeclaration& s : series)
+        names.push_back(s.name);
+    return names;
+}
+
+} // namespace
+
+PageChart::PageChart(const BenchmarkPage& page)
+    : page_(page)
+{
+    if (page_.kind == kinds::profile)
+        table_ = std::make_unique<ProfileGrid>();
+}
+
+void PageChart::set_reference(std::optional<SavedResult> reference, std::string label)
+{
+    reference_ = std::move(reference);
+    reference_label_ = std::move(label);
+}
+
+void PageChart::set_placeholder(const std::string& text)
+{
+    graph_.chart().set_placeholder(text);
+}
+
+void PageChart::rebuild(const JobEntry* live, const std::optional<SavedResult>& opened, const DeviceEntry* device)
+{
+    Chart& chart = graph_.chart();
+    const std::optional<SavedResult> shown = live ? std::optional(saved_result_from_job(*live)) : opened;
+    if (page_.generic()) {
+        // Drawn from what the run declares (a reference of the same kind has the same series).
+        generic_view_ = generic_view(shown && !shown->series.empty() ? shown->series
+                                         : reference_                 ? reference_->series
+                                                                      : std::vector<SavedSeries> {});
+    }
+    std::vector<ChartSeries> current;
+    SavedValueMap parameters, summary;
+    std::uint64_t size = device ? device->size : 0;
+    appended_.clear();
+    if (live) {
+        current = chart_series_for(view(), shown->series, _("This run"));
+        parameters = live->parameters;
+        summary = live->summary;
+        appended_.assign(live->series.size(), 0);
+        for (std::size_t i = 0; i < live->series.size() && i < live->points.size(); ++i)
+            appended_[i] = live->points[i].size();
+    } else if (opened) {
+        current = chart_series_for(view(), opened->series, result_date_text(opened->finished_at_us));
+        parameters = opened->parameters;
+        summary = opened->summary;
+        if (const auto found = opened->device_info.find("size"); found != opened->device_info.end())
+            if (const auto* value = std::get_if<std::int64_t>(&found->second))
+                size = static_cast<std::uint64_t>(*value);
+    }
+    ChartSpec spec = spec_for(view(), page_.kind, parameters, summary, page_.target == PageTarget::Device ? size : 0);
+    if (spec.x_scale == AxisScale::Categories && page_.target != PageTarget::Device)
+        spec.categories = test_categories(summary, shown ? shown->series : std::vector<SavedSeries> {});
+    if (reference_ && spec.categories.empty() && page_.kind == kinds::profile)
+        spec = spec_for(view(), page_.kind, reference_->parameters, reference_->summary, size);
+    chart.set_spec(spec);
+    chart.set_current(std::move(current));
+    if (live && view().band_min.empty()) {
+        // The run's size is known up front: room for all its points, so the
+        // append that would outgrow the storage does not cost a slow frame.
+        const std::int64_t expected = page_.kind == kinds::seek ? integer_of(parameters, "count", 0)
+            : page_.kind == kinds::surface                      ? integer_of(parameters, "buckets", 0)
+                                                                : 0;
+        if (expected > 0 && expected <= (1 << 24))
+            chart.reserve_points(0, static_cast<std::size_t>(expected));
+    }
+    if (reference_)
+        chart.set_reference(chart_series_for(view(), reference_->series, reference_label_));
+    else
+        chart.clear_reference();
+    if (table_)
+        table_->set(spec.categories, shown ? shown->series : std::vector<SavedSeries> {},
+                    reference_ ? &reference_->series : nullptr);
+    graph_.redraw_now();
+}
+
+void PageChart::append(const JobEntry& job)
+{
+    // Only what arrived since the last update goes to the chart, so the
+    // chart's kept envelopes are updated, not recomputed.
+    const std::vector<SeriesRoute> routes = route_series(view(), names_of(job.series));
+    for (std::size_t i = 0; i < routes.size() && i < job.points.size() && i < appended_.size(); ++i) {
+        const std::span<const SeriesPoint> fresh = std::span(job.points[i]).subspan(std::min(appended_[i], job.points[i].size()));
+        if (routes[i].line)
+            graph_.chart().append_points(*routes[i].line, fresh);
+        if (routes[i].band_min)
+            graph_.chart().append_band(*routes[i].band_min, fresh, {});
+        if (routes[i].band_max)
+            graph_.chart().append_band(*routes[i].band_max, {}, fresh);
+        appended_[i] = job.points[i].size();
+    }
+    graph_.changed();
+}
+
+void PageChart::show_running_bar(const JobEntry* job, const DeviceEntry* device, double fraction, bool running)
+{
+    graph_.chart().set_running_bar(std::nullopt, 0);
+    if (!job || !running || view().spec.style != ChartStyle::Bar || page_.target != PageTarget::Device)
+        return;
+    std::size_t done = 0;
+    double last = 0;
+    for (std::size_t i = 0; i < job->series.size() && i < job->points.size(); ++i)
+        if (job->series[i].name == view().series && !job->points[i].empty()) {
+            done = job->points[i].size();
+            last = job->points[i].back().x;
+        }
+    RunningBar bar;
+    if (view().spec.x_scale == AxisScale::Categories)
+        bar = { static_cast<double>(spec_for(view(), page_.kind, job->parameters, job->summary, 0).categories.size()),
+                static_cast<double>(done) };
+    else
+        bar = sweep_running_bar(job->parameters, device ? device->logical_block_size : 0, done, last);
+    if (bar.bars > static_cast<double>(done))
+        graph_.chart().set_running_bar(bar.next, std::clamp(fraction * bar.bars - static_cast<double>(done), 0.0, 1.0));
+}
+
+} // namespace diskbench::client

@@ -1,0 +1,70 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "../model/benchmark_pages.hpp"
+#include "../model/daemon_types.hpp"
+#include "graph_area.hpp"
+#include "profile_grid.hpp"
+
+#include <gtk/gtk.h>
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace diskbench::client {
+
+// The graph of a benchmark page and what feeds it: which of a run's series
+// go to which chart series (the page's chosen view, or what the run
+// declares on a generic page), the reference drawn underneath, the running
+// bar, and for profiles the CrystalDiskMark-style table. Live points are
+// appended as they arrive, not redrawn from scratch.
+class PageChart {
+public:
+    explicit PageChart(const BenchmarkPage& page);
+    PageChart(const PageChart&) = delete;
+    PageChart& operator=(const PageChart&) = delete;
+
+    [[nodiscard]] GtkWidget* graph_widget() const noexcept { return graph_.widget(); }
+    // The profile table, or null on pages without one.
+    [[nodiscard]] GtkWidget* table_widget() const noexcept { return table_ ? table_->widget() : nullptr; }
+    [[nodiscard]] const Chart& chart() const noexcept { return graph_.chart(); }
+
+    // Generic pages draw what the shown run declares; others their chosen view.
+    [[nodiscard]] const PageView& view() const { return page_.generic() ? generic_view_ : page_.views.at(view_index_); }
+    void select_view(std::size_t index) noexcept { view_index_ = index; }
+    [[nodiscard]] std::size_t view_index() const noexcept { return view_index_; }
+
+    void set_reference(std::optional<SavedResult> reference, std::string label);
+    [[nodiscard]] bool has_reference() const noexcept { return reference_.has_value(); }
+    void set_placeholder(const std::string& text);
+
+    // Draws `live` (a job of this page's kind, null when none is shown) or
+    // else `opened` (a result from a file) from scratch. `device`: the
+    // selected one, for the x domain of position graphs.
+    void rebuild(const JobEntry* live, const std::optional<SavedResult>& opened, const DeviceEntry* device);
+    // Whether `job` declared series the chart has not routed yet.
+    [[nodiscard]] bool series_changed(const JobEntry& job) const noexcept { return job.series.size() != appended_.size(); }
+    // Whether `job`'s new points can be appended, or the chart must be
+    // rebuilt (new routes, or the profile table).
+    [[nodiscard]] bool can_append(const JobEntry& job) const noexcept { return !series_changed(job) && !table_; }
+    // Appends what arrived since the last rebuild or append.
+    void append(const JobEntry& job);
+    // The bar being measured of a running bar chart, filling with the run's
+    // progress (every bar gets an equal share of the run); none otherwise.
+    void show_running_bar(const JobEntry* job, const DeviceEntry* device, double fraction, bool running);
+    void redraw_soon() { graph_.changed(); }
+
+private:
+    const BenchmarkPage& page_;
+    GraphArea graph_;
+    std::unique_ptr<ProfileGrid> table_;
+    PageView generic_view_ = generic_view({});
+    std::size_t view_index_ = 0;
+    std::optional<SavedResult> reference_;
+    std::string reference_label_;
+    std::vector<std::size_t> appended_; // per job series: points already in the chart
+};
+
+} // namespace diskbench::client

@@ -1,0 +1,69 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "result_types.hpp"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace diskbench::client {
+
+// What the client knows about one of the daemon's Device objects.
+struct DeviceEntry {
+    std::string path;
+    std::string node, name, kind; // kind: "disk", "partition", "loop"
+    std::string model, vendor, serial, wwn, revision, connection_bus;
+    std::uint64_t size = 0;
+    std::uint32_t logical_block_size = 0, physical_block_size = 0, max_sectors_kib = 0;
+    bool rotational = false, removable = false, mounted = false, in_use = false;
+    bool system_disk = false; // on a disk the running system is on: never written
+    // Device.EraseConfirmation: what `confirm` must say to erase it (the
+    // daemon's choice: the serial, or the node when there is none).
+    std::string erase_confirmation;
+    std::int32_t rotation_rate = -1;
+    std::string scheduler, write_cache;
+    std::string job; // running Job object or "/"
+};
+
+// A Job object: its properties plus every sample seen so far, per series.
+struct JobEntry {
+    std::string path;
+    std::string kind, device, state, backend;
+    // Why it failed: Job.ErrorName (the full D-Bus error name) and
+    // Job.ErrorMessage; both "" unless the state is "failed".
+    std::string error_name, error_message;
+    std::string target; // Job.Target: the node, or the folder as the daemon sees it
+    std::uint32_t owner = 0;
+    double progress = 0;
+    std::uint64_t sample_count = 0, started_at_us = 0, finished_at_us = 0;
+    SavedValueMap parameters, device_info, summary;
+    std::vector<SeriesDeclaration> series;
+    std::vector<std::string> warnings, notes;
+    std::vector<std::vector<SeriesPoint>> points; // by series index
+
+    [[nodiscard]] bool running() const noexcept { return state == "running"; }
+    // A filesystem benchmark (its DeviceInfo has the filesystem's facts).
+    [[nodiscard]] bool in_directory() const noexcept { return device_info.count("filesystem_type") > 0; }
+};
+
+// One parameter of a benchmark kind, from Manager.ListBenchmarks().
+struct ParameterInfo {
+    std::string key, type, description;
+    SavedValue default_value;
+};
+
+struct BenchmarkInfo {
+    std::string kind;
+    std::string target; // "device", "device-write" or "directory": how it is started
+    std::string title, description;
+    std::vector<ParameterInfo> parameters;
+};
+
+// A failed call, with the daemon's error name so the UI can tell a
+// dismissed password prompt (quiet) from a real refusal.
+struct CallError {
+    std::string name, message;
+};
+
+} // namespace diskbench::client

@@ -1,0 +1,92 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "progress_text.hpp"
+
+#include "../chart/value_format.hpp"
+#include "contract/benchmark_kinds.hpp"
+#include "saved_values.hpp"
+#include "printf_text.hpp"
+
+#include <glib.h>
+#include <glib/gi18n-lib.h>
+
+#include <algorithm>
+#include <cmath>
+
+namespace diskbench::client {
+
+std::string duration_text(double seconds)
+{
+    // The daemon's timestamps are not ours to trust blindly: no casts of
+    // negative or absurd values.
+    seconds = std::isfinite(seconds) ? std::clamp(seconds, 0.0, 1e7) : 0.0;
+    if (seconds < 60)
+        return printf_text(_("%d s"), static_cast<int>(std::ceil(seconds)));
+    if (seconds < 3600)
+        return printf_text(_("%d min %d s"), static_cast<int>(seconds / 60), static_cast<int>(seconds) % 60);
+    return printf_text(_("%d h %d min"), static_cast<int>(seconds / 3600), static_cast<int>(seconds / 60) % 60);
+}
+
+std::string device_summary_text(const std::string& kind, const SavedValueMap& summary)
+{
+    std::vector<std::string> parts;
+    const double throughput = number_of(summary, "throughput_mb_s", NAN);
+    if (!std::isnan(throughput))
+        parts.push_back(format_value(throughput, Unit::MegabytesPerSecond));
+    if (kind == contract::kinds::qd_sweep) {
+        const double best = number_of(summary, "best_iops", NAN);
+        if (!std::isnan(best))
+            parts.push_back(printf_text(_("best %s (queue depth %d, thread count %d)"),
+                                          format_value(best, Unit::Iops).c_str(),
+                                          static_cast<int>(number_of(summary, "best_queue_depth", 0)),
+                                          static_cast<int>(number_of(summary, "best_threads", 0))));
+    }
+    const double p50 = number_of(summary, "latency_p50_us", NAN);
+    const double p99 = number_of(summary, "latency_p99_us", NAN);
+    if (!std::isnan(p50))
+        parts.push_back(std::string(_("p50")) + " " + format_value(p50, Unit::Microseconds));
+    if (!std::isnan(p99))
+        parts.push_back(std::string(_("p99")) + " " + format_value(p99, Unit::Microseconds));
+    std::string text;
+    for (const std::string& part : parts)
+        text += (text.empty() ? "" : "  ·  ") + part;
+    return text;
+}
+
+JobProgress job_progress(const JobEntry& job, std::int64_t now_us)
+{
+    JobProgress progress;
+    progress.fraction = job.progress;
+    if (job.running()) {
+        const double elapsed = static_cast<double>(now_us - static_cast<std::int64_t>(job.started_at_us)) / 1e6;
+        progress.text = printf_text(_("%d %%"), static_cast<int>(progress.fraction * 100));
+        if (progress.fraction > 0.02 && elapsed > 1)
+            progress.text += "  ·  " + printf_text(_("about %s left"),
+                                                     duration_text(elapsed / progress.fraction * (1 - progress.fraction)).c_str());
+        progress.pulse = job.series.empty() && progress.fraction == 0;
+    } else if (job.state == "finished") {
+        progress.fraction = 1;
+        const double took = job.finished_at_us > job.started_at_us
+            ? static_cast<double>(job.finished_at_us - job.started_at_us) / 1e6
+            : 0.0;
+        progress.text = printf_text(_("Finished in %s"), duration_text(took).c_str());
+    } else if (job.state == "cancelled") {
+        progress.text = _("Stopped");
+    } else if (job.state == "failed") {
+        progress.text = _("Failed");
+    }
+    progress.fraction = std::clamp(progress.fraction, 0.0, 1.0);
+    return progress;
+}
+
+RunningBar sweep_running_bar(const SavedValueMap& parameters, std::uint32_t logical_block, std::size_t done,
+                             double last_x)
+{
+    std::int64_t low = integer_of(parameters, "min_block", 0);
+    if (low <= 0)
+        low = logical_block ? logical_block : 512;
+    const std::int64_t high = std::max(low, integer_of(parameters, "max_block", 0));
+    const auto bars = contract::kinds::sweep_size_count(static_cast<std::uint64_t>(low), static_cast<std::uint64_t>(high));
+    return { static_cast<double>(bars), done ? last_x * 2 : static_cast<double>(low) };
+}
+
+} // namespace diskbench::client

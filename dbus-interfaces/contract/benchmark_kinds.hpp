@@ -1,0 +1,81 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include <algorithm>
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <string_view>
+
+// The benchmark kinds diskbenchd runs (Manager.ListBenchmarks, the "kind"
+// of StartBenchmark and of result files), by name, and the few facts about
+// them that a client cannot learn from the bus.
+//
+// What the daemon publishes, clients take from the bus, not from here:
+// how a kind is started (ListBenchmarks' target: "device", "device-write",
+// "directory"), its parameters and their defaults. This header is for
+// naming a kind in code (which page draws it how) and for what the bus does
+// not say: that a raw write kind has no "keep the data" mode.
+namespace diskbench::contract::kinds {
+
+// Read-only device benchmarks.
+inline constexpr std::string_view seek = "seek";
+inline constexpr std::string_view random = "random";
+inline constexpr std::string_view sequential = "sequential";
+inline constexpr std::string_view surface = "surface";
+inline constexpr std::string_view block = "block";
+inline constexpr std::string_view profile = "profile";
+inline constexpr std::string_view qd_sweep = "qd-sweep";
+// Raw device writes (target "device-write": mode and confirm options).
+inline constexpr std::string_view device_write = "device-write";
+inline constexpr std::string_view device_write_sweep = "device-write-sweep";
+inline constexpr std::string_view sustained_write = "sustained-write";
+// Filesystem benchmarks in a folder (target "directory").
+inline constexpr std::string_view file_rw = "file-rw";
+inline constexpr std::string_view write_sweep = "write-sweep";
+inline constexpr std::string_view structure = "structure";
+inline constexpr std::string_view small_files = "small-files";
+inline constexpr std::string_view mixed_load = "mixed-load";
+
+inline constexpr std::array all { seek,         random,         sequential,         surface,         block,
+                                  profile,      qd_sweep,       device_write,       device_write_sweep,
+                                  sustained_write, file_rw,     write_sweep,        structure,       small_files,
+                                  mixed_load };
+
+inline constexpr std::array raw_writes { device_write, device_write_sweep, sustained_write };
+inline constexpr std::array folder_kinds { file_rw, write_sweep, structure, small_files, mixed_load };
+// The raw writes that put new data over their whole range and so cannot
+// keep it: mode must be "destroy" (their published default is still
+// "preserve", so the daemon refuses a run nobody confirmed).
+inline constexpr std::array erase_only { device_write_sweep, sustained_write };
+
+constexpr bool writes_device(std::string_view kind) noexcept
+{
+    return std::find(raw_writes.begin(), raw_writes.end(), kind) != raw_writes.end();
+}
+
+constexpr bool erases_only(std::string_view kind) noexcept
+{
+    return std::find(erase_only.begin(), erase_only.end(), kind) != erase_only.end();
+}
+
+constexpr bool in_folder(std::string_view kind) noexcept
+{
+    return std::find(folder_kinds.begin(), folder_kinds.end(), kind) != folder_kinds.end();
+}
+
+// How many block sizes a power-of-two sweep (block, random, write-sweep,
+// device-write-sweep) measures from `smallest` to `largest`: every power of
+// two between them, both ends included. Both must be powers of two (the
+// daemon refuses others); 0 when smallest is 0 or above largest.
+constexpr std::size_t sweep_size_count(std::uint64_t smallest, std::uint64_t largest) noexcept
+{
+    if (smallest == 0 || smallest > largest)
+        return 0;
+    std::size_t count = 0;
+    for (std::uint64_t size = smallest; size != 0 && size <= largest; size *= 2)
+        ++count;
+    return count;
+}
+
+} // namespace diskbench::contract::kinds

@@ -1,0 +1,110 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""Loop devices over files of random data, and filesystems mounted on them,
+each recorded in the Stack's undo log as it is made. A part of the Stack
+(stack.py), which provides `tmp`, `undo`, `loops`, `udisks` and `busctl()`."""
+
+import json
+import os
+import re
+import tempfile
+
+from bus_names import DEVICES_PATH, UDISKS_NAME
+from cleanup import PHASE_CLIENTS, PHASE_LOOPS, loop_devices, run, wait_until
+
+
+class LoopDevice:
+    def __init__(self, node, backing, entry):
+        self.node = node                    # /dev/loopN
+        self.name = os.path.basename(node)  # loopN
+        self.backing = backing
+        self.entry = entry
+
+    @property
+    def object_path(self):
+        return f'{DEVICES_PATH}/{self.name}'
+
+    @property
+    def udisks_path(self):
+        return f'/org/freedesktop/UDisks2/block_devices/{self.name}'
+
+    @property
+    def size(self):
+        return os.path.getsize(self.backing)
+
+    def __repr__(self):
+        return f'<LoopDevice {self.node} over {self.backing}>'
+
+
+class LoopDevices:
+    def attach_loop(self, size=64 * 1024 * 1024, sector_size=None, wait_udisks=None):
+        """Attaches a loop device over a new file of random data."""
+        if wait_udisks is None:
+            wait_udisks = self.udisks == 'real'
+        fd, backing = tempfile.mkstemp(prefix='disk-', suffix='.img', dir=self.tmp)
+        with os.fdopen(fd, 'wb') as f:
+            # Random data, no holes: holes in sparse files hide alignment bugs.
+            left = size
+            while left:
+                chunk = min(left, 4 * 1024 * 1024)
+                f.write(os.urandom(chunk))
+                left -= chunk
+            f.flush()
+            os.fsync(f.fileno())
+        argv = ['losetup', '--find', '--show', '--direct-io=on']
+        if sector_size:
+            argv += ['--sector-size', str(sector_size)]
+        res = run(argv + [backing])
+        node = res.stdout.strip()
+        if not re.fullmatch(r'/dev/loop\d+', node):
+            raise RuntimeError(f'losetup gave {node!r}')
+        entry = self.undo.add(PHASE_LOOPS, kind='loop', dev=node, backing=backing)
+        loop = LoopDevice(node, backing, entry)
+        self.loops.append(loop)
+        if self.udisks == 'real':
+            run(['udevadm', 'trigger', '--action=change', f'/sys/class/block/{loop.name}'],
+                check=False)
+            run(['udevadm', 'settle', '--timeout=30'], check=False, timeout=40)
+        if wait_udisks:
+            wait_until(lambda: self._udisks_size(loop) == size, 20,
+                       what=f'udisks to show {node}')
+        return loop
+
+    def detach_loop(self, loop):
+        run(['losetup', '-d', loop.node])
+        wait_until(lambda: loop_devices().get(loop.node) != loop.backing, 10,
+                   what=f'{loop.node} to detach')
+        self.undo.remove(loop.entry)
+        self.loops.remove(loop)
+        os.unlink(loop.backing)
+        if self.udisks == 'real':
+            run(['udevadm', 'settle', '--timeout=30'], check=False, timeout=40)
+
+    def mount_new_filesystem(self, loop):
+        """Makes an ext4 filesystem on our loop device and mounts it; returns the mount point."""
+        run(['mkfs.ext4', '-q', '-F', loop.node])
+        mountpoint = tempfile.mkdtemp(prefix='mnt-', dir=self.tmp)
+        entry = self.undo.add(PHASE_CLIENTS, kind='mount', path=mountpoint, dev=loop.node)
+        run(['mount', loop.node, mountpoint])
+        return mountpoint, entry
+
+    def mount_read_only(self, node, mountpoint=None):
+        """Mounts NODE's ext4 read-only and without replaying its journal, so
+        it writes nothing while mounted; returns what umount() takes."""
+        mountpoint = mountpoint or tempfile.mkdtemp(prefix='mnt-', dir=self.tmp)
+        os.makedirs(mountpoint, exist_ok=True)
+        entry = self.undo.add(PHASE_CLIENTS, kind='mount', path=mountpoint, dev=node)
+        run(['mount', '-o', 'ro,noload', node, mountpoint])
+        return mountpoint, entry
+
+    def umount(self, mountpoint_and_entry):
+        mountpoint, entry = mountpoint_and_entry
+        run(['umount', mountpoint])
+        self.undo.remove(entry)
+        os.rmdir(mountpoint)
+
+    def _udisks_size(self, loop):
+        res = self.busctl('--json=short', 'get-property', UDISKS_NAME, loop.udisks_path,
+                          'org.freedesktop.UDisks2.Block', 'Size', check=False)
+        if res.returncode != 0:
+            return None
+        return json.loads(res.stdout)['data']

@@ -1,0 +1,111 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The contract library: what the daemon and its clients agree on.
+#include "contract/benchmark_kinds.hpp"
+#include "contract/confirmation.hpp"
+#include "contract/error_names.hpp"
+#include "contract/result_file.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <set>
+#include <string>
+
+using namespace diskbench::contract;
+
+TEST_CASE("every error code has a name under the prefix that maps back to it", "[contract]")
+{
+    const ErrorCode all[] = {
+        ErrorCode::NotAuthorized,  ErrorCode::NotAuthorizedCanObtain, ErrorCode::NotAuthorizedDismissed,
+        ErrorCode::InvalidArgument, ErrorCode::NotFound,              ErrorCode::DeviceBusy,
+        ErrorCode::PermissionDenied, ErrorCode::NoSpace,              ErrorCode::LimitsExceeded,
+        ErrorCode::Cancelled,      ErrorCode::Failed,
+    };
+    std::set<std::string_view> names;
+    for (const ErrorCode code : all) {
+        const std::string_view name = error_name(code);
+        CHECK(name.starts_with(error_prefix));
+        CHECK(name.size() > error_prefix.size());
+        CHECK(error_code_from_name(name) == code);
+        CHECK_FALSE(error_meaning(code).empty());
+        names.insert(name);
+    }
+    CHECK(names.size() == std::size(all));
+    CHECK(error_name(ErrorCode::NoSpace) == "org.diskbench.DiskBench1.Error.NoSpace");
+    CHECK(error_name(ErrorCode::NotAuthorizedDismissed) == "org.diskbench.DiskBench1.Error.NotAuthorizedDismissed");
+
+    CHECK_FALSE(error_code_from_name("org.freedesktop.DBus.Error.ServiceUnknown"));
+    CHECK_FALSE(error_code_from_name("NoSpace")); // only full names
+    CHECK_FALSE(error_code_from_name("org.diskbench.DiskBench1.Error."));
+    CHECK_FALSE(error_code_from_name(""));
+}
+
+TEST_CASE("the erase confirmation ignores blanks around, nothing else", "[contract]")
+{
+    CHECK(without_blanks_around("  S3Z9\t\r\n") == "S3Z9");
+    CHECK(without_blanks_around(" a b ") == "a b");
+    CHECK(without_blanks_around(" \t\n").empty());
+
+    CHECK(confirmation_matches("S3Z9NB0K123456", "S3Z9NB0K123456"));
+    CHECK(confirmation_matches("  S3Z9NB0K123456\n", "S3Z9NB0K123456"));
+    CHECK(confirmation_matches("S3Z9NB0K123456", "  S3Z9NB0K123456 ")); // a padded serial
+    CHECK_FALSE(confirmation_matches("S3Z9NB0K12345", "S3Z9NB0K123456"));
+    CHECK_FALSE(confirmation_matches("s3z9nb0k123456", "S3Z9NB0K123456"));
+    CHECK_FALSE(confirmation_matches("S3Z9 NB0K123456", "S3Z9NB0K123456"));
+    CHECK_FALSE(confirmation_matches("", ""));
+    CHECK_FALSE(confirmation_matches("  ", " "));
+}
+
+TEST_CASE("benchmark kinds: names, which write the device, which only erase", "[contract]")
+{
+    const std::set<std::string_view> names(kinds::all.begin(), kinds::all.end());
+    CHECK(names.size() == kinds::all.size());
+    for (const std::string_view kind : kinds::erase_only)
+        CHECK(kinds::writes_device(kind));
+    for (const std::string_view kind : kinds::raw_writes)
+        CHECK_FALSE(kinds::in_folder(kind));
+    CHECK(kinds::writes_device("device-write"));
+    CHECK_FALSE(kinds::erases_only("device-write"));
+    CHECK(kinds::erases_only("sustained-write"));
+    CHECK_FALSE(kinds::writes_device("seek"));
+    CHECK(kinds::in_folder("small-files"));
+    CHECK_FALSE(kinds::in_folder("sequential"));
+
+    CHECK(kinds::sweep_size_count(512, 512) == 1);
+    CHECK(kinds::sweep_size_count(512, 16 * 1024 * 1024) == 16);
+    CHECK(kinds::sweep_size_count(4096, 65536) == 5);
+    CHECK(kinds::sweep_size_count(4096, 6000) == 1);
+    CHECK(kinds::sweep_size_count(0, 4096) == 0);
+    CHECK(kinds::sweep_size_count(8192, 4096) == 0);
+}
+
+TEST_CASE("a result file written and read back is the same result", "[contract]")
+{
+    SavedResult result;
+    result.kind = std::string(kinds::file_rw);
+    result.state = "finished";
+    result.backend = "io_uring";
+    result.target_kind = "directory";
+    result.target = "/home/ann/Music";
+    result.started_at_us = 1'700'000'000'000'000;
+    result.finished_at_us = 1'700'000'012'345'678;
+    result.parameters = { { "size", std::int64_t { 1 } << 30 }, { "direct", true }, { "pattern", std::string("seq") } };
+    result.summary = { { "throughput_mb_s", 512.25 }, { "files", std::int64_t { -3 } } };
+    result.device_info = { { "filesystem_type", std::string("ext4") } };
+    result.warnings = { "the page cache was warm" };
+    result.notes = { "size scaled down to 1 GiB", "ünïcødé ✓" };
+    result.series = { { "write", "B", "MB/s", "line", { { 0, 1.5 }, { 4096, 1e9 }, { 8192, 0.1 } } },
+                      { "read", "B", "MB/s", "line", {} } };
+
+    const std::string text = result_to_json(result);
+    CHECK(text.ends_with("\n"));
+    const auto loaded = result_from_json(text);
+    REQUIRE(std::holds_alternative<SavedResult>(loaded));
+    CHECK(std::get<SavedResult>(loaded) == result);
+    CHECK(std::get<SavedResult>(loaded).folder_name() == "Music");
+    // The same text again: writing is deterministic, so files diff cleanly.
+    CHECK(result_to_json(std::get<SavedResult>(loaded)) == text);
+
+    const auto broken = result_from_json(text.substr(0, text.size() / 2));
+    REQUIRE(std::holds_alternative<LoadError>(broken));
+    CHECK(std::get<LoadError>(broken).kind == LoadError::Kind::Corrupt);
+}
