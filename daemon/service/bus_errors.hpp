@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "contract/error_names.hpp"
+
 #include <sdbus-c++/Error.h>
 
 #include <exception>
@@ -9,24 +11,11 @@
 
 namespace diskbench::service {
 
-// The one table of D-Bus errors the daemon returns (DESIGN.md, "Names").
-// NotAuthorizedCanObtain and NotAuthorizedDismissed exist so a client can
-// tell "ask again interactively" and "the user said no" from a plain no.
-enum class ErrorCode {
-    NotAuthorized,
-    NotAuthorizedCanObtain,
-    NotAuthorizedDismissed,
-    InvalidArgument,
-    NotFound,
-    DeviceBusy,
-    PermissionDenied, // a filesystem benchmark: the caller may not write in its folder
-    NoSpace,          // a filesystem benchmark: the filesystem or the caller's quota is full
-    LimitsExceeded,   // too many of the caller's requests wait for polkit already
-    Cancelled,
-    Failed,
-};
+// The daemon raises the errors of the contract's one table
+// (dbus-interfaces/contract/error_names.hpp), which its clients read too.
+using contract::ErrorCode;
+using contract::error_name;
 
-std::string_view error_name(ErrorCode code) noexcept;
 sdbus::Error make_error(ErrorCode code, const std::string& message);
 
 // The error an engine failure is reported as. Parameters are the caller's

@@ -4,19 +4,11 @@
 #include "bus_errors.hpp"
 #include "log.hpp"
 
+#include "contract/confirmation.hpp"
+
 namespace diskbench::service {
 
-namespace {
-std::string_view without_blanks_around(std::string_view text)
-{
-    const auto blank = [](char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; };
-    while (!text.empty() && blank(text.front()))
-        text.remove_prefix(1);
-    while (!text.empty() && blank(text.back()))
-        text.remove_suffix(1);
-    return text;
-}
-} // namespace
+using contract::without_blanks_around;
 
 std::string erase_confirmation(const system::DeviceFacts& facts)
 {
@@ -61,7 +53,7 @@ void check_writable(const system::DeviceFacts& facts, const engine::ValueMap& pa
     const auto confirm = parameters.find("confirm");
     if (erases(parameters)
         && (confirm == parameters.end() || !std::holds_alternative<std::string>(confirm->second)
-            || without_blanks_around(std::get<std::string>(confirm->second)) != erase_confirmation(facts)))
+            || !contract::confirmation_matches(std::get<std::string>(confirm->second), erase_confirmation(facts))))
         throw make_error(ErrorCode::InvalidArgument,
                          std::string("confirm: mode=destroy erases the data on ") + facts.node + "; confirm must be "
                              + (without_blanks_around(facts.serial).empty() ? "its node"
