@@ -4,11 +4,14 @@
 #include "io_buffers.hpp"
 #include "errors.hpp"
 #include "io_worker.hpp"
+#include "uring_ring.hpp"
 #include "write_data.hpp"
 
 #include <liburing.h>
 
+#include <cstdlib>
 #include <cstring>
+#include <string_view>
 #include <vector>
 
 #include <fmt/format.h>
@@ -17,43 +20,32 @@ namespace diskbench::engine::detail {
 
 namespace {
 
-class Ring {
-public:
-    explicit Ring(unsigned entries)
-    {
-        // One thread submits and reaps, so the kernel may defer completion
-        // work until that thread waits instead of interrupting it (fio sets
-        // the same; measured here: QD1 4 KiB reads on a RAM-backed loop went
-        // from ~21k to ~25k IOPS). Kernels before 6.1 refuse the flags and
-        // get a plain ring.
-        int rc = ::io_uring_queue_init(entries, &ring_,
-                                       IORING_SETUP_COOP_TASKRUN | IORING_SETUP_SINGLE_ISSUER | IORING_SETUP_DEFER_TASKRUN);
-        if (rc == -EINVAL)
-            rc = ::io_uring_queue_init(entries, &ring_, 0);
-        if (rc < 0)
-            throw Error(fmt::format("io_uring setup failed: {}", std::strerror(-rc)));
-    }
-    ~Ring() { ::io_uring_queue_exit(&ring_); }
-    Ring(const Ring&) = delete;
-    Ring& operator=(const Ring&) = delete;
-    io_uring* get() noexcept { return &ring_; }
-
-private:
-    io_uring ring_ {};
-};
-
 struct Slot {
     IoRequest request;
     std::byte* data = nullptr; // the slot's buffer, or the spec's for this request
     std::uint64_t submitted_ns = 0;
 };
 
+// TEMPORARY (experiment): how to wait.
+enum class WaitPolicy { One, Split, Batch, Spin };
+WaitPolicy wait_policy()
+{
+    const char* v = std::getenv("DISKBENCH_IO_URING_WAIT");
+    if (v && std::string_view(v) == "one")
+        return WaitPolicy::One;
+    if (v && std::string_view(v) == "batch")
+        return WaitPolicy::Batch;
+    if (v && std::string_view(v) == "spin")
+        return WaitPolicy::Spin;
+    return WaitPolicy::Split;
+}
+
 } // namespace
 
 std::string probe_io_uring()
 {
     try {
-        Ring ring(1);
+        UringRing ring(1, RingWishes { false, false, false, false });
         return {};
     } catch (const Error& error) {
         return error.what();
@@ -63,14 +55,21 @@ std::string probe_io_uring()
 void run_uring_worker(RunShared& shared, unsigned index, RequestSource& source, WorkerOutcome& outcome)
 {
     const unsigned depth = shared.spec.queue_depth;
-    std::unique_ptr<Ring> ring;
+    std::unique_ptr<UringRing> ring;
     std::unique_ptr<IoBuffers> buffers;
     std::vector<Slot> slots;
     std::vector<unsigned> free_slots;
     std::vector<unsigned> just_queued;
     try {
-        ring = std::make_unique<Ring>(depth);
+        ring = std::make_unique<UringRing>(depth, RingWishes::from_environment());
         buffers = std::make_unique<IoBuffers>(depth, shared.spec.max_request_bytes, shared.target.memory_alignment);
+        ring->register_file(shared.target.fd.get());
+        if (!shared.spec.buffers) {
+            std::vector<iovec> iovecs(depth);
+            for (unsigned i = 0; i < depth; ++i)
+                iovecs[i] = { buffers->slot(i), shared.spec.max_request_bytes };
+            ring->register_buffers(iovecs);
+        }
         slots.resize(depth);
         free_slots.reserve(depth);
         just_queued.reserve(depth);
@@ -95,6 +94,8 @@ void run_uring_worker(RunShared& shared, unsigned index, RequestSource& source, 
     const int fd = shared.target.fd.get();
     const bool write = shared.spec.direction == IoDirection::Write;
     const bool own_data = shared.spec.buffers == nullptr;
+    const WaitPolicy policy = wait_policy();
+    outcome.ring_features = ring->features();
     try {
         while (true) {
             if (!exhausted && !outcome.error && !shared.should_stop(monotonic_ns())) {
@@ -104,20 +105,18 @@ void run_uring_worker(RunShared& shared, unsigned index, RequestSource& source, 
                     free_slots.pop_back();
                     io_uring_sqe* sqe = ::io_uring_get_sqe(ring->get());
                     std::byte* data = own_data ? buffers->slot(slot) : shared.spec.buffers->buffer_for(request);
-                    if (write) {
-                        if (own_data)
-                            stamp_offsets(data, request.length, request.offset);
-                        ::io_uring_prep_write(sqe, fd, data, request.length, request.offset);
-                    } else {
-                        ::io_uring_prep_read(sqe, fd, data, request.length, request.offset);
-                    }
+                    if (write && own_data)
+                        stamp_offsets(data, request.length, request.offset);
+                    ring->prep(sqe, write, fd, data, request.length, request.offset,
+                               own_data ? static_cast<int>(slot) : -1);
                     slots[slot].data = data;
                     ::io_uring_sqe_set_data64(sqe, slot);
                     slots[slot].request = request;
                     just_queued.push_back(slot);
                 }
             }
-            in_flight += static_cast<unsigned>(just_queued.size());
+            const auto queued = static_cast<unsigned>(just_queued.size());
+            in_flight += queued;
             if (in_flight == 0)
                 break;
 
@@ -126,9 +125,24 @@ void run_uring_worker(RunShared& shared, unsigned index, RequestSource& source, 
                 slots[slot].submitted_ns = submitted_ns;
             just_queued.clear();
             int rc;
-            do
-                rc = ::io_uring_submit_and_wait(ring->get(), 1);
-            while (rc == -EINTR);
+            do {
+                if (policy == WaitPolicy::One)
+                    rc = ::io_uring_submit_and_wait(ring->get(), 1);
+                else if (policy == WaitPolicy::Batch)
+                    rc = ::io_uring_submit_and_wait(ring->get(), in_flight >= 8 ? in_flight / 4 : 1);
+                else if (queued > 0)
+                    rc = ::io_uring_submit_and_get_events(ring->get());
+                else if (policy == WaitPolicy::Spin) {
+                    const std::uint64_t until = monotonic_ns() + 20'000;
+                    do
+                        rc = ::io_uring_get_events(ring->get());
+                    while (rc >= 0 && ::io_uring_cq_ready(ring->get()) == 0 && monotonic_ns() < until);
+                    if (rc >= 0 && ::io_uring_cq_ready(ring->get()) == 0)
+                        rc = ::io_uring_submit_and_wait(ring->get(), 1);
+                }
+                else
+                    rc = ::io_uring_submit_and_wait(ring->get(), 1);
+            } while (rc == -EINTR);
             if (rc < 0)
                 throw IoError(fmt::format("io_uring submit failed: {}", std::strerror(-rc)), -rc);
 
