@@ -25,13 +25,14 @@ std::string RingFeatures::describe() const
     add(registered_ring, "registered_ring");
     add(fixed_file, "fixed_file");
     add(fixed_buffers, "fixed_buffers");
+    add(spin_wait, "spin_wait");
     return names.empty() ? "plain" : names;
 }
 
 RingFeatures RingFeatures::common_with(const RingFeatures& other) const noexcept
 {
     return { defer_taskrun && other.defer_taskrun, registered_ring && other.registered_ring,
-             fixed_file && other.fixed_file, fixed_buffers && other.fixed_buffers };
+             fixed_file && other.fixed_file, fixed_buffers && other.fixed_buffers, spin_wait && other.spin_wait };
 }
 
 RingWishes RingWishes::from_environment()
@@ -52,8 +53,10 @@ RingWishes RingWishes::from_environment()
             wishes.fixed_file = false;
         else if (name == "fixed_buffers")
             wishes.fixed_buffers = false;
+        else if (name == "spin_wait")
+            wishes.spin_wait = false;
         else if (name == "all")
-            wishes = { false, false, false, false };
+            wishes = { false, false, false, false, false };
         rest = comma == std::string_view::npos ? std::string_view() : rest.substr(comma + 1);
     }
     return wishes;
@@ -80,6 +83,7 @@ UringRing::UringRing(unsigned entries, const RingWishes& wishes)
     // Returns how many fds it registered (1); before 5.18, EINVAL.
     if (wishes.registered_ring)
         features_.registered_ring = ::io_uring_register_ring_fd(&ring_) == 1;
+    features_.spin_wait = wishes.spin_wait;
 }
 
 UringRing::~UringRing()

@@ -31,6 +31,9 @@ struct RingFeatures {
     // The I/O buffers registered (pinned once): no get_user_pages per
     // O_DIRECT request (gup_fast_fallback was 4-6 % of the samples).
     bool fixed_buffers = false;
+    // Not a ring feature but how the worker waits: it polls for a
+    // completion briefly before sleeping (uring_worker.cpp says why).
+    bool spin_wait = false;
 
     // Comma-separated names of the features in use, "plain" when none.
     [[nodiscard]] std::string describe() const;
@@ -49,6 +52,7 @@ struct RingWishes {
     bool registered_ring = true;
     bool fixed_file = true;
     bool fixed_buffers = true;
+    bool spin_wait = true;
 
     static RingWishes from_environment();
 };
