@@ -6,7 +6,7 @@
 #include "io_request.hpp"
 #include "latency_histogram.hpp"
 #include "target.hpp"
-#include "uring_ring.hpp"
+#include "ring_features.hpp"
 
 #include <cstddef>
 #include <cstdint>

@@ -6,7 +6,7 @@
 
 #include "errors.hpp"
 #include "io_runner.hpp"
-#include "uring_ring.hpp"
+#include "ring_features.hpp"
 
 #include <atomic>
 #include <cstddef>
