@@ -57,8 +57,13 @@ Result started_result(const BenchmarkInfo& info, const ParameterSet& params)
     return result;
 }
 
-void finish_result(Result& result, Recorder& recorder, const CancelToken& cancel)
+// `ring_features`: IoRunner::io_uring_features() of the run's runner.
+void finish_result(Result& result, Recorder& recorder, const CancelToken& cancel, const std::string& ring_features)
 {
+    // Which ring features ran, beside the Backend ("io_uring"), which
+    // clients match on and so stays as it was.
+    if (!ring_features.empty())
+        result.summary["io_uring_features"] = ring_features;
     result.cancelled = cancel.cancelled();
     if (!result.cancelled)
         recorder.set_progress(1.0);
@@ -114,7 +119,7 @@ Result run_benchmark(const BenchmarkInfo& info, const Target& target, const Valu
         recorder.warn("the target is a regular file: the figures include its filesystem and the device under it");
     BenchmarkContext ctx { target, params, recorder, result, cancel, io, false };
     info.run(ctx);
-    finish_result(result, recorder, cancel);
+    finish_result(result, recorder, cancel, io.io_uring_features());
     return result;
 }
 
@@ -138,6 +143,7 @@ Result run_directory_benchmark(const BenchmarkInfo& info, FilesystemScope& scope
     Result result = started_result(info, params);
     result.target_name = scope.name();
     Recorder recorder(result, sink);
+    std::string ring_features;
     scope.run([&] {
         // Made on the scope's thread: whether io_uring may be used depends
         // on the thread's credentials (kernel.io_uring_disabled=1 allows
@@ -158,8 +164,9 @@ Result run_directory_benchmark(const BenchmarkInfo& info, FilesystemScope& scope
                                       scope.leftovers_removed(), scope.leftovers_removed() == 1 ? "y" : "ies"));
         DirectoryContext ctx { facts, &scope, params, recorder, result, cancel, io, false };
         info.run_in_directory(ctx);
+        ring_features = io.io_uring_features();
     });
-    finish_result(result, recorder, cancel);
+    finish_result(result, recorder, cancel, ring_features);
     return result;
 }
 

@@ -97,6 +97,12 @@ IoRunner::IoRunner(BackendPreference preference, ResourceBudget* budget)
     fallback_reason_ = why_not;
 }
 
+std::string IoRunner::io_uring_features() const
+{
+    std::lock_guard lock(features_mutex_);
+    return features_used_ ? features_used_->describe() : std::string();
+}
+
 IoRunStats IoRunner::run(const Target& target, const IoRunSpec& spec) const
 {
     if (spec.workers == 0 || spec.queue_depth == 0 || spec.max_request_bytes == 0 || !spec.make_source)
@@ -161,6 +167,14 @@ IoRunStats IoRunner::run(const Target& target, const IoRunSpec& spec) const
         stats.cpu.system_ns += outcome.cpu.system_ns;
     }
     stats.cancelled = spec.cancel && spec.cancel->cancelled();
+    if (backend_ == BackendKind::IoUring) {
+        detail::RingFeatures common = outcomes.front().ring_features;
+        for (const auto& outcome : outcomes)
+            common = common.common_with(outcome.ring_features);
+        stats.io_uring_features = common.describe();
+        std::lock_guard lock(features_mutex_);
+        features_used_ = features_used_ ? features_used_->common_with(common) : common;
+    }
     return stats;
 }
 

@@ -7,11 +7,14 @@
 #include "latency_histogram.hpp"
 #include "resource_budget.hpp"
 #include "target.hpp"
+#include "ring_features.hpp"
 
 #include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <mutex>
+#include <optional>
 #include <string>
 
 namespace diskbench::engine {
@@ -64,6 +67,10 @@ struct IoRunStats {
     LatencyHistogram latency;
     ThreadCpuTime cpu;             // summed over the I/O threads
     bool cancelled = false;
+    // The io_uring features every worker's ring used, e.g.
+    // "defer_taskrun,registered_ring,fixed_file,fixed_buffers" or "plain";
+    // empty for psync.
+    std::string io_uring_features;
 
     [[nodiscard]] double seconds() const noexcept
     {
@@ -86,6 +93,9 @@ public:
 
     [[nodiscard]] BackendKind backend() const noexcept { return backend_; }
     [[nodiscard]] const std::string& fallback_reason() const noexcept { return fallback_reason_; }
+    // The io_uring features that every run so far used (empty before the
+    // first io_uring run): what a result reports as "io_uring_features".
+    [[nodiscard]] std::string io_uring_features() const;
 
     // Blocks until done, cancelled or failed. An I/O error on any worker stops
     // them all and is rethrown here as IoError.
@@ -95,6 +105,10 @@ private:
     BackendKind backend_;
     std::string fallback_reason_;
     ResourceBudget* budget_ = nullptr;
+    // Runs are const (a benchmark holds a const IoRunner), the record of
+    // what they used is not; guarded for runs from several threads.
+    mutable std::mutex features_mutex_;
+    mutable std::optional<detail::RingFeatures> features_used_;
 };
 
 } // namespace diskbench::engine

@@ -6,6 +6,7 @@
 
 #include "errors.hpp"
 #include "io_runner.hpp"
+#include "ring_features.hpp"
 
 #include <atomic>
 #include <cstddef>
@@ -47,6 +48,7 @@ struct WorkerOutcome {
     LatencyHistogram latency;
     ThreadCpuTime cpu;
     std::exception_ptr error;
+    RingFeatures ring_features; // io_uring workers only
 };
 
 // Each runs one worker to the end on the calling thread. They always call

@@ -13,6 +13,23 @@ a virtual disk's speed drifts by tens of percent from second to second and
 only paired rounds cancel that out. Then it shows that the engine's memory stays flat over a
 whole-surface run, however large the device.
 
+fio columns (all io_uring, --direct=1 --readonly --norandommap --randrepeat=0):
+  fio huge   huge-page buffers like ours (see Buffers): the like-for-like anchor
+  fio lean   fio's default memory, what fio users run for peak numbers
+  fio fixed  lean plus --fixedbufs --registerfiles: fio's fastest way to drive the ring
+The ratios ours/huge, ours/lean and ours/fixed are medians of per-round
+ratios with their interquartile range. Context switches and CPU migrations
+per I/O (perf stat over the whole process, warm-up included, divided by
+IOPS x (warm-up + duration); getrusage's context switches when perf is
+missing) show how often each sleeps and moves between CPUs.
+
+--daemon adds a column that runs the same tests through diskbenchd: the
+integration test stack (tests/integration/stack.py: a private system bus,
+polkitd, udevd, udisksd and the build's diskbenchd) is brought up once, the
+same loop device is shown to udisks, and each round calls StartBenchmark
+"profile" with the same parameters as a test user and reads the Summary of
+the job's Completed signal. Its ratio is daemon/ours.
+
 Buffers: the engine keeps its I/O buffers in transparent huge pages, so a
 1 MiB read is one physically contiguous buffer and reaches the device whole.
 fio's buffers are ordinary 4 KiB pages whose physical layout is luck: a 1 MiB
@@ -28,11 +45,14 @@ back):
 
     sudo tests/perf/engine_vs_fio.py --build build [--rounds 10] [--duration 2]
         [--dir /dev/shm]   # a RAM-backed loop: CPU-bound, shows per-I/O overhead
+        [--daemon]         # also through diskbenchd on a private bus
 """
 
 import argparse
 import json
 import os
+import resource
+import shutil
 import signal
 import statistics
 import subprocess
@@ -75,21 +95,74 @@ def fill(path, size):
         os.fsync(f.fileno())
 
 
-def run_ours(engine, device, label, region, warmup, duration):
-    out = subprocess.run(
-        [engine, "profile", device, f"tests={label}", f"region_size={region}",
-         f"warmup_s={warmup}", f"duration_s={duration}"],
-        check=True, capture_output=True, text=True).stdout
-    result = json.loads(out)
-    key = label.lower().replace(" ", "_") + "."
-    s = result["summary"]
+class Counted:
+    """Runs a command and counts its context switches and CPU migrations:
+    with `perf stat` (software events, whole process tree) when perf works,
+    else getrusage of the waited-for children (context switches only)."""
+
+    def __init__(self, use_perf):
+        self.perf = use_perf and shutil.which("perf") is not None and subprocess.run(
+            ["perf", "stat", "-x,", "-e", "context-switches", "true"],
+            capture_output=True).returncode == 0
+
+    def run(self, argv, env=None):
+        if self.perf:
+            with tempfile.NamedTemporaryFile("r", prefix="diskbench-perf-stat-") as stat:
+                out = subprocess.run(["perf", "stat", "-x,", "-o", stat.name,
+                                      "-e", "context-switches,cpu-migrations"] + argv,
+                                     check=True, capture_output=True, text=True, env=env).stdout
+                counts = {}
+                for line in stat.read().splitlines():
+                    fields = line.split(",")
+                    if len(fields) > 2 and fields[0].strip().isdigit():
+                        counts[fields[2]] = int(fields[0])
+            return out, counts.get("context-switches"), counts.get("cpu-migrations")
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        out = subprocess.run(argv, check=True, capture_output=True, text=True, env=env).stdout
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        switches = (after.ru_nvcsw + after.ru_nivcsw) - (before.ru_nvcsw + before.ru_nivcsw)
+        return out, switches, None
+
+
+def per_io(count, iops, seconds):
+    """Events per I/O: the counts cover warm-up and run, so divide by the
+    I/Os of both (IOPS of the run times their length)."""
+    if count is None or iops <= 0:
+        return None
+    return count / (iops * seconds)
+
+
+def block_bytes(label):
+    return 4096 if "4K" in label else 1 << 20
+
+
+def profile_key(label):
+    return label.lower().replace(" ", "_") + "."
+
+
+def from_summary(summary, label):
+    key = profile_key(label)
+    mb_s = summary[key + "throughput_mb_s"]
     return {
-        "mb_s": s[key + "throughput_mb_s"],
-        "p50_us": s[key + "latency_p50_us"],
-        "p99_us": s[key + "latency_p99_us"],
-        "cpu": s[key + "cpu_percent"],
-        "backend": result["backend"],
+        "mb_s": mb_s,
+        "iops": mb_s * 1e6 / block_bytes(label),
+        "p50_us": summary[key + "latency_p50_us"],
+        "p99_us": summary[key + "latency_p99_us"],
+        "cpu": summary[key + "cpu_percent"],
+        "features": summary.get("io_uring_features", ""),
     }
+
+
+def run_ours(counted, engine, device, label, region, warmup, duration):
+    out, switches, migrations = counted.run(
+        [engine, "profile", device, f"tests={label}", f"region_size={region}",
+         f"warmup_s={warmup}", f"duration_s={duration}"])
+    result = json.loads(out)
+    r = from_summary(result["summary"], label)
+    r["backend"] = result["backend"]
+    r["cs_io"] = per_io(switches, r["iops"], warmup + duration)
+    r["mig_io"] = per_io(migrations, r["iops"], warmup + duration)
+    return r
 
 
 class HugetlbFs:
@@ -114,73 +187,181 @@ class HugetlbFs:
             f.write(str(self.old_pages))
 
 
-def run_fio(device, rw, bs, depth, threads, region, warmup, duration, huge_buffer=None):
+# fio as people run it for peak numbers; each column adds to these.
+FIO_LEAN = ["--direct=1", "--readonly", "--norandommap", "--randrepeat=0"]
+FIO_COLUMNS = {
+    "fio_huge": [],        # + --mem=mmaphuge:FILE, added in run_fio
+    "fio_lean": [],
+    "fio_fixed": ["--fixedbufs", "--registerfiles"],
+}
+
+
+def run_fio(counted, device, rw, bs, depth, threads, region, warmup, duration, extra, huge_buffer=None):
     memory = [f"--mem=mmaphuge:{huge_buffer}"] if huge_buffer else []
-    out = subprocess.run(
-        ["fio", "--name=compare", f"--filename={device}", "--readonly", "--direct=1"] + memory + [
+    out, switches, migrations = counted.run(
+        ["fio", "--name=compare", f"--filename={device}"] + FIO_LEAN + memory + [
          "--ioengine=io_uring", f"--rw={rw}", f"--bs={bs}", f"--iodepth={depth}",
          f"--numjobs={threads}", f"--size={region}", "--time_based",
-         f"--runtime={duration}", f"--ramp_time={warmup}", "--norandommap",
-         "--randrepeat=0", "--group_reporting", "--lat_percentiles=1",
-         "--output-format=json"],
-        check=True, capture_output=True, text=True).stdout
+         f"--runtime={duration}", f"--ramp_time={warmup}",
+         "--group_reporting", "--lat_percentiles=1",
+         "--output-format=json"] + extra)
     job = json.loads(out)["jobs"][0]
     read = job["read"]
     pct = read["lat_ns"]["percentile"]
     return {
         "mb_s": read["bw_bytes"] / 1e6,
+        "iops": read["iops"],
         "p50_us": pct["50.000000"] / 1000,
         "p99_us": pct["99.000000"] / 1000,
         "cpu": job["usr_cpu"] + job["sys_cpu"],
+        "cs_io": per_io(switches, read["iops"], warmup + duration),
+        "mig_io": per_io(migrations, read["iops"], warmup + duration),
     }
+
+
+class ThroughDaemon:
+    """The same profile tests started over D-Bus on diskbenchd, on the
+    integration tests' private stack (see tests/integration/README.md)."""
+
+    def __init__(self, build, device):
+        here = os.path.dirname(os.path.abspath(__file__))
+        sys.path.insert(0, os.path.join(here, "..", "integration"))
+        import stack as it_stack  # noqa: E402 (the integration harness)
+        self.it = it_stack
+        root = os.path.abspath(os.path.join(here, "..", ".."))
+        it_stack.CONFIG.daemon = os.path.abspath(os.path.join(build, "daemon", "diskbenchd"))
+        it_stack.CONFIG.polkit_policy = os.path.abspath(os.path.join(build, "polkit-policy",
+                                                                     "org.diskbench.policy"))
+        it_stack.CONFIG.bus_policy = os.path.join(root, "dbus-interfaces", "org.diskbench.DiskBench1.conf")
+        self.device = device
+        self.name = os.path.basename(device)
+        self.stack = it_stack.Stack(verbose=False, idle_timeout=600, job_retention=600)
+
+    def __enter__(self):
+        try:
+            self.stack.start()
+            # Our loop device, not one of the stack's: udisks learns of it
+            # from a change event, like a device plugged in.
+            self.it.run(["udevadm", "trigger", "--action=change", f"/sys/class/block/{self.name}"])
+            self.it.run(["udevadm", "settle", "--timeout=30"], timeout=40)
+            self.it.wait_until(lambda: self.stack.busctl(
+                "get-property", self.it.UDISKS_NAME, f"/org/freedesktop/UDisks2/block_devices/{self.name}",
+                "org.freedesktop.UDisks2.Block", "Size", check=False).returncode == 0, 30,
+                what=f"udisks to show {self.device}")
+            self.stack.ensure_daemon()
+        except BaseException:
+            self.stack.stop()
+            raise
+        return self
+
+    def __exit__(self, *exc):
+        self.stack.stop()
+
+    def run(self, label, region, warmup, duration):
+        options = {"tests": ("s", label), "region_size": ("t", region),
+                   "warmup_s": ("d", float(warmup)), "duration_s": ("d", float(duration))}
+        path = f"{self.it.DEVICES_PATH}/{self.name}"
+        with self.stack.client("dbtest-in", (path, "profile", options)) as client:
+            if client.error:
+                raise RuntimeError(f"StartBenchmark: {client.error}")
+            done = client.wait_completed(120 + 4 * (warmup + duration))
+        if done["completed"] != "finished":
+            raise RuntimeError(f"the daemon's job ended {done['completed']}: {done.get('error')}")
+        return from_summary(done["summary"], label)
 
 
 def median_of(runs, key):
     return statistics.median(r[key] for r in runs)
 
 
-def compare(engine, device, args):
+def quartiles(values):
+    """Median and interquartile range (inclusive method), or Nones."""
+    values = [v for v in values if v is not None]
+    if not values:
+        return None, None, None
+    if len(values) < 2:
+        return values[0], values[0], values[0]
+    q1, q2, q3 = statistics.quantiles(values, n=4, method="inclusive")
+    return q2, q1, q3
+
+
+def ratio_text(pairs):
+    median, q1, q3 = quartiles([a / b for a, b in pairs])
+    if median is None:
+        return f"{'-':>6} {'':>11}"
+    return f"{median:>6.3f} {f'{q1:.2f}-{q3:.2f}':>11}"
+
+
+def compare(engine, device, args, counted, daemon):
     region = args.region
-    print(f"\nengine vs fio on {device} (loop, direct I/O), test area {region >> 20} MiB, "
-          f"{args.rounds} rounds x {args.duration} s (+{args.warmup} s warm-up) each, medians.\n"
-          f"'fio' has huge-page buffers like ours; 'fio 4K' is fio's default memory.\n")
-    header = (f"{'test':<12} {'ours MB/s':>10} {'fio MB/s':>10} {'ratio':>6} {'ratio IQR':>10}  "
-              f"{'ours p50/p99 us':>17} {'fio p50/p99 us':>17} {'p50 d%':>7} {'p99 d%':>7} "
-              f"{'ours CPU%':>9} {'fio CPU%':>9} {'fio 4K MB/s':>11}")
+    print(f"\nengine vs fio on {device} (loop, direct I/O, backing file in {args.dir}), test area "
+          f"{region >> 20} MiB, {args.rounds} rounds x {args.duration} s (+{args.warmup} s warm-up) "
+          f"each, medians; ratios are medians of per-round ratios with their IQR.\n"
+          f"load before: {os.getloadavg()[0]:.2f}; context switches and migrations from "
+          f"{'perf stat' if counted.perf else 'getrusage (no migrations)'}.\n")
+    who_all = ["ours", "fio_huge", "fio_lean", "fio_fixed"] + (["daemon"] if daemon else [])
+    header = (f"{'test':<12} {'ours MB/s':>10} {'/huge':>6} {'IQR':>11} {'/lean':>6} {'IQR':>11} "
+              f"{'/fixed':>6} {'IQR':>11}" + (f" {'daemon/ours':>11} {'IQR':>11}" if daemon else "")
+              + f"  {'p50 us ours':>11} {'lean':>6} {'fixed':>6}" + (f" {'daemon':>6}" if daemon else "")
+              + f" {'p50 d% lean':>11}  {'cs/IO ours':>10} {'lean':>6} {'fixed':>6}"
+              f"  {'mig/IO ours':>11} {'lean':>6} {'fixed':>6}  {'CPU% ours':>9} {'lean':>5}")
     print(header)
     print("-" * len(header))
-    backend = None
+    backend = features = None
+    all_runs = {}
     with HugetlbFs() as huge:
         for label, rw, bs, depth, threads in TESTS:
             if args.only and args.only not in label:
                 continue
-            runs = {"ours": [], "fio": [], "fio4k": []}
+            runs = {who: [] for who in who_all}
             for round_ in range(args.rounds):
-                # Rotate the order so slow drift of the device hits all three alike.
-                order = ["ours", "fio", "fio4k"]
-                order = order[round_ % 3:] + order[:round_ % 3]
+                # Rotate the order so slow drift of the device hits all alike.
+                order = who_all[round_ % len(who_all):] + who_all[:round_ % len(who_all)]
                 for who in order:
                     if who == "ours":
-                        runs["ours"].append(run_ours(engine, device, label, region, args.warmup, args.duration))
-                        backend = runs["ours"][-1]["backend"]
+                        r = run_ours(counted, engine, device, label, region, args.warmup, args.duration)
+                        backend, features = r["backend"], r["features"]
+                    elif who == "daemon":
+                        r = daemon.run(label, region, args.warmup, args.duration)
                     else:
-                        runs[who].append(run_fio(device, rw, bs, depth, threads, region, args.warmup,
-                                                 args.duration, huge.buffer_file if who == "fio" else None))
-            keys = ("mb_s", "p50_us", "p99_us", "cpu")
-            o = {k: median_of(runs["ours"], k) for k in keys}
-            f = {k: median_of(runs["fio"], k) for k in keys}
-            plain = median_of(runs["fio4k"], "mb_s")
-            ratios = sorted(a["mb_s"] / b["mb_s"] for a, b in zip(runs["ours"], runs["fio"]))
-            ratio = statistics.median(ratios)
-            spread = f"{ratios[len(ratios) // 4]:.2f}-{ratios[(3 * len(ratios)) // 4]:.2f}"
-            print(f"{label:<12} {o['mb_s']:>10.1f} {f['mb_s']:>10.1f} {ratio:>6.3f} {spread:>10}  "
-                  f"{o['p50_us']:>8.1f}/{o['p99_us']:<8.1f} {f['p50_us']:>8.1f}/{f['p99_us']:<8.1f} "
-                  f"{(o['p50_us'] / f['p50_us'] - 1) * 100:>+7.1f} {(o['p99_us'] / f['p99_us'] - 1) * 100:>+7.1f} "
-                  f"{o['cpu']:>9.1f} {f['cpu']:>9.1f} {plain:>11.1f}", flush=True)
+                        r = run_fio(counted, device, rw, bs, depth, threads, region, args.warmup,
+                                    args.duration, FIO_COLUMNS[who],
+                                    huge.buffer_file if who == "fio_huge" else None)
+                    runs[who].append(r)
+            all_runs[label] = runs
+
+            def med(who, key):
+                return quartiles([r.get(key) for r in runs[who]])[0]
+
+            def num(value, width, digits=1):
+                return f"{value:>{width}.{digits}f}" if value is not None else f"{'-':>{width}}"
+
+            def pairs(a, b):
+                return list(zip([r["mb_s"] for r in runs[a]], [r["mb_s"] for r in runs[b]]))
+            line = (f"{label:<12} {med('ours', 'mb_s'):>10.1f} {ratio_text(pairs('ours', 'fio_huge'))} "
+                    f"{ratio_text(pairs('ours', 'fio_lean'))} {ratio_text(pairs('ours', 'fio_fixed'))}")
+            if daemon:
+                line += f" {ratio_text(pairs('daemon', 'ours')):>23}"
+            line += f"  {num(med('ours', 'p50_us'), 11)} {num(med('fio_lean', 'p50_us'), 6)} " \
+                    f"{num(med('fio_fixed', 'p50_us'), 6)}"
+            if daemon:
+                line += f" {num(med('daemon', 'p50_us'), 6)}"
+            line += f" {(med('ours', 'p50_us') / med('fio_lean', 'p50_us') - 1) * 100:>+11.1f}"
+            line += f"  {num(med('ours', 'cs_io'), 10, 4)} {num(med('fio_lean', 'cs_io'), 6, 4)} " \
+                    f"{num(med('fio_fixed', 'cs_io'), 6, 4)}"
+            line += f"  {num(med('ours', 'mig_io'), 11, 4)} {num(med('fio_lean', 'mig_io'), 6, 4)} " \
+                    f"{num(med('fio_fixed', 'mig_io'), 6, 4)}"
+            line += f"  {num(med('ours', 'cpu'), 9)} {num(med('fio_lean', 'cpu'), 5)}"
+            print(line, flush=True)
             if args.verbose:
                 for who in runs:
-                    print(f"   {who:<5} MB/s per round:", [round(r["mb_s"], 1) for r in runs[who]])
-    print(f"\nour backend: {backend}; fio {subprocess.run(['fio', '--version'], capture_output=True, text=True).stdout.strip()}")
+                    print(f"   {who:<9} MB/s per round:", [round(r["mb_s"], 1) for r in runs[who]])
+    print(f"\nour backend: {backend} ({features}); "
+          f"fio {subprocess.run(['fio', '--version'], capture_output=True, text=True).stdout.strip()}; "
+          f"load after: {os.getloadavg()[0]:.2f}")
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump(all_runs, f, indent=1)
 
 
 def rss_kib(pid):
@@ -246,6 +427,11 @@ def main():
     parser.add_argument("--skip-compare", action="store_true")
     parser.add_argument("--only", help="run only the tests whose label contains this, e.g. SEQ1M")
     parser.add_argument("--verbose", action="store_true")
+    parser.add_argument("--daemon", action="store_true",
+                        help="also run each test through diskbenchd on a private bus (needs the "
+                             "integration test prerequisites, see tests/integration/README.md)")
+    parser.add_argument("--no-perf", action="store_true", help="count context switches with getrusage")
+    parser.add_argument("--json", help="write every round's figures here")
     args = parser.parse_args()
 
     engine = os.path.join(args.build, "daemon", "tools", "diskbench-engine")
@@ -256,7 +442,12 @@ def main():
             backing = os.path.join(workdir, "backing.img")
             fill(backing, args.region)
             with LoopDevice(backing) as loop:
-                compare(engine, loop.path, args)
+                counted = Counted(not args.no_perf)
+                if args.daemon:
+                    with ThroughDaemon(args.build, loop.path) as daemon:
+                        compare(engine, loop.path, args, counted, daemon)
+                else:
+                    compare(engine, loop.path, args, counted, None)
         surface_memory(engine, workdir, [int(x) for x in args.surface_sizes.split(",")])
 
 
