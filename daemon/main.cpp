@@ -2,6 +2,7 @@
 // diskbenchd: serves org.diskbench.DiskBench1 on the system bus. Started by
 // D-Bus activation (via systemd), it enumerates block devices through
 // udisks2, runs benchmarks for callers polkit allows, and exits when idle.
+#include "service/engine_run.hpp"
 #include "service/log.hpp"
 #include "service/main_loop.hpp"
 #include "service/manager.hpp"
@@ -13,6 +14,7 @@
 #include <sdbus-c++/sdbus-c++.h>
 
 #include <chrono>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <iostream>
@@ -159,6 +161,20 @@ int main(int argc, char** argv)
         connection->releaseName(bus_name);
         loop.flush();
         manager.shutdown();
+        if (const std::size_t stuck = service::EngineRun::outstanding(); stuck > 0) {
+            // Threads whose device stopped answering still wait for their
+            // I/O, and would post to the loop when it returns. Leave without
+            // unwinding: the kernel keeps their buffers pinned until the
+            // requests complete (or the device goes away), and frees them
+            // then. A thread in an uninterruptible read (psync) keeps the
+            // process from fully leaving until that happens; one waiting on
+            // io_uring does not.
+            service::log_warning("{} benchmark thread(s) still wait for a device that does not answer; exiting "
+                                 "without them",
+                                 stuck);
+            std::fflush(nullptr);
+            std::_Exit(0);
+        }
         return 0;
     } catch (const sdbus::Error& error) {
         service::log_warning("{}: {}", error.getName(), error.getMessage());

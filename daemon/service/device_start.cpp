@@ -70,7 +70,7 @@ void Manager::StartBenchmark(sdbus::Result<sdbus::ObjectPath>&& result, sdbus::O
         if (writes)
             check_writable(facts, request->parameters, options_.system_places);
         if (const std::string busy = claims_.conflicting_job(facts); !busy.empty())
-            throw make_error(ErrorCode::DeviceBusy, facts.node + " is in use by " + busy);
+            throw make_error(ErrorCode::DeviceBusy, facts.node + " is in use by " + job_description(busy));
 
         log_debug("uid {} ({}) asks for {} on {}", request->uid, request->sender, kind, facts.node);
         // Erasing has an action of its own, so the dialog (and an admin's
@@ -102,7 +102,7 @@ void Manager::start_authorized(const std::shared_ptr<StartRequest>& request)
         if (const std::string change = system::identity_change(asked, device->facts()); !change.empty())
             throw replaced(change);
         if (const std::string busy = claims_.conflicting_job(asked); !busy.empty())
-            throw make_error(ErrorCode::DeviceBusy, asked.node + " is in use by " + busy);
+            throw make_error(ErrorCode::DeviceBusy, asked.node + " is in use by " + job_description(busy));
         check_limits(request->uid); // other jobs may have started meanwhile
         const bool writes = request->benchmark->target() == engine::TargetKind::DeviceWrite;
         if (writes)

@@ -94,13 +94,13 @@ void Manager::start_in_directory(const std::shared_ptr<StartRequest>& request, P
             // Writing files while another job reads the same disk would
             // measure neither.
             if (const std::string busy = claims_.conflicting_job(device->facts()); !busy.empty())
-                throw make_error(ErrorCode::DeviceBusy, device->facts().node + " is in use by " + busy);
+                throw make_error(ErrorCode::DeviceBusy, device->facts().node + " is in use by " + job_description(busy));
             setup.device_path = device_path;
             setup.device_info = device_info(device->facts());
         } else {
             if (const std::string busy = claims_.filesystem_job(prepared.device_number); !busy.empty())
                 throw make_error(ErrorCode::DeviceBusy, "the filesystem of " + request->directory_name
-                                                            + " is in use by " + busy);
+                                                            + " is in use by " + job_description(busy));
             setup.device_path = "/";
             setup.device_info = system_info();
         }

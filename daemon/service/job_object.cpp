@@ -25,13 +25,16 @@ std::uint64_t microseconds_since_epoch()
 } // namespace
 
 JobObject::JobObject(sdbus::IConnection& connection, MainLoop& loop, std::string object_path, JobSetup setup,
-                     CancelPermission cancel_permission, std::function<void(JobObject&)> ended)
+                     CancelPermission cancel_permission, Events events)
     : AdaptorInterfaces(connection, std::move(object_path))
     , loop_(loop)
     , setup_(std::move(setup))
     , cancel_permission_(std::move(cancel_permission))
-    , ended_(std::move(ended))
-    , private_samples_(setup_.scope != nullptr)
+    , events_(std::move(events))
+    , run_(std::make_shared<EngineRun>(*setup_.benchmark, setup_.options, std::move(setup_.target),
+                                       std::move(setup_.scope), std::move(setup_.budget)))
+    , sink_(run_->sink())
+    , private_samples_(run_->in_folder())
     , started_at_(microseconds_since_epoch())
 {
     if (private_samples_)
@@ -42,41 +45,59 @@ JobObject::JobObject(sdbus::IConnection& connection, MainLoop& loop, std::string
 
 JobObject::~JobObject()
 {
-    cancel_.cancel();
-    if (thread_.joinable())
-        thread_.join();
+    // Shutting down, or an ended job going: a run still going is cancelled
+    // and given the same grace as Cancel, never waited for without bound
+    // (an abandoned one is not waited for at all).
+    run_->cancel();
+    if (!run_->wait_returned(ended() ? std::chrono::milliseconds(0) : answer_grace))
+        run_->abandon();
     withdraw_object(getObject(), interface_name);
 }
 
 void JobObject::start()
 {
-    thread_ = std::thread([this, weak = weak_from_this()] {
-        auto outcome = std::make_shared<Outcome>(run_engine());
-        loop_.post([weak, outcome] {
+    run_->start([weak = weak_from_this(), &loop = loop_, returned = events_.run_returned,
+                 path = getObjectPath()](std::shared_ptr<EngineOutcome> outcome) {
+        loop.post([weak, outcome = std::move(outcome), returned, path] {
             if (auto self = weak.lock())
                 self->finish(std::move(*outcome));
+            if (returned)
+                returned(path);
         });
     });
 }
 
-JobObject::Outcome JobObject::run_engine()
+void JobObject::cancel()
 {
-    Outcome outcome;
-    try {
-        if (setup_.scope)
-            outcome.result = engine::run_directory_benchmark(*setup_.benchmark, *setup_.scope, setup_.options, &sink_,
-                                                             cancel_, setup_.budget.get());
-        else
-            outcome.result = engine::run_benchmark(*setup_.benchmark, setup_.target, setup_.options, &sink_, cancel_,
-                                                   setup_.budget.get());
-    } catch (const std::exception& error) {
-        outcome.error_name = std::string(error_name(error_code_of(error)));
-        outcome.error_message = error.what();
-    }
-    // The scratch folder goes here, on this thread, not on the bus thread:
-    // removing many files can take a while, and "ended" should mean "gone".
-    setup_.scope.reset();
-    return outcome;
+    run_->cancel();
+    if (ended() || cancel_timer_set_)
+        return;
+    cancel_timer_set_ = true;
+    loop_.add_timer(answer_grace, [weak = weak_from_this()] {
+        if (auto self = weak.lock(); self && !self->ended() && !self->run_->returned())
+            self->end_without_run();
+    });
+}
+
+void JobObject::end_without_run()
+{
+    run_->abandon();
+    EngineOutcome outcome;
+    outcome.result.cancelled = true;
+    const auto grace_s = std::chrono::duration<double>(answer_grace).count();
+    outcome.result.warnings.push_back(
+        private_samples_
+            ? fmt::format("the device did not answer within {:.2f} s of the cancel: requests were still at the "
+                          "device, so the job ended without them; the benchmark's scratch files in the folder are "
+                          "removed when they come back",
+                          grace_s)
+            : fmt::format("the device did not answer within {:.2f} s of the cancel: requests were still at the "
+                          "device, so the job ended without them; the device stays in use (Device.Job) until they "
+                          "come back",
+                          grace_s));
+    log_warning("{}: {} did not answer within {:.2f} s of the cancel; ending the job without its thread",
+                getObjectPath(), setup_.target_name, grace_s);
+    finish(std::move(outcome));
 }
 
 void JobObject::flush()
@@ -110,10 +131,13 @@ void JobObject::emit_samples(const JobSink::Batch& batch)
     }
 }
 
-void JobObject::finish(Outcome outcome)
+void JobObject::finish(EngineOutcome outcome)
 {
-    if (thread_.joinable())
-        thread_.join();
+    if (ended())
+        return; // a run that came back after the job ended without it
+    // The thread has handed its outcome over and only has to leave.
+    if (run_->returned() && !run_->wait_returned(answer_grace))
+        run_->abandon();
     result_ = std::move(outcome.result);
     error_name_ = std::move(outcome.error_name);
     error_message_ = std::move(outcome.error_message);
@@ -140,10 +164,8 @@ void JobObject::finish(Outcome outcome)
     emitCompleted(state_, variants_from_values(result_.summary), Error());
     log_info("{} {} on {} ended: {}{}", getObjectPath(), setup_.benchmark->kind, setup_.target_name, state_,
              error_name_.empty() ? "" : " (" + Error() + ")");
-    setup_.target.fd.reset(); // the device is not ours any more
-    setup_.budget.reset();
-    if (ended_)
-        ended_(*this);
+    if (events_.ended)
+        events_.ended(*this);
 }
 
 void JobObject::Cancel(sdbus::Result<>&& result, std::map<std::string, sdbus::Variant> options)
@@ -157,8 +179,10 @@ void JobObject::Cancel(sdbus::Result<>&& result, std::map<std::string, sdbus::Va
         }
         allow_interaction = !value.get<bool>();
     }
+    // Cancelling what has ended changes nothing and is no error, for
+    // anyone: a client racing the end of a job needs no special case.
     if (ended()) {
-        result.returnError(make_error(ErrorCode::Failed, "the job has already ended (" + state_ + ")"));
+        result.returnResults();
         return;
     }
     if (message->getCredsUid() == setup_.owner_uid) {

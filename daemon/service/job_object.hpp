@@ -5,6 +5,7 @@
 #include "../engine/fs_scope.hpp"
 #include "../engine/target.hpp"
 #include "diskbench-adaptor.h"
+#include "engine_run.hpp"
 #include "job_sink.hpp"
 #include "main_loop.hpp"
 #include "variant_conversion.hpp"
@@ -13,12 +14,12 @@
 
 #include <sys/types.h>
 
+#include <chrono>
 #include <functional>
 #include <memory>
 #include <optional>
 #include <set>
 #include <string>
-#include <thread>
 
 namespace diskbench::service {
 
@@ -42,9 +43,14 @@ struct JobSetup {
     std::shared_ptr<engine::ResourceBudget> budget;
 };
 
-// /org/diskbench/DiskBench1/jobs/N: one benchmark run on its own thread.
-// The engine's output reaches the bus only through flush() and finish() on
-// the bus thread; the engine thread never touches D-Bus.
+// /org/diskbench/DiskBench1/jobs/N: one benchmark run on its own thread
+// (EngineRun). The engine's output reaches the bus only through flush() and
+// finish() on the bus thread; the engine thread never touches D-Bus.
+//
+// A cancelled job ends within `answer_grace` even when its device has
+// stopped answering: it then ends "cancelled" with a warning and without
+// its thread, which keeps the device's fd and its buffers until the I/O
+// comes back; `run_returned` tells when (the device is free only then).
 class JobObject final
     : public sdbus::AdaptorInterfaces<org::diskbench::DiskBench1::Job_adaptor, sdbus::ManagedObject_adaptor,
                                       sdbus::Properties_adaptor>,
@@ -57,39 +63,48 @@ public:
     using CancelPermission = std::function<void(const std::string& bus_name, uid_t uid, bool allow_interaction,
                                                 std::function<void(std::optional<sdbus::Error>)> done)>;
 
+    // How long a cancelled run's requests may take to come back before the
+    // job ends without them (Cancel's promise: ended within a second).
+    static constexpr std::chrono::milliseconds answer_grace { 750 };
+
+    struct Events {
+        std::function<void(JobObject&)> ended; // State left "running"
+        // The engine thread has returned: the device or filesystem is no
+        // longer in use. With the job's path, as the job may be gone by then.
+        std::function<void(const std::string& job_path)> run_returned;
+    };
+
     JobObject(sdbus::IConnection& connection, MainLoop& loop, std::string object_path, JobSetup setup,
-              CancelPermission cancel_permission, std::function<void(JobObject&)> ended);
+              CancelPermission cancel_permission, Events events);
     ~JobObject();
 
     // Starts the engine thread. Separate from the constructor so the thread
     // can hold a weak reference to this object.
     void start();
-    // Asks the engine to stop; the job ends (State "cancelled") shortly after.
-    void cancel() noexcept { cancel_.cancel(); }
+    // Asks the engine to stop; the job ends (State "cancelled") shortly
+    // after, at the latest `answer_grace` later.
+    void cancel();
     // Publishes new samples and progress (bus thread, at most 20 Hz).
     void flush();
 
     [[nodiscard]] bool ended() const noexcept { return state_ != "running"; }
+    // Whether the engine thread has returned (false for a job that ended
+    // without its thread, until the device answers).
+    [[nodiscard]] bool run_returned() const noexcept { return run_->returned(); }
     [[nodiscard]] const std::string& owner_bus_name() const noexcept { return setup_.owner_bus_name; }
     [[nodiscard]] const std::string& device_path() const noexcept { return setup_.device_path; }
     [[nodiscard]] uid_t owner_uid() const noexcept { return setup_.owner_uid; }
     [[nodiscard]] const std::string& target_name() const noexcept { return setup_.target_name; }
     // The folder scope of a job that never started, to be disposed of off
     // the bus thread (removing its scratch folder may block).
-    std::unique_ptr<engine::FilesystemScope> take_scope() { return std::move(setup_.scope); }
+    std::unique_ptr<engine::FilesystemScope> take_scope() { return run_->take_scope(); }
     // A connection left the bus: it gets no more Samples signals.
     void forget_subscriber(const std::string& bus_name) { subscribers_.erase(bus_name); }
 
 private:
-    // What the engine thread hands to the bus thread, by value, so the bus
-    // thread never reads memory the engine thread is still writing.
-    struct Outcome {
-        engine::Result result;
-        std::string error_name; // the D-Bus error name when it failed
-        std::string error_message;
-    };
-    Outcome run_engine();
-    void finish(Outcome outcome);
+    void finish(EngineOutcome outcome);
+    // The cancelled run's requests have not come back in time.
+    void end_without_run();
     void emit_samples(const JobSink::Batch& batch);
     // Whether the caller of the current method may read what is the
     // owner's business: a folder job's folder and samples.
@@ -125,10 +140,10 @@ private:
     MainLoop& loop_;
     JobSetup setup_;
     CancelPermission cancel_permission_;
-    std::function<void(JobObject&)> ended_;
-    JobSink sink_;
-    engine::CancelToken cancel_;
-    std::thread thread_;
+    Events events_;
+    std::shared_ptr<EngineRun> run_;
+    JobSink& sink_; // run_'s
+    bool cancel_timer_set_ = false;
 
     // Set by finish() on the bus thread; empty while running.
     engine::Result result_;

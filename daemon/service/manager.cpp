@@ -183,7 +183,8 @@ void Manager::launch_job(const std::shared_ptr<StartRequest>& request, JobSetup 
                    std::function<void(std::optional<sdbus::Error>)> done) {
                 cancel_permission(bus_name, uid, allow_interaction, std::move(done));
             },
-            [this](JobObject& ended) { job_ended(ended); });
+            JobObject::Events { [this](JobObject& ended) { job_ended(ended); },
+                                [this](const std::string& job_path) { run_returned(job_path); } });
         // Everything that may fail comes before the job starts: an error
         // reply must never leave behind a running job its caller was not
         // told of.
@@ -267,13 +268,43 @@ void Manager::job_ended(JobObject& job)
 {
     const std::string path = job.getObjectPath();
     watched_owners_.erase(path);
-    claims_.release(path);
-    if (DeviceObject* device = device_at(job.device_path()); device && device->job() == path)
-        device->set_job("/");
+    // A job that ended without its thread (its device stopped answering)
+    // keeps the device until the thread returns: a second job there would
+    // hang too, and a write job's exclusive open is still held.
+    if (job.run_returned())
+        release_device(path, job.device_path());
+    else
+        stuck_runs_.emplace(path, job.device_path());
     touch();
     drop_old_jobs(job.owner_uid());
     loop_.add_timer(std::chrono::duration_cast<std::chrono::milliseconds>(options_.job_retention),
                     [this, path] { remove_job(path); });
+}
+
+void Manager::run_returned(const std::string& job_path)
+{
+    const auto stuck = stuck_runs_.find(job_path);
+    if (stuck == stuck_runs_.end())
+        return; // released when the job ended
+    log_info("{}: the device answered; its I/O has come back and the device is free", job_path);
+    release_device(job_path, stuck->second);
+    stuck_runs_.erase(stuck);
+    touch();
+}
+
+std::string Manager::job_description(const std::string& job_path) const
+{
+    if (stuck_runs_.count(job_path) == 0)
+        return job_path;
+    return job_path + ", which was cancelled while the device was not answering; its requests have not come back "
+                      "from the device yet";
+}
+
+void Manager::release_device(const std::string& job_path, const std::string& device_path)
+{
+    claims_.release(job_path);
+    if (DeviceObject* device = device_at(device_path); device && device->job() == job_path)
+        device->set_job("/");
 }
 
 void Manager::drop_old_jobs(uid_t owner)

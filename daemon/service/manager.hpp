@@ -59,7 +59,11 @@ public:
     // if the daemon exited now.
     [[nodiscard]] bool idle() const noexcept
     {
-        return jobs_.empty() && pending_.empty() && pending_cancels_.empty() && preparations_.empty();
+        // An engine thread still waiting for a device that stopped answering
+        // keeps the daemon (and so the device's claim) alive: leaving would
+        // leave the process unable to exit until the I/O returns anyway.
+        return jobs_.empty() && pending_.empty() && pending_cancels_.empty() && preparations_.empty()
+            && EngineRun::outstanding() == 0;
     }
     [[nodiscard]] std::chrono::steady_clock::time_point last_activity() const noexcept { return last_activity_; }
 
@@ -111,6 +115,10 @@ private:
     std::string device_path_with_number(dev_t number) const;
     void owner_vanished(const std::string& bus_name);
     void job_ended(JobObject& job);
+    void run_returned(const std::string& job_path);
+    // "jobs/N", or why an ended job still holds its device: for DeviceBusy.
+    [[nodiscard]] std::string job_description(const std::string& job_path) const;
+    void release_device(const std::string& job_path, const std::string& device_path);
     void remove_job(const std::string& job_path);
     void schedule_flush();
     void cancel_permission(const std::string& bus_name, uid_t uid, bool allow_interaction,
@@ -136,6 +144,9 @@ private:
     std::uint64_t next_preparation_ = 1;
     std::uint64_t next_job_number_ = 1;
     DeviceClaims claims_;
+    // Jobs that ended before their engine thread returned, with their
+    // Device object path: claimed until run_returned().
+    std::map<std::string, std::string> stuck_runs_;
     UserLimits limits_;
     // At most 8 start requests of one user wait for polkit at once.
     PendingAuthorizations pending_ { 8 };

@@ -12,6 +12,28 @@ from bus_names import DEVICES_PATH, UDISKS_NAME
 from cleanup import PHASE_CLIENTS, PHASE_LOOPS, loop_devices, run, wait_until
 
 
+class StallingDisk:
+    """A loop device over a FUSE file whose I/O stops being answered while
+    stalled (see tests/integration/stalling-fuse): a disk that hangs."""
+
+    def __init__(self, loop, flag, flag_entry, undo):
+        self.loop = loop
+        self.flag = flag
+        self._flag_entry = flag_entry
+        self._undo = undo
+
+    def stall(self):
+        with open(self.flag, 'w'):
+            pass
+        # In the undo log's first phase: whatever fails, the disk answers
+        # again before anything is detached or stopped.
+        self._flag_entry = self._undo.add(PHASE_CLIENTS, kind='file', path=self.flag)
+
+    def resume(self):
+        os.unlink(self.flag)
+        self._undo.remove(self._flag_entry)
+
+
 class LoopDevice:
     def __init__(self, node, backing, entry):
         self.node = node                    # /dev/loopN
@@ -68,6 +90,41 @@ class LoopDevices:
             wait_until(lambda: self._udisks_size(loop) == size, 20,
                        what=f'udisks to show {node}')
         return loop
+
+    def attach_stalling_disk(self, size=64 * 1024 * 1024):
+        """A loop device whose I/O can be made to hang: see StallingDisk.
+        Needs DISKBENCH_STALLING_FUSE, the test helper meson builds."""
+        helper = os.environ.get('DISKBENCH_STALLING_FUSE')
+        if not helper or not os.access(helper, os.X_OK):
+            raise RuntimeError('DISKBENCH_STALLING_FUSE must name the stalling-fuse test helper '
+                               '(meson sets it for the integration tests)')
+        fd, backing = tempfile.mkstemp(prefix='stalling-', suffix='.img', dir=self.tmp)
+        with os.fdopen(fd, 'wb') as f:
+            f.write(os.urandom(size))
+        mountpoint = tempfile.mkdtemp(prefix='fuse-', dir=self.tmp)
+        flag = os.path.join(self.tmp, os.path.basename(mountpoint) + '.stalled')
+        # Undone in reverse: the loop device first, then the mount, and the
+        # server (a service) after them; killing the server fails whatever
+        # still waits on it, so nothing can stay stuck.
+        self.undo.add(PHASE_LOOPS, kind='mount', path=mountpoint, dev='fuse')
+        server = self._spawn(f'stalling-fuse-{os.path.basename(mountpoint)}',
+                             [helper, backing, flag, mountpoint])
+        wait_until(lambda: os.path.exists(os.path.join(mountpoint, 'disk.img')), 10,
+                   what='the stalling FUSE file to appear')
+        image = os.path.join(mountpoint, 'disk.img')
+        node = run(['losetup', '--find', '--show', '--direct-io=on', image]).stdout.strip()
+        if not re.fullmatch(r'/dev/loop\d+', node):
+            raise RuntimeError(f'losetup gave {node!r}')
+        entry = self.undo.add(PHASE_LOOPS, kind='loop', dev=node, backing=image)
+        loop = LoopDevice(node, image, entry)
+        loop.server = server
+        if self.udisks == 'real':
+            run(['udevadm', 'trigger', '--action=change', f'/sys/class/block/{loop.name}'],
+                check=False)
+            run(['udevadm', 'settle', '--timeout=30'], check=False, timeout=40)
+            wait_until(lambda: self._udisks_size(loop) == size, 20,
+                       what=f'udisks to show {node}')
+        return StallingDisk(loop, flag, None, self.undo)
 
     def detach_loop(self, loop):
         run(['losetup', '-d', loop.node])

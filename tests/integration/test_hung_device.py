@@ -1,0 +1,152 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""A device that stops answering (a dying USB stick, a stalled network block
+device) must not take the job, the daemon or its shutdown with it.
+
+The disk is a loop device over a file on a FUSE filesystem of our own
+(tests/integration/stalling-fuse) that stops answering while told to, so
+reads already at the device wait without bound, as they would at a hung
+disk. The real daemon, bus, polkitd and udisksd, as in every integration
+test."""
+
+import os
+import signal
+import sys
+import time
+
+import harness
+from harness import DEVICE_IFACE, JOB_IFACE, MANAGER_IFACE, MANAGER_PATH, wait_until
+
+# Cancel's promise (DiskBench1.xml): the job has ended within a second. The
+# daemon waits 0.75 s for the requests at the device; the rest is slack for
+# a loaded test machine.
+CANCEL_REPLY_S = 1.0
+CANCELLED_WITHIN_S = 1.5
+NOT_ANSWERING = 'did not answer within'
+
+
+def long_seek(backend):
+    # Detached, so the busctl that starts it can leave without cancelling it.
+    return {'count': ('t', 1_000_000), 'detach': ('b', True), 'backend': ('s', backend)}
+
+
+class HungDeviceTest(harness.IntegrationTestCase):
+    # Short retention and idle time, so the tests can see that a run still
+    # waiting for its device keeps the daemon (and the device's claim) alive
+    # after its job is gone.
+    stack_options = {'idle_timeout': 3, 'job_retention': 2}
+
+    @classmethod
+    def prepare(cls):
+        cls.disk = cls.stack.attach_stalling_disk()
+        cls.healthy = cls.stack.attach_loop()
+
+    def tearDown(self):
+        if os.path.exists(self.disk.flag):
+            self.disk.resume()
+        wait_until(lambda: self.device_job() == '/', 20, what='the stalled disk to be free again')
+
+    def device_job(self, loop=None):
+        return self.stack.get_property((loop or self.disk.loop).object_path, DEVICE_IFACE, 'Job')
+
+    def samples(self, job):
+        return self.stack.get_property(job, JOB_IFACE, 'SampleCount')
+
+    def start_stalled_seek(self, backend):
+        """A seek that has read, and then finds the disk not answering."""
+        job = self.stack.start_benchmark(self.disk.loop, 'seek', long_seek(backend))
+        wait_until(lambda: self.samples(job) > 0, 20, what='the seek to read')
+        self.disk.stall()
+
+        def stopped():
+            before = self.samples(job)
+            time.sleep(0.6)  # the daemon publishes samples 20 times a second
+            return self.samples(job) == before
+        wait_until(stopped, 20, what='the seek to stop getting answers')
+        self.assertEqual(self.stack.get_property(job, JOB_IFACE, 'State'), 'running')
+        return job
+
+    def test_cancel_ends_a_job_whose_device_stopped_answering(self):
+        for backend in ('io_uring', 'psync'):
+            with self.subTest(backend=backend):
+                self.check_cancel(backend)
+
+    def check_cancel(self, backend):
+        job = self.start_stalled_seek(backend)
+        started = time.monotonic()
+        self.stack.call(job, JOB_IFACE, 'Cancel', 'a{sv}', {}, user='dbtest-in')
+        replied = time.monotonic() - started
+        state = self.wait_job_state(job, timeout=10)
+        ended = time.monotonic() - started
+        print(f'\n{backend}: Cancel answered in {replied * 1000:.0f} ms, the job was cancelled after '
+              f'{ended * 1000:.0f} ms', file=sys.stderr)
+        self.assertLess(replied, CANCEL_REPLY_S, 'Cancel must answer at once')
+        self.assertEqual(state, 'cancelled')
+        self.assertLess(ended, CANCELLED_WITHIN_S, f'the job took {ended:.2f} s to end after Cancel')
+        warnings = self.stack.get_property(job, JOB_IFACE, 'Warnings')
+        self.assertTrue(any(NOT_ANSWERING in w for w in warnings), warnings)
+
+        # The device stays claimed while its requests are out: a second job
+        # there would hang too.
+        self.assertEqual(self.device_job(), job)
+        busy = self.stack.call_error(MANAGER_PATH, MANAGER_IFACE, 'StartBenchmark', 'osa{sv}',
+                                     self.disk.loop.object_path, 'seek', {'count': ('t', 10)},
+                                     user='dbtest-in')
+        self.assertDBusError(busy, 'DeviceBusy')
+        self.assertIn('not answering', busy.message)
+
+        # Everyone else is served meanwhile.
+        other = self.stack.start_benchmark(self.healthy, 'seek',
+                                           {'count': ('t', 200), 'detach': ('b', True)})
+        self.assertEqual(self.wait_job_state(other, timeout=30), 'finished')
+        self.stack.call(MANAGER_PATH, MANAGER_IFACE, 'ListBenchmarks', user='dbtest-out')
+
+        # Once the device answers, the run comes back and frees it.
+        self.disk.resume()
+        wait_until(lambda: self.device_job() == '/', 20, what='the device to be released')
+        self.assertIn(f'{job}: the device answered', self.stack.read_log('diskbenchd'))
+        again = self.stack.start_benchmark(self.disk.loop, 'seek',
+                                           {'count': ('t', 100), 'detach': ('b', True)})
+        self.assertEqual(self.wait_job_state(again, timeout=30), 'finished')
+
+    def test_cancelling_an_ended_job_succeeds_and_changes_nothing(self):
+        job = self.stack.start_benchmark(self.healthy, 'seek', {'count': ('t', 50), 'detach': ('b', True)})
+        self.assertEqual(self.wait_job_state(job, timeout=30), 'finished')
+        before = self.job_props(job)
+        # The owner, and another user (no polkit question for what has ended).
+        self.stack.call(job, JOB_IFACE, 'Cancel', 'a{sv}', {}, user='dbtest-in')
+        self.stack.call(job, JOB_IFACE, 'Cancel', 'a{sv}', {}, user='dbtest-out')
+        self.assertEqual(self.job_props(job), before)
+
+    def test_a_waiting_run_keeps_the_daemon_until_the_device_answers(self):
+        pid = self.stack.ensure_daemon()
+        job = self.start_stalled_seek('io_uring')
+        self.stack.call(job, JOB_IFACE, 'Cancel', 'a{sv}', {}, user='dbtest-in')
+        self.assertEqual(self.wait_job_state(job, timeout=10), 'cancelled')
+        # Retention 2 s and idle time 3 s: an idle daemon would have left by
+        # now. This one still has a thread waiting for the device.
+        wait_until(lambda: job not in self.stack.get_property(MANAGER_PATH, MANAGER_IFACE, 'Jobs'),
+                   20, what='the ended job to go')
+        time.sleep(5)
+        self.assertTrue(harness.pid_alive(pid), 'the daemon left while a run still waited for its device')
+        self.assertEqual(self.stack.daemon_pid(), pid)
+        self.assertEqual(self.device_job(), job)
+
+        self.disk.resume()
+        wait_until(lambda: not harness.pid_alive(pid), 20,
+                   what='the daemon to leave once the device answered and it was idle')
+
+    def test_sigterm_does_not_wait_for_a_device_that_does_not_answer(self):
+        pid = self.stack.ensure_daemon()
+        self.start_stalled_seek('io_uring')
+        started = time.monotonic()
+        os.kill(pid, signal.SIGTERM)
+        wait_until(lambda: not harness.pid_alive(pid), 10,
+                   what='the daemon to exit while its device does not answer')
+        self.assertLess(time.monotonic() - started, 5)
+        self.assertIn('still wait for a device that does not answer', self.stack.read_log('diskbenchd'))
+        self.assertTrue(os.path.exists(self.disk.flag), 'the disk answered before the daemon left')
+
+
+if __name__ == '__main__':
+    harness.main()
