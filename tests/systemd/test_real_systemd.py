@@ -88,6 +88,8 @@ class Stop(BaseException):
 
 
 START = time.monotonic()
+# What the cleanup could not undo: the test fails then, even if all else passed.
+LEFT_BEHIND = []
 
 
 def log(text=''):
@@ -181,7 +183,7 @@ def detach_loop(node, backing):
         if run(['losetup', '-d', node], check=False).returncode == 0:
             return
         time.sleep(0.2)
-    log(f'could not detach {node}')
+    LEFT_BEHIND.append(f'loop device {node} ({backing})')
 
 
 def cgroup_mounts():
@@ -234,7 +236,7 @@ def remove_cgroup(top):
             return
         except OSError:
             time.sleep(0.2)
-    log(f'could not remove cgroup {top}')
+    LEFT_BEHIND.append(f'cgroup {top}')
 
 
 # ---- the container ---------------------------------------------------------
@@ -301,7 +303,7 @@ class Container:
         # SIGTERM: nspawn asks the container's systemd to shut down; a second
         # one ends it at once; SIGKILL if even that hangs (the container's
         # processes die with its PID 1, which nspawn's death takes down).
-        for sig, wait in ((signal.SIGTERM, 30), (signal.SIGTERM, 5), (signal.SIGKILL, 10)):
+        for sig, wait in ((signal.SIGTERM, 20), (signal.SIGTERM, 5), (signal.SIGKILL, 10)):
             with contextlib.suppress(ProcessLookupError):
                 self.nspawn.send_signal(sig)
             try:
@@ -310,7 +312,7 @@ class Container:
                 return
             except subprocess.TimeoutExpired:
                 continue
-        log('systemd-nspawn did not exit')
+        LEFT_BEHIND.append(f'systemd-nspawn {self.nspawn.pid}')
 
 
 def nspawn_argv(name, destdir, loops, binds, host_systemd):
@@ -760,9 +762,15 @@ def main():
             except (Failure, Stop, subprocess.TimeoutExpired) as e:
                 log(f'FAILED: {e}')
             finally:
+                # The cleanup must run to its end: meson's SIGTERM came
+                # already, or will not help now.
                 signal.alarm(0)
+                signal.signal(signal.SIGTERM, signal.SIG_IGN)
                 log('cleaning up')
     finally:
+        if LEFT_BEHIND:
+            log('the cleanup left behind: ' + ', '.join(LEFT_BEHIND))
+            ok = False
         log('PASSED' if ok else 'FAILED')
     sys.exit(0 if ok else 1)
 
