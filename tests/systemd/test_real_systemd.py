@@ -17,13 +17,15 @@ What it does (as root, on the host):
   4. Inside: the container's own systemd, dbus-daemon, polkitd, udevd and
      udisksd. A test user (not root) calls through `systemd-run --uid=`:
      (a) device listing (this activates diskbenchd through dbus-daemon ->
-     systemd -> diskbenchd.service), (b) a seek benchmark, (c) a folder
-     benchmark with the user's own folder descriptor, (d) a raw write in
+     systemd -> diskbenchd.service), (b) a seek benchmark, (c) folder
+     benchmarks (file-rw, small-files) with a descriptor of the user's own
+     folder in /home (an ext4 loop device), (d) a raw write in
      preserve mode (granted by the polkit rule; a user outside the rule's
      group is refused), (e) idle exit and re-activation. It also checks the
      hardening took effect in the running daemon (capabilities, seccomp,
-     no_new_privs, own network and mount namespaces) and that
-     `systemd-analyze security` stays at or below 1.5.
+     no_new_privs, own network and mount namespaces), that the container
+     enforces DevicePolicy= (so the unit's DeviceAllow= is tested), that no
+     job warns, and that `systemd-analyze security` stays at or below 1.5.
   5. Stops the container, detaches the loop devices, removes the temp dir
      and the cgroups it made, also when a step failed or on SIGTERM.
 
@@ -33,8 +35,9 @@ $DISKBENCH_TEST_LOG_DIR (meson: BUILDDIR/tests/systemd/logs).
 
 Nothing on the host changes besides the loop devices, the temp dir, a
 cgroup of its own below this process's (nspawn puts the container there)
-and /run/systemd/nspawn/propagate/MACHINE, which nspawn makes and which is
-removed afterwards. The container's /etc and /var are a tmpfs.
+and /run/systemd/nspawn/propagate/MACHINE, all removed afterwards, and the
+empty directories /run/systemd/nspawn/propagate and /run/systemd/nspawn-root
+that nspawn makes for itself. The container's /etc and /var are a tmpfs.
 
 Usage: test_real_systemd.py --build-dir BUILDDIR [--timeout SECONDS]
 """
