@@ -8,9 +8,12 @@
 #include <linux/openat2.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cerrno>
+#include <cstdint>
 #include <cstring>
 #include <memory>
 
@@ -39,18 +42,111 @@ IoError io_error(const std::string& what, const std::string& name, int error_num
     return IoError(fmt::format("cannot {} \"{}\": {}", what, name, std::strerror(error_number)), error_number);
 }
 
+// openat2() can be refused with ENOSYS: systemd's RestrictSUIDSGID=, which
+// diskbenchd.service sets, blocks it that way (its seccomp filter cannot see
+// the mode inside struct open_how, so it cannot tell a set-uid file being
+// created) and expects programs to fall back to openat(); kernels before 5.6
+// and some container runtimes refuse it the same way. Once refused, the
+// fallback is used without asking again.
+std::atomic<bool> openat2_refused { false };
+
+// Which mount an fd is on: the mount id (statx, Linux 5.8) tells apart two
+// mounts of one filesystem as RESOLVE_NO_XDEV does; where statx() does not
+// give it, the device at least tells filesystems apart.
+struct MountOf {
+    std::uint64_t mount_id = 0; // 0: unknown
+    dev_t device = 0;
+    bool operator==(const MountOf&) const = default;
+};
+
+bool mount_of(int fd, MountOf& mount)
+{
+    struct statx stx {};
+    if (::statx(fd, "", AT_EMPTY_PATH | AT_SYMLINK_NOFOLLOW, STATX_MNT_ID, &stx) != 0)
+        return false;
+    mount.mount_id = (stx.stx_mask & STATX_MNT_ID) != 0 ? stx.stx_mnt_id : 0;
+    mount.device = makedev(stx.stx_dev_major, stx.stx_dev_minor);
+    return true;
+}
+
+// The same resolution without openat2(): one component at a time with
+// openat(). For the names check_component() lets through (no "/", no
+// "..") that keeps every promise of the RESOLVE_* flags:
+//  - beneath: a walk of such names can only go down from `directory`;
+//  - no symlinks, no magic links: each component is opened with
+//    O_NOFOLLOW, so a symlink is either refused (ELOOP) or, for the
+//    O_PATH opens of the directories on the way, opened itself and then
+//    refused here with ELOOP; no other directory is ever resolved through it;
+//  - no other mount: each fd's mount must be the directory's, else EXDEV.
+// One difference: openat2() refuses a mount before opening anything on
+// it, this opens, looks and closes. The engine only creates with
+// O_CREAT | O_EXCL (a mount point exists, so EEXIST) and otherwise opens
+// read-only, so nothing on the other mount is changed.
+UniqueFd open_confined_by_openat(int directory, const std::string& path, int flags, mode_t mode)
+{
+    MountOf start;
+    if (!mount_of(directory, start))
+        return UniqueFd();
+    UniqueFd parent; // invalid while at `directory` itself
+    UniqueFd next;
+    const auto refuse = [&](int error) {
+        next.reset();
+        parent.reset();
+        errno = error;
+        return UniqueFd();
+    };
+    std::string::size_type begin = 0;
+    while (true) {
+        const auto slash = path.find('/', begin);
+        const bool last = slash == std::string::npos;
+        const std::string name = path.substr(begin, last ? std::string::npos : slash - begin);
+        // The directories on the way with O_PATH: like a path walk, that
+        // needs search permission only, not read permission.
+        const int how = last ? flags | O_NOFOLLOW | O_CLOEXEC : O_PATH | O_NOFOLLOW | O_CLOEXEC;
+        do
+            next.reset(::openat(parent.valid() ? parent.get() : directory, name.c_str(), how, mode));
+        while (!next.valid() && errno == EINTR);
+        if (!next.valid())
+            return refuse(errno);
+        if (!last || (flags & O_PATH) != 0) {
+            // O_PATH | O_NOFOLLOW opens a symlink itself instead of failing.
+            struct stat st {};
+            if (::fstat(next.get(), &st) != 0)
+                return refuse(errno);
+            if (S_ISLNK(st.st_mode))
+                return refuse(ELOOP);
+            if (!last && !S_ISDIR(st.st_mode))
+                return refuse(ENOTDIR);
+        }
+        MountOf here;
+        if (!mount_of(next.get(), here))
+            return refuse(errno);
+        if (!(here == start))
+            return refuse(EXDEV);
+        if (last)
+            return next;
+        parent = std::move(next);
+        begin = slash + 1;
+    }
+}
+
 UniqueFd open_confined(int directory, const std::string& name, int flags, mode_t mode)
 {
-    open_how how {};
-    how.flags = static_cast<__u64>(flags | O_NOFOLLOW | O_CLOEXEC);
-    // The kernel refuses a mode without O_CREAT or O_TMPFILE.
-    how.mode = (flags & O_CREAT) || (flags & O_TMPFILE) == O_TMPFILE ? mode : 0;
-    how.resolve = confined;
-    long fd;
-    do
-        fd = ::syscall(SYS_openat2, directory, name.c_str(), &how, sizeof how);
-    while (fd < 0 && errno == EINTR);
-    return UniqueFd(static_cast<int>(fd));
+    if (!openat2_refused.load(std::memory_order_relaxed)) {
+        open_how how {};
+        how.flags = static_cast<__u64>(flags | O_NOFOLLOW | O_CLOEXEC);
+        // The kernel refuses a mode without O_CREAT or O_TMPFILE.
+        how.mode = (flags & O_CREAT) || (flags & O_TMPFILE) == O_TMPFILE ? mode : 0;
+        how.resolve = confined;
+        long fd;
+        do
+            fd = ::syscall(SYS_openat2, directory, name.c_str(), &how, sizeof how);
+        while (fd < 0 && errno == EINTR);
+        if (fd >= 0 || errno != ENOSYS)
+            return UniqueFd(static_cast<int>(fd));
+        openat2_refused.store(true, std::memory_order_relaxed);
+    }
+    return open_confined_by_openat(directory, name, flags, mode);
 }
 
 } // namespace

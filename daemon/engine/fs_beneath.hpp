@@ -22,7 +22,11 @@ namespace diskbench::engine {
 // openat2(directory, name, flags | O_NOFOLLOW | O_CLOEXEC) resolved with
 // RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS |
 // RESOLVE_NO_XDEV. `name` must be one component or "."; anything else is a
-// bug and throws Error. On failure the fd is invalid and errno says why.
+// bug and throws Error. On failure the fd is invalid and errno says why
+// (ELOOP for a symlink, EXDEV for a mount point). Where openat2() is
+// refused with ENOSYS (systemd's RestrictSUIDSGID= in diskbenchd.service,
+// kernels before 5.6), each component is opened with openat() and checked
+// instead, with the same results for the engine's names and flags.
 UniqueFd open_beneath(int directory, const std::string& name, int flags, mode_t mode = 0);
 
 // The same for a relative path of several components below `directory`

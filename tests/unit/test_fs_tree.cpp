@@ -22,7 +22,10 @@
 #include <catch2/catch.hpp>
 
 #include <fcntl.h>
+#include <linux/openat2.h>
+#include <sys/mount.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -201,6 +204,72 @@ TEST_CASE("open_path_beneath takes only paths of plain components and follows no
     CHECK(unlink_beneath(a.get(), "link", false));     // and goes, not its target
     CHECK(fs::exists(dir.path() / "a" / "b" / "f"));
     CHECK(unlink_beneath(fd.get(), "c", true));
+}
+
+namespace {
+
+// A bind mount in the test's own mount namespace (MountedFilesystem made
+// it), undone when the object goes.
+class BindMount {
+public:
+    BindMount(const fs::path& source, const fs::path& target) : target_(target)
+    {
+        REQUIRE(::mount(source.c_str(), target.c_str(), nullptr, MS_BIND, nullptr) == 0);
+    }
+    ~BindMount() { ::umount2(target_.c_str(), MNT_DETACH); }
+    BindMount(const BindMount&) = delete;
+    BindMount& operator=(const BindMount&) = delete;
+
+private:
+    fs::path target_;
+};
+
+} // namespace
+
+TEST_CASE("open_beneath and open_path_beneath never cross into another mount", "[fs-tree][loop]")
+{
+    MountedFilesystem outer(MountedFilesystem::Kind::Tmpfs, 8 * MiB);
+    MountedFilesystem inner(MountedFilesystem::Kind::Tmpfs, MiB);
+    const fs::path top = outer.path();
+    fs::create_directory(top / "a");
+    fs::create_directory(top / "other");
+    fs::create_directory(top / "same");
+    std::ofstream(top / "a" / "f") << "x";
+    std::ofstream(inner.path() / "f") << "x";
+    // "other": another filesystem on it; "same": this filesystem's "a"
+    // again (a bind mount: the same device, another mount).
+    const BindMount other(inner.path(), top / "other");
+    const BindMount same(top / "a", top / "same");
+    const UniqueFd fd = open_directory(top);
+
+    CHECK(open_beneath(fd.get(), "a", O_RDONLY | O_DIRECTORY).valid());
+    CHECK(open_path_beneath(fd.get(), "a/f", O_RDONLY).valid());
+    for (const std::string name : { "other", "same" }) {
+        INFO(name);
+        CHECK_FALSE(open_beneath(fd.get(), name, O_RDONLY | O_DIRECTORY).valid());
+        CHECK(errno == EXDEV);
+        CHECK_FALSE(open_path_beneath(fd.get(), name + "/f", O_RDONLY).valid());
+        CHECK(errno == EXDEV);
+        // Creating where a mount point is: openat2 refuses the mount
+        // (EXDEV), the openat() fallback finds the name taken (EEXIST).
+        CHECK_FALSE(open_beneath(fd.get(), name, O_CREAT | O_EXCL | O_WRONLY, 0600).valid());
+        CHECK((errno == EXDEV || errno == EEXIST));
+    }
+    // "." is the directory itself, on its own mount.
+    CHECK(open_beneath(fd.get(), ".", O_RDONLY | O_DIRECTORY).valid());
+}
+
+TEST_CASE("under without-openat2 the fallback is what runs", "[fs-tree]")
+{
+    // meson runs the filesystem tests a second time under without-openat2
+    // (tests/unit/without_openat2.cpp); there openat2() must really be
+    // refused, or the second run would test openat2 again.
+    if (!std::getenv("DISKBENCH_TEST_OPENAT2_REFUSED"))
+        return;
+    open_how how {};
+    how.flags = O_RDONLY | O_DIRECTORY;
+    CHECK(::syscall(SYS_openat2, AT_FDCWD, ".", &how, sizeof how) == -1);
+    CHECK(errno == ENOSYS);
 }
 
 TEST_CASE("structure builds and deletes the seeded tree as the caller and leaves nothing", "[fs-tree][loop]")
