@@ -109,15 +109,6 @@ class HungDeviceTest(harness.IntegrationTestCase):
                                            {'count': ('t', 100), 'detach': ('b', True)})
         self.assertEqual(self.wait_job_state(again, timeout=30), 'finished')
 
-    def test_cancelling_an_ended_job_succeeds_and_changes_nothing(self):
-        job = self.stack.start_benchmark(self.healthy, 'seek', {'count': ('t', 50), 'detach': ('b', True)})
-        self.assertEqual(self.wait_job_state(job, timeout=30), 'finished')
-        before = self.job_props(job)
-        # The owner, and another user (no polkit question for what has ended).
-        self.stack.call(job, JOB_IFACE, 'Cancel', 'a{sv}', {}, user='dbtest-in')
-        self.stack.call(job, JOB_IFACE, 'Cancel', 'a{sv}', {}, user='dbtest-out')
-        self.assertEqual(self.job_props(job), before)
-
     def test_a_waiting_run_keeps_the_daemon_until_the_device_answers(self):
         pid = self.stack.ensure_daemon()
         job = self.start_stalled_seek('io_uring')
