@@ -65,8 +65,8 @@ public:
     std::unique_ptr<engine::FilesystemScope> take_scope() { return std::move(scope_); }
 
     // Engine threads started and not yet returned, in the whole daemon:
-    // while any is left, the daemon may not leave by going idle, and when
-    // it is told to stop it must not wait for them (see main()).
+    // when it is told to stop it must not wait for them, nor unwind past
+    // them (see main()).
     [[nodiscard]] static std::size_t outstanding() noexcept;
 
 private:

@@ -290,6 +290,9 @@ void Manager::run_returned(const std::string& job_path)
     release_device(job_path, stuck->second);
     stuck_runs_.erase(stuck);
     touch();
+    // Kept on the bus while it held the device; the usual retention from now.
+    loop_.add_timer(std::chrono::duration_cast<std::chrono::milliseconds>(options_.job_retention),
+                    [this, job_path] { remove_job(job_path); });
 }
 
 std::string Manager::job_description(const std::string& job_path) const
@@ -313,7 +316,7 @@ void Manager::drop_old_jobs(uid_t owner)
     // order ("jobs/10" < "jobs/9"), so collect and sort by number.
     std::vector<std::pair<std::uint64_t, std::string>> ended;
     for (const auto& [path, job] : jobs_)
-        if (job->ended() && job->owner_uid() == owner)
+        if (job->ended() && job->owner_uid() == owner && stuck_runs_.count(path) == 0)
             ended.emplace_back(std::stoull(path.substr(path.rfind('/') + 1)), path);
     if (ended.size() <= options_.retained_jobs_per_user)
         return;
@@ -324,6 +327,10 @@ void Manager::drop_old_jobs(uid_t owner)
 
 void Manager::remove_job(const std::string& job_path)
 {
+    // A job whose run still waits for its device stays, so the Device's Job
+    // names an object that says why the device is busy (its Warnings).
+    if (stuck_runs_.count(job_path) > 0)
+        return;
     if (jobs_.erase(job_path) > 0) {
         emitPropertiesChangedSignal(interface_name, { "Jobs" });
         touch();

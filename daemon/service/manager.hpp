@@ -59,11 +59,11 @@ public:
     // if the daemon exited now.
     [[nodiscard]] bool idle() const noexcept
     {
-        // An engine thread still waiting for a device that stopped answering
-        // keeps the daemon (and so the device's claim) alive: leaving would
-        // leave the process unable to exit until the I/O returns anyway.
-        return jobs_.empty() && pending_.empty() && pending_cancels_.empty() && preparations_.empty()
-            && EngineRun::outstanding() == 0;
+        // A job whose run still waits for a device that stopped answering
+        // stays in jobs_ until the run returns (remove_job), and so keeps the
+        // daemon and the device's claim: a process with I/O stuck in the
+        // kernel could not fully exit anyway.
+        return jobs_.empty() && pending_.empty() && pending_cancels_.empty() && preparations_.empty();
     }
     [[nodiscard]] std::chrono::steady_clock::time_point last_activity() const noexcept { return last_activity_; }
 
@@ -145,7 +145,7 @@ private:
     std::uint64_t next_job_number_ = 1;
     DeviceClaims claims_;
     // Jobs that ended before their engine thread returned, with their
-    // Device object path: claimed until run_returned().
+    // Device object path: claimed, and kept on the bus, until run_returned().
     std::map<std::string, std::string> stuck_runs_;
     UserLimits limits_;
     // At most 8 start requests of one user wait for polkit at once.

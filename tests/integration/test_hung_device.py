@@ -114,16 +114,18 @@ class HungDeviceTest(harness.IntegrationTestCase):
         job = self.start_stalled_seek('io_uring')
         self.stack.call(job, JOB_IFACE, 'Cancel', 'a{sv}', {}, user='dbtest-in')
         self.assertEqual(self.wait_job_state(job, timeout=10), 'cancelled')
-        # Retention 2 s and idle time 3 s: an idle daemon would have left by
-        # now. This one still has a thread waiting for the device.
-        wait_until(lambda: job not in self.stack.get_property(MANAGER_PATH, MANAGER_IFACE, 'Jobs'),
-                   20, what='the ended job to go')
-        time.sleep(5)
+        # Retention 2 s and idle time 3 s: the job would be gone, and an idle
+        # daemon with it, by now. This one still has a run waiting for the
+        # device, and keeps its job on the bus to say why the device is busy.
+        time.sleep(6)
         self.assertTrue(harness.pid_alive(pid), 'the daemon left while a run still waited for its device')
         self.assertEqual(self.stack.daemon_pid(), pid)
+        self.assertIn(job, self.stack.get_property(MANAGER_PATH, MANAGER_IFACE, 'Jobs'))
         self.assertEqual(self.device_job(), job)
 
         self.disk.resume()
+        wait_until(lambda: job not in self.stack.get_property(MANAGER_PATH, MANAGER_IFACE, 'Jobs'), 20,
+                   what='the job to go once the device answered (retention 2 s)')
         wait_until(lambda: not harness.pid_alive(pid), 20,
                    what='the daemon to leave once the device answered and it was idle')
 
