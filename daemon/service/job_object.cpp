@@ -76,22 +76,30 @@ void JobObject::sample_temperature()
     if (!setup_.temperature || ended())
         return;
     const auto now = std::chrono::steady_clock::now();
-    if (temperature_read_at_ && now - *temperature_read_at_ < temperature_period)
-        return;
-    temperature_read_at_ = now;
-    const system::TemperatureReading reading = setup_.temperature();
-    if (!reading.known())
-        return;
-    if (temperature_source_.empty()) {
-        temperature_source_ = reading.source;
-        temperature_start_ = reading.celsius;
-        temperature_max_ = reading.celsius;
+    if (!temperature_read_at_ || now - *temperature_read_at_ >= temperature_period) {
+        temperature_read_at_ = now;
+        const system::TemperatureReading reading = setup_.temperature();
+        if (reading.known()) {
+            if (temperature_source_.empty()) {
+                temperature_source_ = reading.source;
+                temperature_start_ = reading.celsius;
+                temperature_max_ = reading.celsius;
+            }
+            temperature_max_ = std::max(temperature_max_, reading.celsius);
+            temperature_pending_.push_back(
+                { std::chrono::duration<double>(now - run_started_).count(), reading.celsius });
+        }
+    }
+    if (!temperature_declared_ && !temperature_pending_.empty() && sink_.series_count() > 0) {
+        temperature_declared_ = true;
         temperature_series_ = sink_.add_daemon_series({ "temperature", "s", "°C", engine::SeriesStyle::Line });
     }
-    temperature_max_ = std::max(temperature_max_, reading.celsius);
+    if (!temperature_declared_)
+        return;
     if (temperature_series_)
-        sink_.add_daemon_point(*temperature_series_,
-                               { std::chrono::duration<double>(now - run_started_).count(), reading.celsius });
+        for (const engine::SeriesPoint& point : temperature_pending_)
+            sink_.add_daemon_point(*temperature_series_, point);
+    temperature_pending_.clear();
 }
 
 void JobObject::summarize_temperature()

@@ -160,6 +160,11 @@ private:
     std::chrono::steady_clock::time_point run_started_ {};
     std::optional<std::chrono::steady_clock::time_point> temperature_read_at_;
     std::optional<std::size_t> temperature_series_;
+    bool temperature_declared_ = false;
+    // Readings taken before the engine declared its first series: the
+    // temperature is never a job's first series, which clients draw as
+    // the benchmark's own.
+    std::vector<engine::SeriesPoint> temperature_pending_;
     std::string temperature_source_; // of the first reading that had one
     double temperature_start_ = 0;
     double temperature_max_ = 0;

@@ -89,6 +89,12 @@ std::vector<SeriesDescription> JobSink::series() const
     return series_;
 }
 
+std::size_t JobSink::series_count() const
+{
+    std::lock_guard lock(mutex_);
+    return series_.size();
+}
+
 double JobSink::progress() const
 {
     std::lock_guard lock(mutex_);

@@ -54,6 +54,7 @@ public:
     [[nodiscard]] bool unpublished() const;
 
     [[nodiscard]] std::vector<SeriesDescription> series() const;
+    [[nodiscard]] std::size_t series_count() const;
     [[nodiscard]] double progress() const;
     // Published samples only, so a client that calls GetSamples() and then
     // listens for Samples signals sees every point exactly once.
