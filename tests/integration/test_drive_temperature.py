@@ -15,7 +15,7 @@ the hwmon sources are covered by the unit tests on a made-up sysfs.
 import time
 
 import harness
-from harness import DEVICE_IFACE, JOB_IFACE, UDISKS_NAME
+from harness import DEVICE_IFACE, JOB_IFACE, PROPERTIES_IFACE, UDISKS_NAME
 from harness import wait_until
 from test_drive_properties import UDISKS_PATH, MOCK_IFACE, drive_properties, block_properties
 
@@ -147,6 +147,18 @@ class DriveTemperatureTest(harness.IntegrationTestCase):
         self.assertNotIn('temperature_max_c', summary)
         self.assertIn('this device reports no temperature',
                       self.stack.get_property(job, JOB_IFACE, 'Notes'))
+
+    def test_4_device_signals_a_new_smart_temperature(self):
+        self.stack.ensure_daemon()
+        match = (f"type='signal',path='{self.hot.object_path}',"
+                 f"interface='{PROPERTIES_IFACE}',member='PropertiesChanged'")
+
+        def temperature_is(value):
+            return lambda m: abs(harness.unwrap(m['payload']['data'][1]).get('Temperature', -1) - value) < 1e-6
+
+        with self.stack.monitor(match) as mon:
+            self.set_mock_temperature(45.0)
+            mon.wait_for(temperature_is(45.0), 20, 'Temperature to change to 45 °C')
 
 
 if __name__ == '__main__':
