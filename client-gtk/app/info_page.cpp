@@ -81,6 +81,11 @@ void InfoPage::set(const DeviceEntry* device, const SavedValueMap* last_run, con
         add_row(device_group_, device_rows_, _("Largest request"),
                 format_value(static_cast<double>(device->max_sectors_kib) * 1024, Unit::Bytes));
         add_row(device_group_, device_rows_, _("Write cache"), device->write_cache);
+        // Only a drive with a sensor gets the row: "–" would read as "cold".
+        if (!device->temperature_source.empty())
+            add_row(device_group_, device_rows_, _("Temperature"),
+                    /* TRANSLATORS: a drive's temperature in degrees Celsius, e.g. "41 °C" */
+                    printf_text(_("%.0f °C"), device->temperature));
         add_row(device_group_, device_rows_, _("Mounted or in use"), yes_no(device->mounted || device->in_use));
     } else {
         add_row(device_group_, device_rows_, _("Node"), {});

@@ -54,6 +54,8 @@ void apply_device_properties(DeviceEntry& device, const PropertyMap& p)
     read(p, "Scheduler", device.scheduler);
     read(p, "MaxSectorsKiB", device.max_sectors_kib);
     read(p, "WriteCache", device.write_cache);
+    read(p, "Temperature", device.temperature); // a 0.2 daemon has neither: stays 0, ""
+    read(p, "TemperatureSource", device.temperature_source);
     read_path(p, "Job", device.job);
 }
 

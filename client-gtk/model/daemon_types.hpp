@@ -23,6 +23,9 @@ struct DeviceEntry {
     std::string erase_confirmation;
     std::int32_t rotation_rate = -1;
     std::string scheduler, write_cache;
+    // Device.Temperature (°C) and TemperatureSource ("" when it has no sensor).
+    double temperature = 0;
+    std::string temperature_source;
     std::string job; // running Job object or "/"
 };
 

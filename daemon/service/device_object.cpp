@@ -11,9 +11,12 @@ namespace diskbench::service {
 DeviceObject::DeviceObject(sdbus::IConnection& connection, std::string object_path, system::DeviceFacts facts)
     : AdaptorInterfaces(connection, std::move(object_path))
     , facts_(std::move(facts))
+    , sensor_(system::find_hwmon_sensor(facts_.name))
 {
     registerAdaptor();
     emitInterfacesAddedSignal({ interface_name });
+    signalled_ = temperature(); // what InterfacesAdded carried
+    signalled_at_ = std::chrono::steady_clock::now();
 }
 
 DeviceObject::~DeviceObject()
@@ -52,6 +55,19 @@ void DeviceObject::update(const system::DeviceFacts& facts)
     compare(old.queue.write_cache != facts_.queue.write_cache, "WriteCache");
     compare(old.udisks_block != facts_.udisks_block, "UDisksBlock");
     compare(old.udisks_drive != facts_.udisks_drive, "UDisksDrive");
+    // A few stat calls: drivetemp may have been loaded since, or the name
+    // may be another disk's now.
+    sensor_ = system::find_hwmon_sensor(facts_.name);
+    if (old.smart_temperature_kelvin != facts_.smart_temperature_kelvin || old.name != facts_.name) {
+        hwmon_read_at_.reset();
+        const system::TemperatureReading now = temperature();
+        if (now != signalled_) {
+            compare(now.celsius != signalled_.celsius, "Temperature");
+            compare(now.source != signalled_.source, "TemperatureSource");
+            signalled_ = now;
+            signalled_at_ = std::chrono::steady_clock::now();
+        }
+    }
     if (!changed.empty())
         emitPropertiesChangedSignal(interface_name, changed);
 }
@@ -59,6 +75,41 @@ void DeviceObject::update(const system::DeviceFacts& facts)
 std::string DeviceObject::EraseConfirmation()
 {
     return erase_confirmation(facts_);
+}
+
+system::TemperatureReading DeviceObject::combined(const system::TemperatureReading& hwmon) const
+{
+    return hwmon.known() ? hwmon : system::reading_from_smart(facts_.smart_temperature_kelvin);
+}
+
+system::TemperatureReading DeviceObject::temperature()
+{
+    const auto now = std::chrono::steady_clock::now();
+    if (!hwmon_read_at_ || now - *hwmon_read_at_ >= temperature_interval) {
+        hwmon_reading_ = system::read_hwmon_sensor(sensor_);
+        hwmon_read_at_ = now;
+    }
+    return combined(hwmon_reading_);
+}
+
+system::TemperatureReading DeviceObject::read_temperature()
+{
+    const auto now = std::chrono::steady_clock::now();
+    hwmon_reading_ = system::read_hwmon_sensor(sensor_);
+    hwmon_read_at_ = now;
+    const system::TemperatureReading reading = combined(hwmon_reading_);
+    if (now - signalled_at_ >= temperature_interval && reading != signalled_) {
+        std::vector<std::string> changed;
+        if (reading.celsius != signalled_.celsius)
+            changed.emplace_back("Temperature");
+        if (reading.source != signalled_.source)
+            changed.emplace_back("TemperatureSource");
+        signalled_ = reading;
+        signalled_at_ = now;
+        if (!changed.empty())
+            emitPropertiesChangedSignal(interface_name, changed);
+    }
+    return reading;
 }
 
 void DeviceObject::set_job(const std::string& job_path)

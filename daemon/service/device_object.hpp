@@ -2,10 +2,13 @@
 #pragma once
 
 #include "../system/device_facts.hpp"
+#include "../system/drive_temperature.hpp"
 #include "diskbench-adaptor.h"
 
 #include <sdbus-c++/sdbus-c++.h>
 
+#include <chrono>
+#include <optional>
 #include <string>
 
 namespace diskbench::service {
@@ -27,6 +30,13 @@ public:
     void update(const system::DeviceFacts& facts);
     void set_job(const std::string& job_path);
     [[nodiscard]] const std::string& job() const noexcept { return job_; }
+
+    // The drive's temperature read now (a job samples it about once a
+    // second while it runs): the hwmon sensor when there is one, else
+    // udisks' SMART value. Updates Temperature, signalled at most every
+    // `temperature_interval`. Bus thread.
+    system::TemperatureReading read_temperature();
+    static constexpr std::chrono::seconds temperature_interval { 5 };
 
     // Object path element for a kernel device name: [A-Za-z0-9] kept, the
     // rest escaped as _XX (hex), as udisks does.
@@ -58,8 +68,21 @@ private:
     sdbus::ObjectPath UDisksBlock() override { return sdbus::ObjectPath(facts_.udisks_block); }
     sdbus::ObjectPath UDisksDrive() override { return sdbus::ObjectPath(facts_.udisks_drive); }
     sdbus::ObjectPath Job() override { return sdbus::ObjectPath(job_); }
+    double Temperature() override { return temperature().celsius; }
+    std::string TemperatureSource() override { return temperature().source; }
+
+    // The last reading, read again when it is older than
+    // temperature_interval: sensors are read only when someone reads the
+    // property (or a job runs), never by a timer of their own.
+    system::TemperatureReading temperature();
+    [[nodiscard]] system::TemperatureReading combined(const system::TemperatureReading& hwmon) const;
 
     system::DeviceFacts facts_;
+    system::TemperatureSensor sensor_;
+    system::TemperatureReading hwmon_reading_;
+    std::optional<std::chrono::steady_clock::time_point> hwmon_read_at_;
+    system::TemperatureReading signalled_; // what the last PropertiesChanged told
+    std::chrono::steady_clock::time_point signalled_at_ {};
     std::string job_ = "/";
 };
 

@@ -6,6 +6,7 @@
 #include "log.hpp"
 #include "withdraw_object.hpp"
 
+#include <algorithm>
 #include <chrono>
 
 #include <fmt/format.h>
@@ -56,6 +57,7 @@ JobObject::~JobObject()
 
 void JobObject::start()
 {
+    run_started_ = std::chrono::steady_clock::now();
     run_->start([weak = weak_from_this(), &loop = loop_, returned = events_.run_returned,
                  path = getObjectPath()](std::shared_ptr<EngineOutcome> outcome) {
         loop.post([weak, outcome = std::move(outcome), returned, path] {
@@ -65,6 +67,50 @@ void JobObject::start()
                 returned(path);
         });
     });
+    // The temperature at the start, before the run has warmed the drive.
+    sample_temperature();
+}
+
+void JobObject::sample_temperature()
+{
+    if (!setup_.temperature || ended())
+        return;
+    const auto now = std::chrono::steady_clock::now();
+    if (!temperature_read_at_ || now - *temperature_read_at_ >= temperature_period) {
+        temperature_read_at_ = now;
+        const system::TemperatureReading reading = setup_.temperature();
+        if (reading.known()) {
+            if (temperature_source_.empty()) {
+                temperature_source_ = reading.source;
+                temperature_start_ = reading.celsius;
+                temperature_max_ = reading.celsius;
+            }
+            temperature_max_ = std::max(temperature_max_, reading.celsius);
+            temperature_pending_.push_back(
+                { std::chrono::duration<double>(now - run_started_).count(), reading.celsius });
+        }
+    }
+    if (!temperature_declared_ && !temperature_pending_.empty() && sink_.series_count() > 0) {
+        temperature_declared_ = true;
+        temperature_series_ = sink_.add_daemon_series({ "temperature", "s", "°C", engine::SeriesStyle::Line });
+    }
+    if (!temperature_declared_)
+        return;
+    if (temperature_series_)
+        for (const engine::SeriesPoint& point : temperature_pending_)
+            sink_.add_daemon_point(*temperature_series_, point);
+    temperature_pending_.clear();
+}
+
+void JobObject::summarize_temperature()
+{
+    result_.summary["temperature_source"] = temperature_source_;
+    if (temperature_source_.empty()) {
+        result_.notes.emplace_back("this device reports no temperature");
+        return;
+    }
+    result_.summary["temperature_start_c"] = temperature_start_;
+    result_.summary["temperature_max_c"] = temperature_max_;
 }
 
 void JobObject::cancel()
@@ -102,6 +148,7 @@ void JobObject::end_without_run()
 
 void JobObject::flush()
 {
+    sample_temperature();
     JobSink::Batch batch = sink_.take_batch();
     std::vector<std::string> changed;
     if (batch.series_changed)
@@ -148,6 +195,9 @@ void JobObject::finish(EngineOutcome outcome)
     else
         state_ = "finished";
     finished_at_ = microseconds_since_epoch();
+    // A job that ended without its run has no summary to add to (Cancel).
+    if (run_->returned())
+        summarize_temperature();
     if (const auto dropped = sink_.dropped_samples(); dropped > 0)
         result_.warnings.push_back(fmt::format("the run made {} more points than the {} a job keeps; they are not "
                                                "in the samples",

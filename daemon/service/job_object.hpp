@@ -4,6 +4,7 @@
 #include "../engine/benchmark.hpp"
 #include "../engine/fs_scope.hpp"
 #include "../engine/target.hpp"
+#include "../system/drive_temperature.hpp"
 #include "diskbench-adaptor.h"
 #include "engine_run.hpp"
 #include "job_sink.hpp"
@@ -41,6 +42,10 @@ struct JobSetup {
     // What the owner's runs may hold at once (threads, buffers); shared by
     // the owner's jobs.
     std::shared_ptr<engine::ResourceBudget> budget;
+    // Reads the temperature of the device the job runs on (for a folder:
+    // the device it is on, when it is one of ours); empty for none. Bus
+    // thread.
+    std::function<system::TemperatureReading()> temperature;
 };
 
 // /org/diskbench/DiskBench1/jobs/N: one benchmark run on its own thread
@@ -106,6 +111,12 @@ private:
     // The cancelled run's requests have not come back in time.
     void end_without_run();
     void emit_samples(const JobSink::Batch& batch);
+    // Reads the drive's temperature into the "temperature" series, at most
+    // once every `temperature_period`. On the bus thread, never the I/O
+    // thread: an NVMe or SMART read may take milliseconds.
+    void sample_temperature();
+    // temperature_* in the summary, or the note that there was no sensor.
+    void summarize_temperature();
     // Whether the caller of the current method may read what is the
     // owner's business: a folder job's folder and samples.
     [[nodiscard]] bool caller_may_read_private();
@@ -144,6 +155,19 @@ private:
     std::shared_ptr<EngineRun> run_;
     JobSink& sink_; // run_'s
     bool cancel_timer_set_ = false;
+
+    static constexpr std::chrono::milliseconds temperature_period { 1000 };
+    std::chrono::steady_clock::time_point run_started_ {};
+    std::optional<std::chrono::steady_clock::time_point> temperature_read_at_;
+    std::optional<std::size_t> temperature_series_;
+    bool temperature_declared_ = false;
+    // Readings taken before the engine declared its first series: the
+    // temperature is never a job's first series, which clients draw as
+    // the benchmark's own.
+    std::vector<engine::SeriesPoint> temperature_pending_;
+    std::string temperature_source_; // of the first reading that had one
+    double temperature_start_ = 0;
+    double temperature_max_ = 0;
 
     // Set by finish() on the bus thread; empty while running.
     engine::Result result_;

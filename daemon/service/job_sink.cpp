@@ -5,26 +5,55 @@
 
 namespace diskbench::service {
 
-void JobSink::series_added(std::size_t, const engine::SeriesInfo& info)
+std::optional<std::size_t> JobSink::add_series_locked(const engine::SeriesInfo& info)
 {
-    std::lock_guard lock(mutex_);
     if (series_.size() >= max_series) {
         ++dropped_series_;
-        return;
+        return std::nullopt;
     }
     series_.emplace_back(info.name, info.x_unit, info.y_unit, std::string(engine::style_name(info.style)));
     series_dirty_ = true;
+    return series_.size() - 1;
+}
+
+void JobSink::add_point_locked(std::size_t index, const engine::SeriesPoint& point)
+{
+    if (samples_.size() >= max_samples) {
+        ++dropped_samples_;
+        return;
+    }
+    samples_.emplace_back(static_cast<std::uint32_t>(index), point.x, point.y);
+}
+
+void JobSink::series_added(std::size_t, const engine::SeriesInfo& info)
+{
+    std::lock_guard lock(mutex_);
+    // The engine numbers its series in the order it declares them.
+    engine_series_.push_back(add_series_locked(info));
 }
 
 void JobSink::point_added(std::size_t series_index, const engine::SeriesPoint& point)
 {
     std::lock_guard lock(mutex_);
     // A point of a series that was not kept names no series a client knows.
-    if (samples_.size() >= max_samples || series_index >= series_.size()) {
+    if (series_index >= engine_series_.size() || !engine_series_[series_index]) {
         ++dropped_samples_;
         return;
     }
-    samples_.emplace_back(static_cast<std::uint32_t>(series_index), point.x, point.y);
+    add_point_locked(*engine_series_[series_index], point);
+}
+
+std::optional<std::size_t> JobSink::add_daemon_series(const engine::SeriesInfo& info)
+{
+    std::lock_guard lock(mutex_);
+    return add_series_locked(info);
+}
+
+void JobSink::add_daemon_point(std::size_t index, const engine::SeriesPoint& point)
+{
+    std::lock_guard lock(mutex_);
+    if (index < series_.size())
+        add_point_locked(index, point);
 }
 
 void JobSink::progress_changed(double progress)
@@ -58,6 +87,12 @@ std::vector<SeriesDescription> JobSink::series() const
 {
     std::lock_guard lock(mutex_);
     return series_;
+}
+
+std::size_t JobSink::series_count() const
+{
+    std::lock_guard lock(mutex_);
+    return series_.size();
 }
 
 double JobSink::progress() const

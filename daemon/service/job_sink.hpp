@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <mutex>
+#include <optional>
 #include <vector>
 
 namespace diskbench::service {
@@ -31,6 +32,14 @@ public:
     void point_added(std::size_t series_index, const engine::SeriesPoint& point) override;
     void progress_changed(double progress) override;
 
+    // A series the daemon itself measures beside the engine (the drive's
+    // temperature), from the bus thread. It takes the next index, after
+    // the engine's series declared so far; the engine's later series get
+    // the ones after it (their points are mapped). std::nullopt when the
+    // job has as many series as it keeps.
+    std::optional<std::size_t> add_daemon_series(const engine::SeriesInfo& info);
+    void add_daemon_point(std::size_t index, const engine::SeriesPoint& point);
+
     // What the bus thread takes at each flush.
     struct Batch {
         std::uint64_t first_index = 0;
@@ -45,6 +54,7 @@ public:
     [[nodiscard]] bool unpublished() const;
 
     [[nodiscard]] std::vector<SeriesDescription> series() const;
+    [[nodiscard]] std::size_t series_count() const;
     [[nodiscard]] double progress() const;
     // Published samples only, so a client that calls GetSamples() and then
     // listens for Samples signals sees every point exactly once.
@@ -57,8 +67,13 @@ public:
     [[nodiscard]] std::uint64_t dropped_series() const;
 
 private:
+    std::optional<std::size_t> add_series_locked(const engine::SeriesInfo& info);
+    void add_point_locked(std::size_t index, const engine::SeriesPoint& point);
+
     mutable std::mutex mutex_;
     std::vector<SeriesDescription> series_;
+    // The engine's series index -> ours (nullopt: not kept).
+    std::vector<std::optional<std::size_t>> engine_series_;
     std::vector<Sample> samples_;
     std::uint64_t published_ = 0;
     std::uint64_t dropped_samples_ = 0;

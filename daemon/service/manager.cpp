@@ -173,6 +173,14 @@ void Manager::launch_job(const std::shared_ptr<StartRequest>& request, JobSetup 
     setup.options = request->options;
     setup.parameters = request->parameters;
     setup.budget = limits_.budget(request->uid);
+    // A folder job on one of our devices uses that device's sensor. Looked
+    // up by path at each reading: udisks may replace the Device object
+    // while the job runs. The Manager owns its jobs, so `this` outlives them.
+    if (setup.device_path != "/" && !setup.device_path.empty())
+        setup.temperature = [this, path = setup.device_path] {
+            DeviceObject* on = device_at(path);
+            return on ? on->read_temperature() : system::TemperatureReading {};
+        };
 
     const std::string path = std::string(object_path) + "/jobs/" + std::to_string(next_job_number_++);
     std::shared_ptr<JobObject> job;

@@ -43,6 +43,9 @@ struct DeviceFacts {
     std::string udisks_block;       // object path
     std::string parent_block;       // for a partition: its disk's udisks object path, else ""
     std::string udisks_drive = "/"; // object path or "/"
+    // udisks' Drive.Ata SmartTemperature in Kelvin, 0 when unknown (no
+    // SMART, not an ATA drive); udisks polls it and signals its changes.
+    double smart_temperature_kelvin = 0;
     QueueFacts queue;
 
     [[nodiscard]] bool in_use() const noexcept { return mounted || swap_active || queue.has_holders; }

@@ -9,6 +9,7 @@ namespace {
 
 constexpr const char* block_interface = "org.freedesktop.UDisks2.Block";
 constexpr const char* drive_interface = "org.freedesktop.UDisks2.Drive";
+constexpr const char* ata_interface = "org.freedesktop.UDisks2.Drive.Ata";
 constexpr const char* partition_interface = "org.freedesktop.UDisks2.Partition";
 constexpr const char* filesystem_interface = "org.freedesktop.UDisks2.Filesystem";
 constexpr const char* swap_interface = "org.freedesktop.UDisks2.Swapspace";
@@ -119,6 +120,9 @@ std::vector<DeviceFacts> devices_from_udisks(const ManagedObjects& objects,
             facts.rotation_rate = property<std::int32_t>(d, drive_interface, "RotationRate", -1);
             facts.removable = property<bool>(d, drive_interface, "Removable")
                 || property<bool>(d, drive_interface, "MediaRemovable");
+            // SmartTemperature means something only while SMART is on.
+            if (property<bool>(d, ata_interface, "SmartEnabled"))
+                facts.smart_temperature_kelvin = property<double>(d, ata_interface, "SmartTemperature");
         }
         if (queue_facts)
             facts.queue = queue_facts(facts.device_number);

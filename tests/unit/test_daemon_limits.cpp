@@ -121,3 +121,28 @@ TEST_CASE("log lines escape what callers chose, so nobody forges a journal line"
     CHECK(service::escaped("tab\there\x1b[31m\\") == "tab\\there\\x1b[31m\\\\");
     CHECK(service::escaped("plain /dev/loop0 ü") == "plain /dev/loop0 ü");
 }
+
+TEST_CASE("a series the daemon adds mid-run keeps the engine's points on their own series", "[daemon-parts]")
+{
+    service::JobSink sink;
+    sink.series_added(0, { "throughput", "s", "MB/s", engine::SeriesStyle::Line });
+    const auto temperature = sink.add_daemon_series({ "temperature", "s", "°C", engine::SeriesStyle::Line });
+    REQUIRE(temperature == std::optional<std::size_t>(1));
+    sink.series_added(1, { "iops", "s", "IOPS", engine::SeriesStyle::Line }); // the engine's second
+    sink.point_added(1, { 0.5, 900 });
+    sink.add_daemon_point(*temperature, { 0.0, 41.0 });
+    sink.point_added(0, { 0.5, 120 });
+    sink.add_daemon_point(9, { 0, 0 }); // no such series: ignored
+
+    const auto series = sink.series();
+    REQUIRE(series.size() == 3);
+    CHECK(std::get<0>(series[1]) == "temperature");
+    CHECK(std::get<2>(series[1]) == "°C");
+    CHECK(std::get<0>(series[2]) == "iops");
+    const auto batch = sink.take_batch();
+    REQUIRE(batch.samples.size() == 3);
+    CHECK(std::get<0>(batch.samples[0]) == 2); // the engine's "iops" (its 1) is our 2
+    CHECK(std::get<0>(batch.samples[1]) == 1);
+    CHECK(std::get<2>(batch.samples[1]) == 41.0);
+    CHECK(std::get<0>(batch.samples[2]) == 0);
+}

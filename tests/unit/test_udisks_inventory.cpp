@@ -155,3 +155,22 @@ TEST_CASE("what no block device has is no device: number 0:0, a node that is not
     REQUIRE(devices.size() == 1);
     CHECK(devices[0].node == "/dev/loop8");
 }
+
+TEST_CASE("an ATA drive's SMART temperature is taken only while SMART is on", "[inventory]")
+{
+    ManagedObjects objects;
+    const sdbus::ObjectPath drive("/org/freedesktop/UDisks2/drives/WDC_1");
+    objects[drive] = { { "org.freedesktop.UDisks2.Drive", { { "Model", sdbus::Variant(std::string("WDC")) } } },
+                       { "org.freedesktop.UDisks2.Drive.Ata",
+                         { { "SmartEnabled", sdbus::Variant(true) },
+                           { "SmartTemperature", sdbus::Variant(310.15) } } } };
+    objects["/org/freedesktop/UDisks2/block_devices/sdb"] = block("/dev/sdb", 1 << 30, drive, makedev(8, 16));
+    auto devices = devices_from_udisks(objects, {});
+    REQUIRE(devices.size() == 1);
+    CHECK(devices[0].smart_temperature_kelvin == Approx(310.15));
+
+    objects[drive]["org.freedesktop.UDisks2.Drive.Ata"]["SmartEnabled"] = sdbus::Variant(false);
+    devices = devices_from_udisks(objects, {});
+    REQUIRE(devices.size() == 1);
+    CHECK(devices[0].smart_temperature_kelvin == 0);
+}
