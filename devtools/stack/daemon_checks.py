@@ -15,12 +15,15 @@ here. For a daemon built without sanitizers these variables do nothing.
 
 valgrind: DISKBENCH_TEST_VALGRIND=1 (tests/memcheck/run-memcheck.sh) runs
 the activated daemon under memcheck; DISKBENCH_TEST_VALGRIND_ARGS adds
-arguments.
+arguments; DISKBENCH_TEST_VALGRIND_SUMMARY names a file that collects every
+run's ERROR SUMMARY and LEAK SUMMARY lines (the logs themselves go with
+the stack's temp dir unless a test failed).
 """
 
 import os
 import re
 import shlex
+import sys
 
 SANITIZER_VARIABLES = ('ASAN_OPTIONS', 'UBSAN_OPTIONS', 'LSAN_OPTIONS', 'TSAN_OPTIONS')
 
@@ -129,6 +132,17 @@ def valgrind_summaries(report_dir):
             continue
         with open(os.path.join(report_dir, name), errors='replace') as f:
             for line in f:
-                if re.search(r'ERROR SUMMARY|definitely lost|indirectly lost|possibly lost', line):
+                if re.search(r'ERROR SUMMARY|in use at exit|definitely lost:|indirectly lost:|possibly lost:', line):
                     lines.append(f'{name}: {line.strip()}')
     return lines
+
+
+def record_valgrind_summary(report_dir):
+    """Appends the valgrind summaries to $DISKBENCH_TEST_VALGRIND_SUMMARY."""
+    target = os.environ.get('DISKBENCH_TEST_VALGRIND_SUMMARY')
+    if not target or not valgrind_wanted():
+        return
+    test = os.path.basename(sys.argv[0])
+    with open(target, 'a') as f:
+        for line in valgrind_summaries(report_dir):
+            f.write(f'{test}: {line}\n')

@@ -269,6 +269,7 @@ class Stack(LoopDevices, BusCalls):
         for name in ('diskbenchd', 'diskbenchd-direct'):
             if name in self.logs and (found := daemon_checks.log_findings(self.logs[name])):
                 problems.append(f'sanitizer output in the {name} log:\n{found}')
+        daemon_checks.record_valgrind_summary(self.report_dir)
         return problems
 
     def path(self, *parts):
