@@ -53,6 +53,7 @@ import time
 import xml.etree.ElementTree as ET
 
 import harness
+import daemon_checks  # after harness, which puts devtools/stack on the path
 from clients import PYTHON
 from harness import (DEVICE_IFACE, FINAL_STATES, JOB_IFACE, MANAGER_IFACE, MANAGER_PATH,
                      wait_until)
@@ -221,12 +222,15 @@ class FuzzTest(harness.IntegrationTestCase):
         job = stack.start_benchmark(cls.raw[0], 'seek', {'count': ('t', 200), 'detach': ('b', True)},
                                     user='root')
         cls.fixture_jobs.append(job)
-        with stack.client('root', start_fs=(shared, 'structure',
-                                            {'directories': ('t', 5), 'files': ('t', 5)})) as c:
-            if c.error:
-                raise c.error
-            cls.fixture_jobs.append(c.job)
-            c.wait_completed(60)
+        # Not under valgrind 3.19 (tests/memcheck): it does not know openat2,
+        # which folder jobs need, so the daemon refuses them there.
+        if not daemon_checks.valgrind_wanted():
+            with stack.client('root', start_fs=(shared, 'structure',
+                                                {'directories': ('t', 5), 'files': ('t', 5)})) as c:
+                if c.error:
+                    raise c.error
+                cls.fixture_jobs.append(c.job)
+                c.wait_completed(60)
         for job in cls.fixture_jobs:
             wait_until(lambda j=job: stack.get_property(j, JOB_IFACE, 'State') in FINAL_STATES, 60,
                        what=f'{job} to end')
