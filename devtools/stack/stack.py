@@ -143,9 +143,12 @@ class Stack(LoopDevices, BusCalls):
 
     def __init__(self, *, daemon=True, udisks='real', polkit=True,
                  idle_timeout=30, job_retention=60, verbose=True, daemon_args=(),
-                 bus_policy_edit=None):
+                 bus_policy_edit=None, daemon_env=None):
         self.want_daemon = daemon
         self.daemon_args = list(daemon_args)
+        # Extra environment of the activated daemon (test_fuzz.py: malloc
+        # settings under which its RSS follows its live memory).
+        self.daemon_env = dict(daemon_env or {})
         # A function of the bus policy's text, for tests that must get past
         # one of its rules to test the daemon's own check behind it.
         self.bus_policy_edit = bus_policy_edit
@@ -418,8 +421,9 @@ class Stack(LoopDevices, BusCalls):
         # Sanitizer reports and valgrind logs go to the report folder, which
         # stop() reads (daemon_checks.py).
         os.makedirs(self.report_dir, exist_ok=True)
-        exports = ''.join(f'export {var}={shlex.quote(value)}\n' for var, value in
-                          daemon_checks.daemon_environment(self.report_dir, 'diskbenchd').items())
+        environment = dict(self.daemon_env,
+                           **daemon_checks.daemon_environment(self.report_dir, 'diskbenchd'))
+        exports = ''.join(f'export {var}={shlex.quote(value)}\n' for var, value in environment.items())
         command = ' '.join(shlex.quote(a) for a in
                            daemon_checks.daemon_command(self.report_dir, 'diskbenchd', [CONFIG.daemon]))
         # Records "PID STARTTIME" of every activation (idle exit test, teardown).
