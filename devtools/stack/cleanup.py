@@ -234,7 +234,7 @@ def undo_entry(e):
                     pid = int(line.split()[0])
                     start = int(line.split()[1]) if len(line.split()) > 1 else None
                     if pid_alive(pid) and e['match'] in proc_cmdline(pid):
-                        kill_pid(pid, start)
+                        kill_pid(pid, start, timeout=e.get('grace', 5.0))
     elif kind == 'mount':
         if is_mounted(e['path']):
             if run(['umount', e['path']], check=False).returncode != 0:

@@ -16,7 +16,7 @@ import tempfile
 
 from cleanup import (PHASE_CLIENTS, PHASE_DIR, PHASE_FILES, PHASE_LOOPS, PHASE_SERVICES,
                      TMP_PARENT, TMP_PREFIX, USER_TAG, Lock, UndoLog, log, loop_devices,
-                     proc_starttime, run, wait_until)
+                     proc_starttime, run, undo_entry, wait_until)
 from clients import PYTHON, BusClient, Monitor
 from dbus_values import DBusError, busctl_args, gvariant_text, split_signature, unwrap
 # The names and the parts of the Stack in modules of their own, re-exported:
@@ -25,6 +25,7 @@ from bus_names import (BUS_NAME, DEVICE_IFACE, DEVICES_PATH, ERROR_PREFIX, JOB_I
                        MANAGER_IFACE, MANAGER_PATH, OBJECT_MANAGER_IFACE, POLKIT_NAME,
                        PROPERTIES_IFACE, UDISKS_NAME)
 from bus_calls import BusCalls
+import daemon_checks
 from loop_devices import LoopDevice, LoopDevices
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -85,7 +86,9 @@ class Config:
         self.daemon, self.polkit_policy, self.bus_policy = [
             os.path.abspath(x) if x else x
             for x in (args.daemon, args.polkit_policy, args.bus_policy)]
-        self.timeout = args.timeout
+        # meson's --setup sanitize / tsan / memcheck multiply its timeouts;
+        # they say by how much here, so our watchdog (harness.py) moves too.
+        self.timeout = args.timeout * float(os.environ.get('DISKBENCH_TEST_TIMEOUT_MULTIPLIER', '1'))
         return rest
 
 
@@ -140,9 +143,12 @@ class Stack(LoopDevices, BusCalls):
 
     def __init__(self, *, daemon=True, udisks='real', polkit=True,
                  idle_timeout=30, job_retention=60, verbose=True, daemon_args=(),
-                 bus_policy_edit=None):
+                 bus_policy_edit=None, daemon_env=None):
         self.want_daemon = daemon
         self.daemon_args = list(daemon_args)
+        # Extra environment of the activated daemon (test_fuzz.py: malloc
+        # settings under which its RSS follows its live memory).
+        self.daemon_env = dict(daemon_env or {})
         # A function of the bus policy's text, for tests that must get past
         # one of its rules to test the daemon's own check behind it.
         self.bus_policy_edit = bus_policy_edit
@@ -198,9 +204,15 @@ class Stack(LoopDevices, BusCalls):
             if self in _LIVE_STACKS:
                 _LIVE_STACKS.remove(self)
             return []
+        # The daemon first, and then what it reported: sanitizers and
+        # valgrind write their leak reports as it exits (daemon_checks.py).
+        problems = self._end_daemons()
+        problems += self._daemon_reports()
+        if problems:
+            self.failed = True
         if self.failed:
             self.save_logs()
-        problems = self.undo.undo_all()
+        problems += self.undo.undo_all()
         for popen in self.popens:
             try:
                 popen.wait(5)
@@ -227,6 +239,40 @@ class Stack(LoopDevices, BusCalls):
             problems.append(f'loop devices still attached: {leftovers}')
         if problems:
             log('teardown problems:\n  ' + '\n  '.join(problems))
+        return problems
+
+    def _end_daemons(self):
+        """Ends every diskbenchd we started (activated or direct) and takes
+        them off the undo log; returns the problems."""
+        problems = []
+        for entry in list(self.undo.entries):
+            if entry['kind'] == 'pidfile' or (entry['kind'] == 'process'
+                                              and entry.get('name') == 'diskbenchd-direct'):
+                try:
+                    undo_entry(entry)
+                except Exception as e:  # keep going, as undo_all() does
+                    problems.append(f'{entry}: {e}')
+                self.undo.remove(entry)
+        return problems
+
+    @property
+    def report_dir(self):
+        """Where the daemon's sanitizer reports and valgrind logs go."""
+        return self.path('daemon-reports')
+
+    def _daemon_reports(self):
+        """A problem for each sanitizer report or failing valgrind log."""
+        if not self.tmp:
+            return []
+        problems = []
+        for path, text in daemon_checks.read_reports(self.report_dir):
+            name = os.path.basename(path)
+            self.logs[name] = path  # printed and kept with the other logs
+            problems.append(f'diskbenchd report {path}:\n{text.rstrip()}')
+        for name in ('diskbenchd', 'diskbenchd-direct'):
+            if name in self.logs and (found := daemon_checks.log_findings(self.logs[name])):
+                problems.append(f'sanitizer output in the {name} log:\n{found}')
+        daemon_checks.record_valgrind_summary(self.report_dir)
         return problems
 
     def path(self, *parts):
@@ -372,6 +418,14 @@ class Stack(LoopDevices, BusCalls):
         if self.verbose:
             args.append('--verbose')
         args += [shlex.quote(a) for a in self.daemon_args]
+        # Sanitizer reports and valgrind logs go to the report folder, which
+        # stop() reads (daemon_checks.py).
+        os.makedirs(self.report_dir, exist_ok=True)
+        environment = dict(self.daemon_env,
+                           **daemon_checks.daemon_environment(self.report_dir, 'diskbenchd'))
+        exports = ''.join(f'export {var}={shlex.quote(value)}\n' for var, value in environment.items())
+        command = ' '.join(shlex.quote(a) for a in
+                           daemon_checks.daemon_command(self.report_dir, 'diskbenchd', [CONFIG.daemon]))
         # Records "PID STARTTIME" of every activation (idle exit test, teardown).
         with open(wrapper, 'w') as f:
             f.write('#!/bin/sh\n'
@@ -381,7 +435,8 @@ class Stack(LoopDevices, BusCalls):
                     'echo "=== diskbenchd started as PID $$ at $(date +%T.%N)" '
                     f'>> {shlex.quote(daemon_log)}\n'
                     f'export DBUS_SYSTEM_BUS_ADDRESS={shlex.quote(self.address)}\n'
-                    f'exec {shlex.quote(CONFIG.daemon)} {" ".join(args)} '
+                    f'{exports}'
+                    f'exec {command} {" ".join(args)} '
                     f'>> {shlex.quote(daemon_log)} 2>&1\n')
         os.chmod(wrapper, 0o755)
         with open(self.path('services', f'{BUS_NAME}.service'), 'w') as f:
@@ -390,7 +445,7 @@ class Stack(LoopDevices, BusCalls):
                     f'Exec={wrapper}\n'
                     'User=root\n')
         self.undo.add(PHASE_CLIENTS, kind='pidfile', path=self.path('diskbenchd.pids'),
-                      match=CONFIG.daemon)
+                      match=CONFIG.daemon, grace=daemon_checks.daemon_stop_grace())
 
     def _wait_for_name(self, name, svc, timeout=20):
         def owned():
@@ -444,9 +499,14 @@ class Stack(LoopDevices, BusCalls):
 
     def spawn_daemon_directly(self):
         """Starts diskbenchd as our own child (not activated); returns its Service."""
-        svc = self._spawn('diskbenchd-direct', [CONFIG.daemon, '--idle-timeout', '0',
-                                                '--job-retention', str(self.job_retention),
-                                                '--verbose'], env=self.bus_env())
+        os.makedirs(self.report_dir, exist_ok=True)
+        argv = daemon_checks.daemon_command(self.report_dir, 'diskbenchd-direct', [CONFIG.daemon])
+        env = dict(self.bus_env(), **daemon_checks.daemon_environment(self.report_dir,
+                                                                      'diskbenchd-direct'))
+        svc = self._spawn('diskbenchd-direct', argv + ['--idle-timeout', '0',
+                                                       '--job-retention', str(self.job_retention),
+                                                       '--verbose'], env=env,
+                          grace=daemon_checks.daemon_stop_grace())
         self._wait_for_name(BUS_NAME, svc)
         return svc
 

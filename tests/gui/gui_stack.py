@@ -50,6 +50,7 @@ for _path in (os.path.join(os.path.dirname(os.path.dirname(HERE)), 'devtools', '
 from cleanup import (PHASE_CLIENTS, PHASE_SERVICES, kill_pid, log,  # noqa: E402
                      proc_starttime, wait_until)
 from stack import CONFIG, PrerequisiteMissing, Stack  # noqa: E402
+from daemon_checks import SANITIZER_VARIABLES  # noqa: E402
 from gui_session import (ACTIONS_IFACE, APP_ACTIONS, APP_ID, APP_OBJECT, DEFAULT_SCREEN,  # noqa: E402
                          GUI_ENV, GUI_TOOLS, SAFE_PATH, STATUS_STATES, Process, _read,
                          check_gui_prerequisites, gvariant_string, parse_gvariant, run_as,
@@ -279,7 +280,20 @@ class GuiStack:
             'DBUS_SYSTEM_BUS_ADDRESS': self.stack.address,
             'DBUS_SESSION_BUS_ADDRESS': self.session_address,
             **GUI_ENV,
+            **self.sanitizer_env(),
         }
+
+    @staticmethod
+    def sanitizer_env():
+        """The sanitizer options of a sanitizer run (meson test --setup
+        sanitize), so that a finding in the app ends it and the test fails
+        (check_app_alive). Without leak checks: the app is ended by a
+        signal, and GTK keeps its type system and caches for the life of
+        the process anyway."""
+        env = {var: os.environ[var] for var in SANITIZER_VARIABLES if os.environ.get(var)}
+        if 'ASAN_OPTIONS' in env:
+            env['ASAN_OPTIONS'] += ':detect_leaks=0'
+        return env
 
     def start_app(self, extra_args=(), extra_env=None, wait=True, timeout=60):
         """Starts the app as the user; waits until it owns its name on the session bus

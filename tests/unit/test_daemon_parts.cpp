@@ -5,6 +5,7 @@
 #include "scratch.hpp"
 #include "service/authorization_error.hpp"
 #include "service/device_object.hpp"
+#include "service/display_text.hpp"
 #include "service/bus_errors.hpp"
 #include "service/variant_conversion.hpp"
 #include "system/queue_facts.hpp"
@@ -122,4 +123,37 @@ TEST_CASE("queue facts of a loop device match sysfs", "[daemon-parts][loop]")
     CHECK(facts.physical_block_size >= 4096);
     CHECK(facts.max_sectors_kib > 0);
     CHECK_FALSE(facts.has_holders);
+}
+
+TEST_CASE("folder names become text sd-bus sends and people can read", "[daemon-parts]")
+{
+    // Plain and valid UTF-8 names stay as they are.
+    CHECK(display_text("/home/anna/Music") == "/home/anna/Music");
+    CHECK(display_text("/home/j\xc3\xbcrgen/\xe6\x97\xa5\xe6\x9c\xac/\xf0\x9f\x92\xbe")
+          == "/home/j\xc3\xbcrgen/\xe6\x97\xa5\xe6\x9c\xac/\xf0\x9f\x92\xbe");
+    CHECK(display_text("") == "");
+    // Bytes that are not UTF-8 (a Latin-1 name), cut sequences, overlong
+    // forms, surrogates and code points past U+10FFFF: each byte escaped.
+    CHECK(display_text("/srv/caf\xe9") == "/srv/caf\\xe9");
+    CHECK(display_text("a\xc3") == "a\\xc3");
+    CHECK(display_text("\xc0\xaf") == "\\xc0\\xaf");
+    CHECK(display_text("\xe0\x80\xaf") == "\\xe0\\x80\\xaf");
+    CHECK(display_text("\xed\xa0\x80") == "\\xed\\xa0\\x80");
+    CHECK(display_text("\xf4\x90\x80\x80") == "\\xf4\\x90\\x80\\x80");
+    CHECK(display_text("\xff\xfe") == "\\xff\\xfe");
+    // Noncharacters are valid UTF-8 but sd-bus refuses them.
+    CHECK(display_text("x\xef\xbf\xbf") == "x\\xef\\xbf\\xbf");      // U+FFFF
+    CHECK(display_text("\xef\xb7\x90") == "\\xef\\xb7\\x90");        // U+FDD0
+    CHECK(display_text("\xf4\x8f\xbf\xbe") == "\\xf4\\x8f\\xbf\\xbe"); // U+10FFFE
+    CHECK(display_text("\xef\xbf\xbd") == "\xef\xbf\xbd");             // U+FFFD is fine
+    // Control characters and the backslash itself: no extra lines in a
+    // dialog, no ambiguity with an escape.
+    CHECK(display_text("a\nb\tc\x1b[31m\x7f") == "a\\x0ab\\x09c\\x1b[31m\\x7f");
+    CHECK(display_text("C:\\x") == "C:\\\\x");
+    // What comes out is accepted as a D-Bus string by sd-bus, which
+    // refuses what goes in.
+    for (const char* name : { "\xff", "\xef\xbf\xbf", "\xc3" }) {
+        CHECK_THROWS(sdbus::Variant(std::string(name)));
+        CHECK_NOTHROW(sdbus::Variant(display_text(name)));
+    }
 }

@@ -36,22 +36,29 @@ private:
 
 // A batch's data as it was on the device: one aligned buffer per distinct
 // offset, read first and written back from unchanged. Two requests for the
-// same offset share one buffer; both read and both write the same bytes.
+// same offset share one buffer, which is read once (reads() has one request
+// per offset): two reads into one buffer at once would be a data race
+// (ThreadSanitizer found it with psync's threads), harmless only as long as
+// nothing changed the device between them. Both writes send its bytes.
 class PreservedData final : public RequestBuffers {
 public:
     PreservedData(const std::vector<IoRequest>& requests, std::uint32_t block, std::size_t alignment)
     {
         for (const IoRequest& request : requests)
-            index_.try_emplace(request.offset, index_.size());
+            if (index_.try_emplace(request.offset, index_.size()).second)
+                reads_.push_back(request);
         buffers_ = std::make_unique<IoBuffers>(index_.size(), block, alignment);
     }
     [[nodiscard]] std::byte* buffer_for(const IoRequest& request) const override
     {
         return buffers_->slot(index_.at(request.offset));
     }
+    // The requests that fill the buffers: the first one for each offset.
+    [[nodiscard]] const std::vector<IoRequest>& reads() const noexcept { return reads_; }
 
 private:
     std::unordered_map<std::uint64_t, std::size_t> index_;
+    std::vector<IoRequest> reads_;
     std::unique_ptr<IoBuffers> buffers_;
 };
 
@@ -126,7 +133,7 @@ BatchedWriteStats batched_writes(BenchmarkContext& ctx, const BatchedWritePlan& 
             preserved = std::make_unique<PreservedData>(requests, plan.block, ctx.target.memory_alignment);
             spec.direction = IoDirection::Read;
             spec.buffers = preserved.get();
-            spec.make_source = [&](unsigned) { return std::make_unique<ListSource>(requests); };
+            spec.make_source = [&](unsigned) { return std::make_unique<ListSource>(preserved->reads()); };
             spec.observer = nullptr;
             if (ctx.io.run(ctx.target, spec).cancelled)
                 break;
