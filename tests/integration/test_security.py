@@ -212,7 +212,12 @@ class FolderPrivacyTest(harness.IntegrationTestCase):
                 self.assertIsNone(c.error)
                 c.wait_completed(60)
             log = self.stack.read_log('diskbenchd', marks['diskbenchd'])
-            self.assertIn('diskbench-it-x\\nDec 24', log)
+            # The name is logged escaped (the folder's display form escapes
+            # control characters, the log escapes again), and on one line
+            # with the daemon's own text: nothing of it starts a line.
+            named = [line for line in log.splitlines() if 'diskbench-it-x' in line]
+            self.assertTrue(named, log)
+            self.assertTrue(all('Dec 24' in line for line in named), log)
             self.assertFalse([line for line in log.splitlines() if line.startswith('Dec 24')], log)
         finally:
             subprocess.run(['rm', '-rf', folder], check=False)
