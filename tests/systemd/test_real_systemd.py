@@ -401,6 +401,10 @@ def container_files(tmp):
             '});\n',
             ['/etc/polkit-1/rules.d/50-diskbench-test.rules']),
     }
+    sanitizer = sanitizer_drop_in()
+    if sanitizer:
+        files['diskbenchd-sanitize.conf'] = (
+            sanitizer, ['/etc/systemd/system/diskbenchd.service.d/60-diskbench-sanitize.conf'])
     binds = []
     for name, (text, targets) in files.items():
         path = os.path.join(d, name)
@@ -411,6 +415,39 @@ def container_files(tmp):
     # The client, from the source tree.
     binds.append((HERE, os.path.dirname(CLIENT)))
     return binds
+
+
+def sanitizer_drop_in():
+    """On an ASan+UBSan build (meson's sanitize setup sets ASAN_OPTIONS), the
+    options for the daemon the unit starts, which inherits no environment.
+    Every finding stays fatal, so it shows as a failed exit below; only
+    LeakSanitizer is off: it stops the process's threads with ptrace, which
+    the unit's SystemCallFilter refuses ("LeakSanitizer has encountered a
+    fatal error"). The integration suite checks the daemon for leaks
+    outside the unit. Reports go to the journal (stderr)."""
+    asan = os.environ.get('ASAN_OPTIONS')
+    if not asan:
+        return None
+    asan = ':'.join([o for o in asan.split(':')
+                     if o and not o.startswith(('detect_leaks=', 'log_path='))]
+                    + ['detect_leaks=0'])
+    lines = ['[Service]',
+             '# The build under test is sanitized: its findings must fail the test.',
+             f'Environment="ASAN_OPTIONS={asan}"']
+    ubsan = os.environ.get('UBSAN_OPTIONS')
+    if ubsan:
+        ubsan = ':'.join(o for o in ubsan.split(':') if o and not o.startswith('log_path='))
+        lines.append(f'Environment="UBSAN_OPTIONS={ubsan}"')
+    return '\n'.join(lines) + '\n'
+
+
+def check_no_sanitizer_report(journal):
+    """A sanitizer report in the daemon's lines (they also end its run with
+    a failure, which check_clean_exits sees; this names the cause)."""
+    reports = [line for line in journal.splitlines()
+               if 'Sanitizer' in line or 'runtime error:' in line]
+    if reports:
+        raise Failure('sanitizer report from diskbenchd:\n' + '\n'.join(reports[:40]))
 
 
 # ---- the checks ------------------------------------------------------------
@@ -451,6 +488,7 @@ def check_clean_exits(c, expected):
     of `systemctl show` are gone once systemd unloads the inactive unit, so
     this reads systemd's lines in the journal instead."""
     journal = unit_journal(c)
+    check_no_sanitizer_report(journal)
     bad = [line for line in journal.splitlines()
            if 'Main process exited' in line or 'Failed with result' in line
            or 'Killing process' in line or 'Stopping diskbenchd' in line]
