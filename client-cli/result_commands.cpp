@@ -1,0 +1,113 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// history, show, compare: result files, no daemon needed.
+#include "commands.hpp"
+#include "json_lists.hpp"
+#include "result_text.hpp"
+#include "text_table.hpp"
+
+#include "model/job_result.hpp"
+#include "model/printf_text.hpp"
+#include "model/recent_results.hpp"
+#include "model/saved_values.hpp"
+
+#include <glib.h>
+#include <glib/gi18n-lib.h>
+
+#include <cstdio>
+
+namespace diskbench::cli {
+
+namespace {
+
+using client::printf_text;
+
+void print_error(const std::string& text)
+{
+    std::fprintf(stderr, "diskbenchctl: %s\n", text.c_str());
+}
+
+// A result file through the contract's reader (the one the app uses).
+std::optional<client::SavedResult> load(const std::string& path)
+{
+    gchar* contents = nullptr;
+    gsize length = 0;
+    GError* error = nullptr;
+    if (!g_file_get_contents(path.c_str(), &contents, &length, &error)) {
+        print_error(error->message);
+        g_error_free(error);
+        return std::nullopt;
+    }
+    const std::string text(contents, length);
+    g_free(contents);
+    auto loaded = client::result_from_json(text);
+    if (const auto* failure = std::get_if<client::LoadError>(&loaded)) {
+        print_error(path + ": " + failure->message);
+        return std::nullopt;
+    }
+    return std::get<client::SavedResult>(std::move(loaded));
+}
+
+// The figure a history line shows: the first of these the summary has.
+std::string headline(const client::SavedResult& result)
+{
+    for (const char* key : { "mbps", "read_mbps", "write_mbps", "iops", "latency_p50_us", "latency_mean_us" }) {
+        const auto found = result.summary.find(key);
+        if (found == result.summary.end())
+            continue;
+        const double value = client::number_of(result.summary, key, 0);
+        return printf_text("%s %.4g", key, value);
+    }
+    return "-";
+}
+
+} // namespace
+
+ExitCode history_command(const CommandLine& line)
+{
+    client::RecentResults recent;
+    recent.reload();
+    std::vector<std::pair<std::string, const client::SavedResult*>> shown;
+    for (const client::RecentResult& entry : recent.results()) {
+        if (!line.args.empty()) {
+            const std::string& wanted = line.args.front();
+            if (client::text_of(entry.result.device_info, "node") != wanted && entry.result.target != wanted)
+                continue;
+        }
+        shown.emplace_back(entry.path, &entry.result);
+    }
+    if (line.json) {
+        std::fputs(history_json(shown).c_str(), stdout);
+        return exit_ok;
+    }
+    if (shown.empty()) {
+        std::fprintf(stderr, "%s\n", printf_text(_("No results kept in %s."), recent.directory().c_str()).c_str());
+        return exit_ok;
+    }
+    TextTable table({ _("Date"), _("Kind"), _("Target"), _("State"), _("Figure"), _("File") });
+    for (const auto& [path, result] : shown)
+        table.add_row({ client::result_date_text(result->started_at_us), result->kind, result_target_text(*result),
+                        result->state, headline(*result), path });
+    std::fputs(table.render().c_str(), stdout);
+    return exit_ok;
+}
+
+ExitCode show_command(const CommandLine& line)
+{
+    const auto result = load(line.args[0]);
+    if (!result)
+        return exit_file;
+    std::fputs(line.json ? client::result_to_json(*result).c_str() : result_summary_text(*result).c_str(), stdout);
+    return exit_ok;
+}
+
+ExitCode compare_command(const CommandLine& line)
+{
+    const auto a = load(line.args[0]);
+    const auto b = load(line.args[1]);
+    if (!a || !b)
+        return exit_file;
+    std::fputs(line.json ? comparison_json(*a, *b).c_str() : comparison_text(*a, *b).c_str(), stdout);
+    return exit_ok;
+}
+
+} // namespace diskbench::cli
