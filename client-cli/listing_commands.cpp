@@ -121,10 +121,12 @@ ExitCode jobs_command(const CommandLine& line)
                       TextTable::Align::Right, TextTable::Align::Right });
     for (const client::JobEntry& job : jobs) {
         const std::string number = job.path.substr(job.path.rfind('/') + 1);
+        // A folder job's folder is its owner's (Job.Target is empty for
+        // others): show the device it is on.
         std::string target = job.target;
         if (target.empty())
             if (const client::DeviceEntry* device = session->client().device(job.device))
-                target = device->node;
+                target = job.in_directory() ? printf_text(_("a folder on %s"), device->node.c_str()) : device->node;
         table.add_row({ number, job.kind, target.empty() ? "-" : target, job.state,
                         printf_text("%d %%", static_cast<int>(job.progress * 100)), std::to_string(job.owner) });
     }

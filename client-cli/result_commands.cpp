@@ -47,17 +47,17 @@ std::optional<client::SavedResult> load(const std::string& path)
     return std::get<client::SavedResult>(std::move(loaded));
 }
 
-// The figure a history line shows: the first of these the summary has.
+// The figures a history line shows: the first two of these the summary has.
 std::string headline(const client::SavedResult& result)
 {
-    for (const char* key : { "mbps", "read_mbps", "write_mbps", "iops", "latency_p50_us", "latency_mean_us" }) {
-        const auto found = result.summary.find(key);
-        if (found == result.summary.end())
+    std::string text;
+    int shown = 0;
+    for (const char* key : { "read_mb_s", "write_mb_s", "throughput_mb_s", "iops", "latency_p50_us", "latency_mean_us" }) {
+        if (shown == 2 || !result.summary.count(key))
             continue;
-        const double value = client::number_of(result.summary, key, 0);
-        return printf_text("%s %.4g", key, value);
+        text += (shown++ ? ", " : "") + printf_text("%s %.4g", key, client::number_of(result.summary, key, 0));
     }
-    return "-";
+    return text.empty() ? "-" : text;
 }
 
 } // namespace

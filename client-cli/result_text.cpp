@@ -74,11 +74,20 @@ std::string change_text(double a, double b)
 std::string result_summary_text(const SavedResult& result)
 {
     std::string text = heading(result);
-    TextTable table({ _("Figure"), _("Value") }, { TextTable::Align::Left, TextTable::Align::Right });
-    for (const auto& [key, value] : result.summary)
-        table.add_row({ key, figure_text(value) });
-    if (!table.empty())
-        text += table.render();
+    // Numbers right-aligned in one table, the facts in words (filesystem,
+    // features) in another, so a long word does not push the numbers away.
+    TextTable figures({ _("Figure"), _("Value") }, { TextTable::Align::Left, TextTable::Align::Right });
+    TextTable facts({ _("Fact"), _("Value") });
+    for (const auto& [key, value] : result.summary) {
+        if (as_number(value))
+            figures.add_row({ key, figure_text(value) });
+        else if (!figure_text(value).empty())
+            facts.add_row({ key, figure_text(value) });
+    }
+    if (!figures.empty())
+        text += figures.render();
+    if (!facts.empty())
+        text += facts.render();
     for (const std::string& warning : result.warnings)
         text += printf_text(_("Warning: %s"), warning.c_str()) + "\n";
     for (const std::string& note : result.notes)
@@ -100,17 +109,24 @@ std::string comparison_text(const SavedResult& a, const SavedResult& b)
         keys.insert(key);
     TextTable table({ _("Figure"), "A", "B", _("Change") },
                     { TextTable::Align::Left, TextTable::Align::Right, TextTable::Align::Right, TextTable::Align::Right });
+    TextTable facts({ _("Fact"), "A", "B" });
     for (const std::string& key : keys) {
         const auto in_a = a.summary.find(key);
         const auto in_b = b.summary.find(key);
+        const bool numbers = (in_a == a.summary.end() || as_number(in_a->second))
+            && (in_b == b.summary.end() || as_number(in_b->second));
+        const std::string text_a = in_a == a.summary.end() ? "-" : figure_text(in_a->second);
+        const std::string text_b = in_b == b.summary.end() ? "-" : figure_text(in_b->second);
+        if (!numbers) {
+            facts.add_row({ key, text_a, text_b });
+            continue;
+        }
         std::string change;
         if (in_a != a.summary.end() && in_b != b.summary.end())
-            if (auto x = as_number(in_a->second), y = as_number(in_b->second); x && y)
-                change = change_text(*x, *y);
-        table.add_row({ key, in_a == a.summary.end() ? "-" : figure_text(in_a->second),
-                        in_b == b.summary.end() ? "-" : figure_text(in_b->second), change });
+            change = change_text(*as_number(in_a->second), *as_number(in_b->second));
+        table.add_row({ key, text_a, text_b, change });
     }
-    return text + table.render();
+    return text + table.render() + (facts.empty() ? "" : facts.render());
 }
 
 } // namespace diskbench::cli
