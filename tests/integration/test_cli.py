@@ -196,6 +196,30 @@ class CliTest(harness.LoopDeviceTestCase):
         self.assertIn('unsigned', res.stdout)
         self.assertEqual(self.ctl('benchmarks', 'no-such-kind').returncode, EXIT_USAGE)
 
+    def complete(self, words):
+        """What bash completion offers for `words` (the last one being
+        completed), with the installed bash-completion and our file, as the
+        test user; diskbenchctl on PATH."""
+        completion = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))),
+                                  'client-cli', 'diskbenchctl.bash-completion')
+        line = ' '.join(words)
+        script = ('source /usr/share/bash-completion/bash_completion; source "$0"; '
+                  'COMP_WORDS=("${@}"); COMP_CWORD=$(($# - 1)); COMP_LINE="$LINE"; COMP_POINT=${#LINE}; '
+                  '_diskbenchctl; printf "%s\\n" "${COMPREPLY[@]}"')
+        argv = self.argv('dbtest-in', [], env={'PATH': os.path.dirname(CTL) + ':/usr/bin:/bin', 'LINE': line})
+        argv = argv[:-1] + ['bash', '-c', script, completion] + list(words)
+        res = run(argv, check=False, stdin=subprocess.DEVNULL)
+        self.assertEqual(res.returncode, 0, res.stderr)
+        return res.stdout.split()
+
+    def test_bash_completion(self):
+        self.assertIn('benchmarks', self.complete(['diskbenchctl', 'be']))
+        kinds = self.complete(['diskbenchctl', 'run', ''])
+        self.assertLessEqual({'seek', 'file-rw', 'device-write'}, set(kinds))
+        self.assertIn(self.loop.node, self.complete(['diskbenchctl', 'run', 'seek', '/dev/']))
+        self.assertEqual(self.complete(['diskbenchctl', 'run', 'seek', self.loop.node, 'co']), ['count='])
+        self.assertIn('--no-save', self.complete(['diskbenchctl', 'run', '--no']))
+
     # ---- runs ----
 
     def test_run_seek_on_device(self):
