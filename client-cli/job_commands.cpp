@@ -218,7 +218,10 @@ ExitCode cancel_command(const CommandLine& line)
     while (!reply)
         session->run();
     if (*reply) {
-        print_error(client::error_text(**reply).message);
+        // The app's texts speak of starting benchmarks; for a refused
+        // cancel the daemon's own words say it better.
+        print_error(printf_text(_("cannot cancel job %s: %s (%s)"), line.args[0].c_str(), (*reply)->message.c_str(),
+                                (*reply)->name.c_str()));
         return exit_code_for_error((*reply)->name);
     }
     return exit_ok;

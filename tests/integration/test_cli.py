@@ -316,6 +316,9 @@ class CliTest(harness.LoopDeviceTestCase):
             self.assertRegex(text, rf'(?m)^\s*{number}\s+seek\s+{self.loop.node}\s+running')
             # The device is busy meanwhile.
             self.assertEqual(self.ctl('run', 'seek', self.loop.node, 'count=100').returncode, EXIT_DEVICE_BUSY)
+            # Someone else's job: polkit says no to dbtest-out.
+            res = self.ctl('cancel', number, user='dbtest-out')
+            self.assertEqual(res.returncode, EXIT_NOT_AUTHORIZED, res.stderr)
             watcher = self.ctl_process('watch', number, '--json', '--no-save')
             time.sleep(1)
             self.ctl_ok('cancel', number)
