@@ -3,10 +3,8 @@
 
 #include "result_text.hpp"
 
-#include "chart/value_format.hpp"
 #include "model/job_result.hpp"
 #include "model/printf_text.hpp"
-#include "model/progress_text.hpp"
 #include "model/recent_results.hpp"
 
 #include <glib-unix.h>
@@ -243,20 +241,6 @@ private:
 };
 
 } // namespace
-
-std::string progress_line(const JobEntry& job, std::int64_t now_us)
-{
-    std::string line = job.kind + "  " + client::job_progress(job, now_us).text;
-    // The newest value of the series measured last: MB/s, IOPS or a latency.
-    for (std::size_t i = job.points.size(); i-- > 0;) {
-        if (job.points[i].empty() || i >= job.series.size())
-            continue;
-        const auto& series = job.series[i];
-        line += "  ·  " + client::format_value(job.points[i].back().y, client::unit_from_name(series.y_unit));
-        break;
-    }
-    return line;
-}
 
 ExitCode follow_job(DaemonSession& session, const std::string& job_path, const ResultOutput& output)
 {

@@ -23,8 +23,4 @@ struct ResultOutput {
 // exit status: 0 finished, 12 cancelled, the error's status for a failed job.
 ExitCode follow_job(DaemonSession& session, const std::string& job_path, const ResultOutput& output);
 
-// The progress line: "seek  42 %  ·  about 3 s left  ·  1.2 ms" (the
-// last value measured, with its unit).
-std::string progress_line(const JobEntry& job, std::int64_t now_us);
-
 } // namespace diskbench::cli

@@ -4,8 +4,10 @@
 #include "parameter_values.hpp"
 #include "text_table.hpp"
 
+#include "chart/value_format.hpp"
 #include "model/job_result.hpp"
 #include "model/printf_text.hpp"
+#include "model/progress_text.hpp"
 #include "model/saved_values.hpp"
 
 #include <glib/gi18n-lib.h>
@@ -61,6 +63,20 @@ std::string result_target_text(const SavedResult& result)
         return printf_text(_("folder %s"), result.target.c_str());
     const std::string node = client::text_of(result.device_info, "node");
     return node.empty() ? result.target : node;
+}
+
+std::string progress_line(const client::JobEntry& job, std::int64_t now_us)
+{
+    std::string line = job.kind + "  " + client::job_progress(job, now_us).text;
+    // The newest value of the series measured last: MB/s, IOPS or a latency.
+    for (std::size_t i = job.points.size(); i-- > 0;) {
+        if (job.points[i].empty() || i >= job.series.size())
+            continue;
+        const auto& series = job.series[i];
+        line += "  ·  " + client::format_value(job.points[i].back().y, client::unit_from_name(series.y_unit));
+        break;
+    }
+    return line;
 }
 
 std::string change_text(double a, double b)

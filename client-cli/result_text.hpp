@@ -20,6 +20,11 @@ std::string comparison_text(const SavedResult& a, const SavedResult& b);
 // What a result ran on, for one table cell: "/dev/loop3" or "folder /home/ann/bench".
 std::string result_target_text(const SavedResult& result);
 
+// The progress line of a running job: "seek  42 %  ·  about 3 s left  ·
+// 1.2 ms" (the app's progress text, then the last value measured, with its
+// unit). `now_us`: the wall clock, as the daemon's StartedAt.
+std::string progress_line(const client::JobEntry& job, std::int64_t now_us);
+
 // The change from `a` to `b` in percent, "+12.5 %", "-3.0 %"; "" when a is 0.
 std::string change_text(double a, double b);
 

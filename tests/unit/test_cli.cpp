@@ -204,3 +204,22 @@ TEST_CASE("result text: summary, warnings, comparison", "[cli]")
     folder.target = "/home/ann/bench";
     CHECK(result_target_text(folder) == "folder /home/ann/bench");
 }
+
+TEST_CASE("the progress line: percent, time left, last value with its unit", "[cli]")
+{
+    diskbench::client::JobEntry job;
+    job.kind = "seek";
+    job.state = "running";
+    job.progress = 0.5;
+    const std::int64_t now = 1'800'000'000'000'000;
+    job.started_at_us = static_cast<std::uint64_t>(now - 10'000'000); // half done in 10 s
+    job.series = { { "latency", "B", "us", "scatter" } };
+    job.points = { { { 4096, 85 }, { 8192, 1500 } } };
+    const std::string line = progress_line(job, now);
+    CHECK(line.rfind("seek  50 %", 0) == 0);
+    CHECK(line.find("10 s left") != std::string::npos);
+    CHECK(line.find("1.5 ms") != std::string::npos); // the newest point, not the first
+
+    job.points = { {} }; // nothing measured yet: no value
+    CHECK(progress_line(job, now).find("ms") == std::string::npos);
+}
