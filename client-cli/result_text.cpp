@@ -134,7 +134,8 @@ std::string comparison_text(const SavedResult& a, const SavedResult& b)
         const std::string text_a = in_a == a.summary.end() ? "-" : figure_text(in_a->second);
         const std::string text_b = in_b == b.summary.end() ? "-" : figure_text(in_b->second);
         if (!numbers) {
-            facts.add_row({ key, text_a, text_b });
+            if (!text_a.empty() || !text_b.empty())
+                facts.add_row({ key, text_a, text_b });
             continue;
         }
         std::string change;
