@@ -28,7 +28,7 @@ MiB = 1024 * 1024
 
 # Exit statuses (client-cli/exit_codes.hpp, diskbenchctl.1).
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
-EXIT_NOT_AUTHORIZED, EXIT_CAN_OBTAIN = 3, 4
+EXIT_NOT_AUTHORIZED, EXIT_CAN_OBTAIN, EXIT_DISMISSED = 3, 4, 5
 EXIT_NOT_FOUND, EXIT_DEVICE_BUSY = 7, 8
 EXIT_CANCELLED, EXIT_NO_DAEMON, EXIT_FILE = 12, 13, 14
 
@@ -441,6 +441,14 @@ class CliTest(harness.LoopDeviceTestCase):
                                     [('Password:', 'not-the-password')] * 3)
         self.assertIn('Password:', shown)
         self.assertEqual(status, EXIT_NOT_AUTHORIZED, shown)
+
+    def test_text_agent_dismissed(self):
+        # Ctrl-D at the prompt dismisses it (polkit's text listener would
+        # abort the process; diskbenchctl exits with Dismissed's status).
+        status, shown = self.in_pty('dbtest-ask', ['run', 'seek', self.loop.node, 'count=100', '--no-save'],
+                                    [('Password:', '\x04')])
+        self.assertIn('The password prompt was dismissed.', shown)
+        self.assertEqual(status, EXIT_DISMISSED, shown)
 
     def test_no_ask_password_in_a_terminal(self):
         status, shown = self.in_pty('dbtest-ask', ['run', 'seek', self.loop.node, 'count=100',
