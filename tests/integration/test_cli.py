@@ -450,6 +450,13 @@ class CliTest(harness.LoopDeviceTestCase):
         self.assertIn('The password prompt was dismissed.', shown)
         self.assertEqual(status, EXIT_DISMISSED, shown)
 
+    def test_text_agent_interrupted(self):
+        # Ctrl-C at the prompt: the terminal sends SIGINT; nothing started.
+        status, shown = self.in_pty('dbtest-ask', ['run', 'seek', self.loop.node, 'count=100', '--no-save'],
+                                    [('Password:', '\x03')], timeout=30)
+        self.assertEqual(status, EXIT_CANCELLED, shown)
+        self.assertNotIn('timed out', shown)
+
     def test_no_ask_password_in_a_terminal(self):
         status, shown = self.in_pty('dbtest-ask', ['run', 'seek', self.loop.node, 'count=100',
                                                    '--no-ask-password'], [])
