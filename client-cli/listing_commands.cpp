@@ -13,6 +13,7 @@
 #include <glib/gi18n-lib.h>
 
 #include <cstdio>
+#include <pwd.h>
 
 namespace diskbench::cli {
 
@@ -33,6 +34,17 @@ std::string device_state_text(const client::DeviceEntry& device)
     if (device.job != "/" && !device.job.empty())
         add(_("benchmark running"));
     return text.empty() ? "-" : text;
+}
+
+// "ann (1000)", or the number alone for a uid without a name here.
+std::string owner_text(std::uint32_t uid)
+{
+    struct passwd entry {};
+    struct passwd* found = nullptr;
+    char buffer[1024];
+    if (getpwuid_r(uid, &entry, buffer, sizeof buffer, &found) == 0 && found)
+        return std::string(found->pw_name) + " (" + std::to_string(uid) + ")";
+    return std::to_string(uid);
 }
 
 } // namespace
@@ -128,7 +140,7 @@ ExitCode jobs_command(const CommandLine& line)
             if (const client::DeviceEntry* device = session->client().device(job.device))
                 target = job.in_directory() ? printf_text(_("a folder on %s"), device->node.c_str()) : device->node;
         table.add_row({ number, job.kind, target.empty() ? "-" : target, job.state,
-                        printf_text("%d %%", static_cast<int>(job.progress * 100)), std::to_string(job.owner) });
+                        printf_text("%d %%", static_cast<int>(job.progress * 100)), owner_text(job.owner) });
     }
     std::fputs(table.render().c_str(), stdout);
     return exit_ok;

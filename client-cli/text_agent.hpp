@@ -18,7 +18,12 @@ public:
     // Registers the agent; on failure (no controlling terminal, no
     // polkitd, another agent for us) nothing is registered and `error` says why.
     static std::unique_ptr<TextAgent> start(std::string& error);
-    struct Key { explicit Key() = default; }; // only start() makes one
+private:
+    struct Key {
+        explicit Key() = default;
+    }; // only start() can name it, so only start() makes agents
+
+public:
     TextAgent(Key, gpointer listener, gpointer handle) : listener_(listener), handle_(handle) {}
     ~TextAgent();
     TextAgent(const TextAgent&) = delete;

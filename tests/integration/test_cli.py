@@ -313,7 +313,8 @@ class CliTest(harness.LoopDeviceTestCase):
         try:
             number = self.running_job()
             text = self.ctl_ok('jobs').stdout
-            self.assertRegex(text, rf'(?m)^\s*{number}\s+seek\s+{self.loop.node}\s+running')
+            uid = pwd.getpwnam('dbtest-in').pw_uid
+            self.assertRegex(text, rf'(?m)^\s*{number}\s+seek\s+{self.loop.node}\s+running\s+\d+ %\s+dbtest-in \({uid}\)$')
             # The device is busy meanwhile.
             self.assertEqual(self.ctl('run', 'seek', self.loop.node, 'count=100').returncode, EXIT_DEVICE_BUSY)
             # Someone else's job: polkit says no to dbtest-out.
