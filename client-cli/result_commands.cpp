@@ -14,6 +14,8 @@
 #include <glib/gi18n-lib.h>
 
 #include <cstdio>
+#include <cstdlib>
+#include <memory>
 
 namespace diskbench::cli {
 
@@ -37,8 +39,8 @@ std::optional<client::SavedResult> load(const std::string& path)
         g_error_free(error);
         return std::nullopt;
     }
+    const std::unique_ptr<gchar, decltype(&g_free)> owned(contents, g_free);
     const std::string text(contents, length);
-    g_free(contents);
     auto loaded = client::result_from_json(text);
     if (const auto* failure = std::get_if<client::LoadError>(&loaded)) {
         print_error(path + ": " + failure->message);
@@ -66,13 +68,21 @@ ExitCode history_command(const CommandLine& line)
 {
     client::RecentResults recent;
     recent.reload();
+    // A device node or a folder as the results name them: /dev/sdb for
+    // /dev/disk/by-id/..., the absolute folder for ~/bench/ or ../bench.
+    std::string wanted;
+    if (!line.args.empty()) {
+        wanted = line.args.front();
+        if (char* resolved = ::realpath(wanted.c_str(), nullptr)) {
+            wanted = resolved;
+            std::free(resolved);
+        }
+    }
     std::vector<std::pair<std::string, const client::SavedResult*>> shown;
     for (const client::RecentResult& entry : recent.results()) {
-        if (!line.args.empty()) {
-            const std::string& wanted = line.args.front();
-            if (client::text_of(entry.result.device_info, "node") != wanted && entry.result.target != wanted)
-                continue;
-        }
+        if (!wanted.empty() && client::text_of(entry.result.device_info, "node") != wanted
+            && entry.result.target != wanted)
+            continue;
         shown.emplace_back(entry.path, &entry.result);
     }
     if (line.json) {

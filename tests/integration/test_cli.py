@@ -285,6 +285,11 @@ class CliTest(harness.LoopDeviceTestCase):
         # points here (Job.Target as the owner reads it).
         self.assertEqual(result['target'], self.bench)
         self.assertEqual(os.listdir(self.bench), [], 'the scratch folder is gone')
+        # Kept this time; `history FOLDER` finds it however the folder is written.
+        self.ctl_ok('run', 'file-rw', self.bench, 'size=8M', 'block_size=1M')
+        listed = json.loads(self.ctl_ok('history', self.bench + '/./', '--json').stdout)
+        self.assertTrue(listed)
+        self.assertTrue(all(entry['target'] == self.bench for entry in listed), listed)
         # A folder the user cannot open: an argument error before any call.
         closed = tempfile.mkdtemp(dir=self.mount)
         os.chmod(closed, 0o700)
