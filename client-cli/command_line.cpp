@@ -1,0 +1,161 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "command_line.hpp"
+
+#include "model/printf_text.hpp"
+
+#include <glib/gi18n-lib.h>
+
+#include <algorithm>
+#include <array>
+#include <string_view>
+
+namespace diskbench::cli {
+
+namespace {
+
+using client::printf_text;
+
+struct CommandShape {
+    std::string_view name;
+    std::size_t min_args, max_args; // max: SIZE_MAX for KEY=VALUE lists
+    bool json, save, passes;        // which options it takes
+};
+
+constexpr std::size_t many = static_cast<std::size_t>(-1);
+
+constexpr std::array commands {
+    CommandShape { "devices", 0, 0, true, false, false },
+    CommandShape { "benchmarks", 0, 1, true, false, false },
+    CommandShape { "run", 2, many, true, true, true },
+    CommandShape { "jobs", 0, 0, true, false, false },
+    CommandShape { "watch", 1, 1, true, true, false },
+    CommandShape { "cancel", 1, 1, false, false, false },
+    CommandShape { "history", 0, 1, true, false, false },
+    CommandShape { "show", 1, 1, true, false, false },
+    CommandShape { "compare", 2, 2, true, false, false },
+    CommandShape { "help", 0, 0, false, false, false },
+};
+
+} // namespace
+
+std::optional<CommandLine> parse_command_line(const std::vector<std::string>& arguments, std::string& error)
+{
+    CommandLine line;
+    bool only_positional = false;
+    std::vector<std::string> positional;
+    for (std::size_t i = 0; i < arguments.size(); ++i) {
+        const std::string& argument = arguments[i];
+        if (only_positional || argument.size() < 2 || argument[0] != '-') {
+            positional.push_back(argument);
+            continue;
+        }
+        // --output FILE and --output=FILE alike.
+        std::string name = argument;
+        std::optional<std::string> attached;
+        if (const auto equals = argument.find('='); equals != std::string::npos && argument.starts_with("--")) {
+            name = argument.substr(0, equals);
+            attached = argument.substr(equals + 1);
+        }
+        auto take_value = [&]() -> std::optional<std::string> {
+            if (attached)
+                return attached;
+            if (i + 1 >= arguments.size()) {
+                error = printf_text(_("%s needs a value"), name.c_str());
+                return std::nullopt;
+            }
+            return arguments[++i];
+        };
+        auto flag = [&](bool& target) {
+            if (attached) {
+                error = printf_text(_("%s takes no value"), name.c_str());
+                return false;
+            }
+            target = true;
+            return true;
+        };
+        if (name == "--") {
+            only_positional = true;
+        } else if (name == "--json") {
+            if (!flag(line.json))
+                return std::nullopt;
+        } else if (name == "--no-save") {
+            if (!flag(line.no_save))
+                return std::nullopt;
+        } else if (name == "--no-ask-password") {
+            if (!flag(line.no_ask_password))
+                return std::nullopt;
+        } else if (name == "--output" || name == "-o") {
+            if (!(line.output = take_value()))
+                return std::nullopt;
+        } else if (name == "--passes") {
+            if (!(line.passes = take_value()))
+                return std::nullopt;
+        } else if (name == "--help" || name == "-h") {
+            line.command = "help";
+            return line;
+        } else {
+            error = printf_text(_("unknown option %s"), argument.c_str());
+            return std::nullopt;
+        }
+    }
+    if (positional.empty()) {
+        error = _("no command given (try --help)");
+        return std::nullopt;
+    }
+    line.command = positional.front();
+    line.args.assign(positional.begin() + 1, positional.end());
+    const auto shape = std::find_if(commands.begin(), commands.end(),
+                                    [&](const CommandShape& c) { return c.name == line.command; });
+    if (shape == commands.end()) {
+        error = printf_text(_("unknown command “%s” (try --help)"), line.command.c_str());
+        return std::nullopt;
+    }
+    if (line.args.size() < shape->min_args) {
+        error = printf_text(_("%s: missing arguments (try --help)"), line.command.c_str());
+        return std::nullopt;
+    }
+    if (line.args.size() > shape->max_args) {
+        error = printf_text(_("%s: too many arguments (try --help)"), line.command.c_str());
+        return std::nullopt;
+    }
+    const char* refused = nullptr;
+    if (line.json && !shape->json)
+        refused = "--json";
+    else if ((line.output || line.no_save) && !shape->save)
+        refused = line.output ? "--output" : "--no-save";
+    else if (line.passes && !shape->passes)
+        refused = "--passes";
+    if (refused) {
+        error = printf_text(_("%s: %s does not apply here"), line.command.c_str(), refused);
+        return std::nullopt;
+    }
+    return line;
+}
+
+std::string usage_text()
+{
+    return _("Usage: diskbenchctl [OPTIONS] COMMAND [ARGUMENTS]\n"
+             "\n"
+             "Commands:\n"
+             "  devices                     list the block devices diskbenchd offers\n"
+             "  benchmarks [KIND]           list benchmark kinds and their parameters\n"
+             "  run KIND TARGET [KEY=VALUE…]  run a benchmark on a device node or in a folder\n"
+             "  jobs                        list the daemon's jobs\n"
+             "  watch JOB                   follow a running job to its end\n"
+             "  cancel JOB                  stop a job\n"
+             "  history [DEVICE]            list the results kept for you\n"
+             "  show FILE                   print a result file\n"
+             "  compare A B                 compare two result files\n"
+             "\n"
+             "Options:\n"
+             "  --json                      print JSON (results in the app's result-file format)\n"
+             "  --output FILE, -o FILE      also write the result to FILE (run, watch)\n"
+             "  --no-save                   do not keep the result in your history (run, watch)\n"
+             "  --passes N                  set the kind's “passes” parameter (run)\n"
+             "  --no-ask-password           never ask for a password; fail instead\n"
+             "  --help, -h                  show this text\n"
+             "\n"
+             "See diskbenchctl(1) for the exit statuses.\n");
+}
+
+} // namespace diskbench::cli

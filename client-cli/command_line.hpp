@@ -1,0 +1,28 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace diskbench::cli {
+
+// diskbenchctl's command line, checked before anything talks to the bus:
+// a wrong one exits 2 with `error` and costs no daemon start.
+struct CommandLine {
+    std::string command;            // "devices", "run", ... ("help" for --help)
+    std::vector<std::string> args;  // positional arguments after the command
+    bool json = false;
+    bool no_save = false;
+    bool no_ask_password = false;
+    std::optional<std::string> output;  // --output FILE
+    std::optional<std::string> passes;  // --passes N, typed later from the kind's parameters
+};
+
+// Parses argv[1..]. On failure: nothing, and `error` says what is wrong.
+std::optional<CommandLine> parse_command_line(const std::vector<std::string>& arguments, std::string& error);
+
+// The usage text (--help), translated.
+std::string usage_text();
+
+} // namespace diskbench::cli

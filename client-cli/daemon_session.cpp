@@ -1,0 +1,106 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "daemon_session.hpp"
+
+#include <glib/gi18n-lib.h>
+
+#include <algorithm>
+
+namespace diskbench::cli {
+
+namespace {
+
+// The first call may have to start diskbenchd by bus activation.
+constexpr guint load_timeout_s = 60;
+constexpr const char* jobs_path_prefix = "/org/diskbench/DiskBench1/jobs/";
+
+} // namespace
+
+DaemonSession::DaemonSession()
+    : loop_(g_main_loop_new(nullptr, FALSE), &g_main_loop_unref)
+    , client_(std::make_unique<DaemonClient>())
+{
+    client_->add_observer(this);
+}
+
+DaemonSession::~DaemonSession()
+{
+    client_->remove_observer(this);
+}
+
+bool DaemonSession::load(std::string& error)
+{
+    if (!(devices_in_ && kinds_in_)) {
+        loading_ = true;
+        const guint timeout = g_timeout_add_seconds(load_timeout_s, [](gpointer self) -> gboolean {
+            static_cast<DaemonSession*>(self)->unreachable_ = true;
+            static_cast<DaemonSession*>(self)->quit();
+            return G_SOURCE_REMOVE;
+        }, this);
+        run();
+        loading_ = false;
+        if (!unreachable_)
+            g_source_remove(timeout);
+    }
+    if (unreachable_ || !(devices_in_ && kinds_in_)) {
+        error = _("The benchmark service (diskbenchd) cannot be reached on the system bus.");
+        return false;
+    }
+    return true;
+}
+
+void DaemonSession::check_loaded()
+{
+    if (loading_ && devices_in_ && kinds_in_)
+        quit();
+}
+
+void DaemonSession::devices_changed()
+{
+    devices_in_ = true;
+    check_loaded();
+}
+
+void DaemonSession::benchmarks_changed()
+{
+    kinds_in_ = true;
+    check_loaded();
+}
+
+void DaemonSession::job_changed(const JobEntry& job)
+{
+    if (job_changed_hook)
+        job_changed_hook(job);
+}
+
+void DaemonSession::job_points_added(const JobEntry& job)
+{
+    if (points_added_hook)
+        points_added_hook(job);
+}
+
+void DaemonSession::job_removed(const JobEntry& job)
+{
+    if (job_removed_hook)
+        job_removed_hook(job);
+}
+
+void DaemonSession::daemon_availability_changed(bool running)
+{
+    if (!running && loading_) {
+        unreachable_ = true;
+        quit();
+    }
+    if (availability_hook)
+        availability_hook(running);
+}
+
+std::string job_path_from_argument(const std::string& argument)
+{
+    if (argument.starts_with(jobs_path_prefix))
+        return argument;
+    if (!argument.empty() && std::all_of(argument.begin(), argument.end(), [](char c) { return g_ascii_isdigit(c); }))
+        return jobs_path_prefix + argument;
+    return {};
+}
+
+} // namespace diskbench::cli

@@ -1,0 +1,230 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// run, watch, cancel: starting and following jobs.
+#include "commands.hpp"
+#include "daemon_session.hpp"
+#include "job_follower.hpp"
+#include "parameter_values.hpp"
+#include "session_start.hpp"
+#include "text_agent.hpp"
+
+#include "contract/error_names.hpp"
+#include "model/folder.hpp"
+#include "model/job_result.hpp"
+#include "model/printf_text.hpp"
+
+#include <glib-unix.h>
+#include <glib/gi18n-lib.h>
+
+#include <csignal>
+#include <cstdio>
+#include <sys/stat.h>
+#include <unistd.h>
+
+namespace diskbench::cli {
+
+namespace {
+
+using client::CallError;
+using client::printf_text;
+using contract::ErrorCode;
+
+void print_error(const std::string& text)
+{
+    std::fprintf(stderr, "diskbenchctl: %s\n", text.c_str());
+}
+
+bool is_error(const CallError& error, ErrorCode code)
+{
+    return error.name == contract::error_name(code);
+}
+
+// Where a run goes: a Device object, or a folder we opened ourselves.
+struct Target {
+    std::string device_path;
+    client::DirectoryFd folder;
+};
+
+struct StartWait {
+    DaemonSession* session = nullptr;
+    std::optional<std::variant<std::string, CallError>> reply;
+    bool interrupted = false;
+};
+
+// One StartBenchmark / StartFilesystemBenchmark on the loop. Ctrl-C while
+// it waits (for polkit, say) gives up: the caller exits, its connection
+// closes, and the daemon cancels a job it still starts for a closed
+// connection (we never set "detach").
+void start(StartWait& wait, const std::string& kind, const Target& target, const client::SavedValueMap& options)
+{
+    auto on_reply = [&wait](std::variant<std::string, CallError> answer) {
+        wait.reply = std::move(answer);
+        wait.session->quit();
+    };
+    DaemonClient& client = wait.session->client();
+    if (target.folder)
+        client.start_filesystem_benchmark(target.folder.get(), kind, options, on_reply);
+    else
+        client.start_benchmark(target.device_path, kind, options, on_reply);
+    auto on_signal = [](gpointer data) -> gboolean {
+        auto* w = static_cast<StartWait*>(data);
+        w->interrupted = true;
+        w->session->quit();
+        return G_SOURCE_CONTINUE;
+    };
+    const guint sigint = g_unix_signal_add(SIGINT, on_signal, &wait);
+    const guint sigterm = g_unix_signal_add(SIGTERM, on_signal, &wait);
+    while (!wait.reply && !wait.interrupted)
+        wait.session->run();
+    g_source_remove(sigint);
+    g_source_remove(sigterm);
+}
+
+std::optional<Target> resolve_target(DaemonSession& session, const client::BenchmarkInfo& info,
+                                     const std::string& argument, ExitCode& code)
+{
+    Target target;
+    if (info.target == "directory") {
+        std::string error;
+        // The folder is opened here, with our own permissions; the daemon
+        // gets the descriptor, never the path.
+        target.folder = client::open_directory(argument, error);
+        if (!target.folder) {
+            print_error(argument + ": " + error);
+            code = exit_usage;
+            return std::nullopt;
+        }
+        return target;
+    }
+    const client::DeviceEntry* device = session.client().device_by_node(argument);
+    if (!device) {
+        struct stat facts {};
+        if (::stat(argument.c_str(), &facts) == 0 && S_ISDIR(facts.st_mode))
+            print_error(printf_text(_("%s runs on a device, not in a folder; folder benchmarks: %s"), info.kind.c_str(),
+                                    "file-rw, write-sweep, structure, small-files, mixed-load"));
+        else
+            print_error(printf_text(_("%s is not a device diskbenchd offers (see: diskbenchctl devices)"),
+                                    argument.c_str()));
+        code = exit_not_found;
+        return std::nullopt;
+    }
+    target.device_path = device->path;
+    return target;
+}
+
+} // namespace
+
+ExitCode run_command(const CommandLine& line)
+{
+    auto session = start_session();
+    if (!session)
+        return exit_no_daemon;
+    const std::string& kind = line.args[0];
+    const client::BenchmarkInfo* info = session->client().benchmark(kind);
+    if (!info) {
+        print_error(printf_text(_("no benchmark kind “%s” (see: diskbenchctl benchmarks)"), kind.c_str()));
+        return exit_usage;
+    }
+    std::string error;
+    const std::vector<std::string> assignments(line.args.begin() + 2, line.args.end());
+    auto options = typed_options(*info, assignments, line.passes, error);
+    if (!options) {
+        print_error(error);
+        return exit_usage;
+    }
+    ExitCode code = exit_ok;
+    const auto target = resolve_target(*session, *info, line.args[1], code);
+    if (!target)
+        return code;
+
+    // First without a password prompt: if polkit would ask, we decide here
+    // whether we can (a terminal, not --no-ask-password) and bring our own
+    // agent, instead of the daemon waiting on an agent that is not there.
+    const bool can_ask = !line.no_ask_password && isatty(STDIN_FILENO) == 1;
+    client::SavedValueMap first = *options;
+    first["auth.no_user_interaction"] = true;
+    StartWait wait;
+    wait.session = session.get();
+    start(wait, kind, *target, first);
+    std::unique_ptr<TextAgent> agent;
+    if (wait.reply && std::holds_alternative<CallError>(*wait.reply)
+        && is_error(std::get<CallError>(*wait.reply), ErrorCode::NotAuthorizedCanObtain) && can_ask) {
+        agent = TextAgent::start(error);
+        if (!agent) {
+            print_error(printf_text(_("cannot ask for a password here: %s"), error.c_str()));
+        } else {
+            wait.reply.reset();
+            start(wait, kind, *target, *options);
+        }
+    }
+    if (wait.interrupted) {
+        print_error(_("Interrupted before the benchmark started."));
+        return exit_cancelled;
+    }
+    if (const auto* failure = std::get_if<CallError>(&*wait.reply)) {
+        std::string text = client::error_text(*failure, line.args[1]).message;
+        if (is_error(*failure, ErrorCode::NotAuthorizedCanObtain))
+            text += " " + std::string(line.no_ask_password
+                                          ? _("(--no-ask-password was given.)")
+                                          : _("Run diskbenchctl in a terminal to type the password."));
+        print_error(text);
+        if (!failure->message.empty() && !is_error(*failure, ErrorCode::InvalidArgument))
+            std::fprintf(stderr, "  (%s: %s)\n", failure->name.c_str(), failure->message.c_str());
+        return exit_code_for_error(failure->name);
+    }
+    agent.reset(); // one password per run, like the app's once-per-job check
+    ResultOutput output { line.json, !line.no_save, line.output };
+    return follow_job(*session, std::get<std::string>(*wait.reply), output);
+}
+
+ExitCode watch_command(const CommandLine& line)
+{
+    const std::string path = job_path_from_argument(line.args[0]);
+    if (path.empty()) {
+        print_error(printf_text(_("“%s” is not a job (a number from diskbenchctl jobs, or its object path)"),
+                                line.args[0].c_str()));
+        return exit_usage;
+    }
+    auto session = start_session();
+    if (!session)
+        return exit_no_daemon;
+    if (!session->client().job(path)) {
+        print_error(printf_text(_("no job %s"), line.args[0].c_str()));
+        return exit_not_found;
+    }
+    ResultOutput output { line.json, !line.no_save, line.output };
+    return follow_job(*session, path, output);
+}
+
+ExitCode cancel_command(const CommandLine& line)
+{
+    const std::string path = job_path_from_argument(line.args[0]);
+    if (path.empty()) {
+        print_error(printf_text(_("“%s” is not a job (a number from diskbenchctl jobs, or its object path)"),
+                                line.args[0].c_str()));
+        return exit_usage;
+    }
+    auto session = start_session();
+    if (!session)
+        return exit_no_daemon;
+    if (!session->client().job(path)) {
+        print_error(printf_text(_("no job %s"), line.args[0].c_str()));
+        return exit_not_found;
+    }
+    std::optional<std::optional<CallError>> reply;
+    session->client().cancel_job(path, [&](std::optional<CallError> error) {
+        reply = std::move(error);
+        session->quit();
+    });
+    while (!reply)
+        session->run();
+    if (*reply) {
+        // The app's texts speak of starting benchmarks; for a refused
+        // cancel the daemon's own words say it better.
+        print_error(printf_text(_("cannot cancel job %s: %s (%s)"), line.args[0].c_str(), (*reply)->message.c_str(),
+                                (*reply)->name.c_str()));
+        return exit_code_for_error((*reply)->name);
+    }
+    return exit_ok;
+}
+
+} // namespace diskbench::cli

@@ -1,0 +1,26 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "daemon_session.hpp"
+#include "exit_codes.hpp"
+
+#include <optional>
+#include <string>
+
+namespace diskbench::cli {
+
+// What to do with a job's result once it has ended.
+struct ResultOutput {
+    bool json = false;                 // stdout: the result file's JSON, else the summary table
+    bool save = true;                  // keep it in $XDG_DATA_HOME/diskbench/results
+    std::optional<std::string> file;   // --output
+};
+
+// Follows one job (ours from `run`, or any from `watch`) to its end on the
+// session's loop: a live progress line on stderr when stderr is a terminal,
+// Ctrl-C (SIGINT) or SIGTERM cancels the job, and at the end the result as
+// the app keeps it (every sample caught up), printed and saved. Returns the
+// exit status: 0 finished, 12 cancelled, the error's status for a failed job.
+ExitCode follow_job(DaemonSession& session, const std::string& job_path, const ResultOutput& output);
+
+} // namespace diskbench::cli

@@ -1,0 +1,123 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// history, show, compare: result files, no daemon needed.
+#include "commands.hpp"
+#include "json_lists.hpp"
+#include "result_text.hpp"
+#include "text_table.hpp"
+
+#include "model/job_result.hpp"
+#include "model/printf_text.hpp"
+#include "model/recent_results.hpp"
+#include "model/saved_values.hpp"
+
+#include <glib.h>
+#include <glib/gi18n-lib.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <memory>
+
+namespace diskbench::cli {
+
+namespace {
+
+using client::printf_text;
+
+void print_error(const std::string& text)
+{
+    std::fprintf(stderr, "diskbenchctl: %s\n", text.c_str());
+}
+
+// A result file through the contract's reader (the one the app uses).
+std::optional<client::SavedResult> load(const std::string& path)
+{
+    gchar* contents = nullptr;
+    gsize length = 0;
+    GError* error = nullptr;
+    if (!g_file_get_contents(path.c_str(), &contents, &length, &error)) {
+        print_error(error->message);
+        g_error_free(error);
+        return std::nullopt;
+    }
+    const std::unique_ptr<gchar, decltype(&g_free)> owned(contents, g_free);
+    const std::string text(contents, length);
+    auto loaded = client::result_from_json(text);
+    if (const auto* failure = std::get_if<client::LoadError>(&loaded)) {
+        print_error(path + ": " + failure->message);
+        return std::nullopt;
+    }
+    return std::get<client::SavedResult>(std::move(loaded));
+}
+
+// The figures a history line shows: the first two of these the summary has.
+std::string headline(const client::SavedResult& result)
+{
+    std::string text;
+    int shown = 0;
+    for (const char* key : { "read_mb_s", "write_mb_s", "throughput_mb_s", "iops", "latency_p50_us", "latency_mean_us" }) {
+        if (shown == 2 || !result.summary.count(key))
+            continue;
+        text += (shown++ ? ", " : "") + printf_text("%s %.4g", key, client::number_of(result.summary, key, 0));
+    }
+    return text.empty() ? "-" : text;
+}
+
+} // namespace
+
+ExitCode history_command(const CommandLine& line)
+{
+    client::RecentResults recent;
+    recent.reload();
+    // A device node or a folder as the results name them: /dev/sdb for
+    // /dev/disk/by-id/..., the absolute folder for ~/bench/ or ../bench.
+    std::string wanted;
+    if (!line.args.empty()) {
+        wanted = line.args.front();
+        if (char* resolved = ::realpath(wanted.c_str(), nullptr)) {
+            wanted = resolved;
+            std::free(resolved);
+        }
+    }
+    std::vector<std::pair<std::string, const client::SavedResult*>> shown;
+    for (const client::RecentResult& entry : recent.results()) {
+        if (!wanted.empty() && client::text_of(entry.result.device_info, "node") != wanted
+            && entry.result.target != wanted)
+            continue;
+        shown.emplace_back(entry.path, &entry.result);
+    }
+    if (line.json) {
+        std::fputs(history_json(shown).c_str(), stdout);
+        return exit_ok;
+    }
+    if (shown.empty()) {
+        std::fprintf(stderr, "%s\n", printf_text(_("No results kept in %s."), recent.directory().c_str()).c_str());
+        return exit_ok;
+    }
+    TextTable table({ _("Date"), _("Kind"), _("Target"), _("State"), _("Figure"), _("File") });
+    for (const auto& [path, result] : shown)
+        table.add_row({ client::result_date_text(result->started_at_us), result->kind, result_target_text(*result),
+                        result->state, headline(*result), path });
+    std::fputs(table.render().c_str(), stdout);
+    return exit_ok;
+}
+
+ExitCode show_command(const CommandLine& line)
+{
+    const auto result = load(line.args[0]);
+    if (!result)
+        return exit_file;
+    std::fputs(line.json ? client::result_to_json(*result).c_str() : result_summary_text(*result).c_str(), stdout);
+    return exit_ok;
+}
+
+ExitCode compare_command(const CommandLine& line)
+{
+    const auto a = load(line.args[0]);
+    const auto b = load(line.args[1]);
+    if (!a || !b)
+        return exit_file;
+    std::fputs(line.json ? comparison_json(*a, *b).c_str() : comparison_text(*a, *b).c_str(), stdout);
+    return exit_ok;
+}
+
+} // namespace diskbench::cli

@@ -1,0 +1,149 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "result_text.hpp"
+
+#include "parameter_values.hpp"
+#include "text_table.hpp"
+
+#include "chart/value_format.hpp"
+#include "model/job_result.hpp"
+#include "model/printf_text.hpp"
+#include "model/progress_text.hpp"
+#include "model/saved_values.hpp"
+
+#include <glib/gi18n-lib.h>
+
+#include <cmath>
+#include <set>
+
+namespace diskbench::cli {
+
+namespace {
+
+using client::printf_text;
+
+std::optional<double> as_number(const client::SavedValue& value)
+{
+    if (const auto* integer = std::get_if<std::int64_t>(&value))
+        return static_cast<double>(*integer);
+    if (const auto* number = std::get_if<double>(&value))
+        return *number;
+    return std::nullopt;
+}
+
+// Summary figures with the digits that matter: 1234.57, 0.0123, 85.
+std::string figure_text(const client::SavedValue& value)
+{
+    if (const auto* number = std::get_if<double>(&value)) {
+        char buffer[G_ASCII_DTOSTR_BUF_SIZE];
+        return g_ascii_formatd(buffer, sizeof buffer, std::fabs(*number) >= 1e6 ? "%.0f" : "%.6g", *number);
+    }
+    return value_text(value);
+}
+
+std::string heading(const SavedResult& result)
+{
+    std::string text = printf_text(_("%s on %s: %s"), result.kind.c_str(), result_target_text(result).c_str(),
+                                   result.state.c_str());
+    if (result.started_at_us > 0)
+        text += "  (" + client::result_date_text(result.started_at_us);
+    if (result.finished_at_us > result.started_at_us && result.started_at_us > 0)
+        text += ", " + printf_text(_("%.1f s"), static_cast<double>(result.finished_at_us - result.started_at_us) / 1e6);
+    if (result.started_at_us > 0)
+        text += ")";
+    if (!result.backend.empty())
+        text += "  " + printf_text(_("backend %s"), result.backend.c_str());
+    return text + "\n";
+}
+
+} // namespace
+
+std::string result_target_text(const SavedResult& result)
+{
+    if (result.target_kind == "directory")
+        return printf_text(_("folder %s"), result.target.c_str());
+    const std::string node = client::text_of(result.device_info, "node");
+    return node.empty() ? result.target : node;
+}
+
+std::string progress_line(const client::JobEntry& job, std::int64_t now_us)
+{
+    std::string line = job.kind + "  " + client::job_progress(job, now_us).text;
+    // The newest value of the series measured last: MB/s, IOPS or a latency.
+    for (std::size_t i = job.points.size(); i-- > 0;) {
+        if (job.points[i].empty() || i >= job.series.size())
+            continue;
+        const auto& series = job.series[i];
+        line += "  ·  " + client::format_value(job.points[i].back().y, client::unit_from_name(series.y_unit));
+        break;
+    }
+    return line;
+}
+
+std::string change_text(double a, double b)
+{
+    if (a == 0)
+        return {};
+    const double change = (b - a) / std::fabs(a) * 100;
+    return printf_text("%+.1f %%", change);
+}
+
+std::string result_summary_text(const SavedResult& result)
+{
+    std::string text = heading(result);
+    // Numbers right-aligned in one table, the facts in words (filesystem,
+    // features) in another, so a long word does not push the numbers away.
+    TextTable figures({ _("Figure"), _("Value") }, { TextTable::Align::Left, TextTable::Align::Right });
+    TextTable facts({ _("Fact"), _("Value") });
+    for (const auto& [key, value] : result.summary) {
+        if (as_number(value))
+            figures.add_row({ key, figure_text(value) });
+        else if (!figure_text(value).empty())
+            facts.add_row({ key, figure_text(value) });
+    }
+    if (!figures.empty())
+        text += figures.render();
+    if (!facts.empty())
+        text += facts.render();
+    for (const std::string& warning : result.warnings)
+        text += printf_text(_("Warning: %s"), warning.c_str()) + "\n";
+    for (const std::string& note : result.notes)
+        text += printf_text(_("Note: %s"), note.c_str()) + "\n";
+    return text;
+}
+
+std::string comparison_text(const SavedResult& a, const SavedResult& b)
+{
+    std::string text = "A: " + heading(a) + "B: " + heading(b);
+    if (a.kind != b.kind)
+        text += printf_text(_("Warning: different benchmarks (%s, %s): only shared figures compare"), a.kind.c_str(),
+                            b.kind.c_str())
+            + "\n";
+    std::set<std::string> keys;
+    for (const auto& [key, value] : a.summary)
+        keys.insert(key);
+    for (const auto& [key, value] : b.summary)
+        keys.insert(key);
+    TextTable table({ _("Figure"), "A", "B", _("Change") },
+                    { TextTable::Align::Left, TextTable::Align::Right, TextTable::Align::Right, TextTable::Align::Right });
+    TextTable facts({ _("Fact"), "A", "B" });
+    for (const std::string& key : keys) {
+        const auto in_a = a.summary.find(key);
+        const auto in_b = b.summary.find(key);
+        const bool numbers = (in_a == a.summary.end() || as_number(in_a->second))
+            && (in_b == b.summary.end() || as_number(in_b->second));
+        const std::string text_a = in_a == a.summary.end() ? "-" : figure_text(in_a->second);
+        const std::string text_b = in_b == b.summary.end() ? "-" : figure_text(in_b->second);
+        if (!numbers) {
+            if (!text_a.empty() || !text_b.empty())
+                facts.add_row({ key, text_a, text_b });
+            continue;
+        }
+        std::string change;
+        if (in_a != a.summary.end() && in_b != b.summary.end())
+            change = change_text(*as_number(in_a->second), *as_number(in_b->second));
+        table.add_row({ key, text_a, text_b, change });
+    }
+    return text + table.render() + (facts.empty() ? "" : facts.render());
+}
+
+} // namespace diskbench::cli

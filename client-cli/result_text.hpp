@@ -1,0 +1,31 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "model/daemon_types.hpp"
+
+#include <string>
+
+namespace diskbench::cli {
+
+using client::SavedResult;
+
+// A result as the terminal shows it: what ran where, then the summary as a
+// key/value table, then its warnings and notes (the checks the daemon made).
+std::string result_summary_text(const SavedResult& result);
+
+// Two results side by side: every summary key either has, with the change
+// from A to B in percent where both are numbers.
+std::string comparison_text(const SavedResult& a, const SavedResult& b);
+
+// What a result ran on, for one table cell: "/dev/loop3" or "folder /home/ann/bench".
+std::string result_target_text(const SavedResult& result);
+
+// The progress line of a running job: "seek  42 %  ·  about 3 s left  ·
+// 1.2 ms" (the app's progress text, then the last value measured, with its
+// unit). `now_us`: the wall clock, as the daemon's StartedAt.
+std::string progress_line(const client::JobEntry& job, std::int64_t now_us);
+
+// The change from `a` to `b` in percent, "+12.5 %", "-3.0 %"; "" when a is 0.
+std::string change_text(double a, double b);
+
+} // namespace diskbench::cli
