@@ -59,6 +59,12 @@ JobProgress job_progress(const JobEntry& job, std::int64_t now_us)
     if (job.running()) {
         const double elapsed = static_cast<double>(now_us - static_cast<std::int64_t>(job.started_at_us)) / 1e6;
         progress.text = printf_text(_("%d %%"), static_cast<int>(progress.fraction * 100));
+        // Pass k covers (k-1)/N..k/N of Progress (the engine's passes.hpp).
+        if (const std::int64_t passes = integer_of(job.parameters, "passes", 1); passes > 1) {
+            const auto pass = std::min<std::int64_t>(passes, static_cast<std::int64_t>(progress.fraction * static_cast<double>(passes)) + 1);
+            /* TRANSLATORS: which repeat of a benchmark runs, e.g. "pass 2 of 5" */
+            progress.text += "  ·  " + printf_text(_("pass %d of %d"), static_cast<int>(pass), static_cast<int>(passes));
+        }
         if (progress.fraction > 0.02 && elapsed > 1)
             progress.text += "  ·  " + printf_text(_("about %s left"),
                                                      duration_text(elapsed / progress.fraction * (1 - progress.fraction)).c_str());
