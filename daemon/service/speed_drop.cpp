@@ -49,25 +49,28 @@ SpeedDrop find_speed_drop(const std::vector<engine::SeriesPoint>& points, const 
     SpeedDrop drop;
     if (points.size() < 6 || heat.empty())
         return drop;
-    const double start = median_of_points(points, 0, 3);
-    if (start <= 0)
-        return drop;
-    const double limit = start * (1 - judged_drop_percent / 100);
-    for (std::size_t i = 3; i + 3 <= points.size(); ++i) {
-        if (median_of_points(points, i, i + 3) >= limit)
-            continue;
-        const double after = median_of_points(points, i, points.size());
-        if (after >= limit)
-            return drop; // a dip that recovered, not a drop
-        const double first_x = points.front().x;
-        const double span = points.back().x - first_x;
-        drop.found = true;
-        drop.percent = (1 - after / start) * 100;
-        drop.progress = span > 0 ? (points[i].x - first_x) / span : 0;
-        drop.celsius = celsius_near(heat, drop.progress);
-        drop.hot = drop.celsius >= (warning_c > 0 ? warning_c : assumed_warning_c);
-        return drop;
+    // The split of the series into a before and an after with the largest
+    // fall between their medians: one step, found by the whole series, not
+    // by the first slow point (a busy machine makes single slow windows).
+    std::size_t split = 0;
+    double fall = 0;
+    for (std::size_t k = 3; k + 3 <= points.size(); ++k) {
+        const double before = median_of_points(points, 0, k);
+        const double after = median_of_points(points, k, points.size());
+        if (before > 0 && 1 - after / before > fall) {
+            fall = 1 - after / before;
+            split = k;
+        }
     }
+    if (fall * 100 < judged_drop_percent)
+        return drop;
+    const double first_x = points.front().x;
+    const double span = points.back().x - first_x;
+    drop.found = true;
+    drop.percent = fall * 100;
+    drop.progress = span > 0 ? (points[split].x - first_x) / span : 0;
+    drop.celsius = celsius_near(heat, drop.progress);
+    drop.hot = drop.celsius >= (warning_c > 0 ? warning_c : assumed_warning_c);
     return drop;
 }
 

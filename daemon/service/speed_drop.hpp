@@ -38,9 +38,10 @@ struct SpeedDrop {
     bool hot = false;     // celsius >= the warning threshold
 };
 
-// The first lasting drop of the series' speed below (100 - judged_drop_percent) %
-// of its start (the median of its first three points): three points in a row
-// whose median is that low. `points` in order of x.
+// The series' largest step down: the split (at least three points on each
+// side) where the median after it is furthest below the median before it;
+// a drop when that is at least judged_drop_percent. A dip that recovers
+// leaves the after-median high and is no drop. `points` in order of x.
 SpeedDrop find_speed_drop(const std::vector<engine::SeriesPoint>& points, const std::vector<HeatSample>& heat,
                           double warning_c);
 

@@ -2,7 +2,7 @@
 #pragma once
 
 // Real competing I/O for tests that need a run to slow down on purpose:
-// while it lives, four threads read (or write) the device with O_DIRECT in
+// while it lives, `threads` threads (default 4) read (or write) the device with O_DIRECT in
 // 1 MiB requests spread over it. On a loop device that is another
 // program's load on the same backing file and disk, which is exactly what
 // slows a benchmark on a real machine; no test hook in the engine.
@@ -22,11 +22,11 @@ namespace diskbench::testing {
 
 class CompetingIo {
 public:
-    CompetingIo(const std::string& path, std::uint64_t size, bool write = false)
+    CompetingIo(const std::string& path, std::uint64_t size, bool write = false, unsigned threads = 4)
     {
         constexpr std::uint64_t chunk = 1024 * 1024;
-        for (unsigned t = 0; t < 4; ++t)
-            threads_.emplace_back([this, path, size, write, t] {
+        for (unsigned t = 0; t < threads; ++t)
+            threads_.emplace_back([this, path, size, write, threads, t] {
                 const int fd = ::open(path.c_str(), (write ? O_WRONLY : O_RDONLY) | O_DIRECT | O_CLOEXEC);
                 if (fd < 0)
                     return;
@@ -37,7 +37,7 @@ public:
                 }
                 std::unique_ptr<void, decltype(&std::free)> buffer(raw, &std::free);
                 std::fill_n(static_cast<char*>(raw), chunk, static_cast<char>(0x5a));
-                std::uint64_t offset = t * (size / 4);
+                std::uint64_t offset = t * (size / threads);
                 while (!stop_.load()) {
                     const auto offset_arg = static_cast<off_t>(offset);
                     if ((write ? ::pwrite(fd, raw, chunk, offset_arg) : ::pread(fd, raw, chunk, offset_arg)) <= 0)

@@ -6,7 +6,8 @@
 // devices have none and the VM's own disk must not be touched). A helper
 // thread reads the sensor through the daemon's own reader while the write
 // runs, as the job does once a second, and halfway through starts competing
-// writes (a real slowdown of the loop device); on the hot drive it also
+// writes from 8 threads (a real slowdown of the loop device, to about a
+// third); on the hot drive it also
 // raises temp1_input above temp1_max. The same drop is then throttling on
 // the hot drive and a cache cliff on the cool one.
 #include "benchmark.hpp"
@@ -128,7 +129,9 @@ TEST_CASE("a sustained write on the hot fake drive is throttling, on the cool on
 {
     const bool hot = GENERATE(true, false);
     INFO((hot ? "hot" : "cool") << " drive");
-    ScratchDir dir;
+    // In memory: the machine's own disk (other tests, other programs) would
+    // add drops of its own to the one this test plants.
+    ScratchDir dir("/dev/shm");
     const fs::path hwmon = fake_nvme_hwmon(dir.path() / "sys");
     const system::TemperatureSensor sensor = system::find_hwmon_sensor("nvme0n1", dir.path() / "sys");
     REQUIRE(sensor.source == "nvme-hwmon");
@@ -148,7 +151,7 @@ TEST_CASE("a sustained write on the hot fake drive is throttling, on the cool on
             if (progress >= 0.5 && !competitor) {
                 if (hot)
                     write(hwmon / "temp1_input", "76000");
-                competitor.emplace(loop.path(), 64 * MiB, true);
+                competitor.emplace(loop.path(), 64 * MiB, true, 8);
             }
             const system::TemperatureReading reading = system::read_hwmon_sensor(sensor);
             heat.push_back({ progress, reading.celsius });
