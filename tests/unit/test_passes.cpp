@@ -79,9 +79,9 @@ TEST_CASE("spread over passes: median, min, max, sample CV", "[passes]")
 TEST_CASE("merged summaries: median headline, spread keys for figures, warning over 5 %", "[passes]")
 {
     std::vector<ValueMap> passes {
-        { { "a.throughput_mb_s", 100.0 }, { "b.iops", 1000.0 }, { "bytes", std::uint64_t { 10 } }, { "tests", std::string("x") } },
-        { { "a.throughput_mb_s", 120.0 }, { "b.iops", 1010.0 }, { "bytes", std::uint64_t { 30 } }, { "tests", std::string("y") } },
-        { { "a.throughput_mb_s", 80.0 }, { "b.iops", 990.0 }, { "bytes", std::uint64_t { 20 } }, { "tests", std::string("z") } },
+        { { "a.throughput_mb_s", 100.0 }, { "a.iops", 25.0 }, { "b.iops", 1000.0 }, { "bytes", std::uint64_t { 10 } }, { "tests", std::string("x") } },
+        { { "a.throughput_mb_s", 120.0 }, { "a.iops", 30.0 }, { "b.iops", 1010.0 }, { "bytes", std::uint64_t { 30 } }, { "tests", std::string("y") } },
+        { { "a.throughput_mb_s", 80.0 }, { "a.iops", 20.0 }, { "b.iops", 990.0 }, { "bytes", std::uint64_t { 20 } }, { "tests", std::string("z") } },
     };
     std::vector<std::string> warnings;
     const ValueMap merged = merge_pass_summaries(passes, warnings);
@@ -94,6 +94,9 @@ TEST_CASE("merged summaries: median headline, spread keys for figures, warning o
     CHECK(std::get<std::uint64_t>(merged.at("bytes")) == 20);
     CHECK_FALSE(merged.contains("bytes_min"));
     CHECK(std::get<std::string>(merged.at("tests")) == "z");
+    // b.iops varied 1 %: no warning; a.iops varied 20 % like its test's
+    // throughput, which already says so.
+    CHECK(std::get<double>(merged.at("a.iops_cv_percent")) == Approx(20.0));
     REQUIRE(warnings.size() == 1);
     CHECK(warnings[0] == "a.throughput_mb_s: results varied 20 % between passes (80 to 120 over 3 passes)");
 }
