@@ -688,3 +688,37 @@ TEST_CASE("progress text: time left, the end, and the bars of a block-size sweep
     CHECK(from_logical.bars == 4);
     CHECK(from_logical.next == 512);
 }
+
+TEST_CASE("passes: a line graph draws each pass faintly under the median; progress says which pass", "[client-model]")
+{
+    const BenchmarkPage& sequential = *benchmark_page("sequential");
+    const std::vector<SavedSeries> series = {
+        { "throughput.pass1", "B", "MB/s", "line", { { 0, 100 }, { 1, 110 } } },
+        { "throughput.pass2", "B", "MB/s", "line", { { 0, 60 }, { 1, 70 } } },
+        { "throughput.passes", "B", "MB/s", "line", { { 0, 1 } } }, // not a pass: no number
+        { "throughput", "B", "MB/s", "line", { { 0, 100 }, { 1, 110 } } },
+    };
+    const auto routes = route_series(sequential.views[0], { "throughput.pass1", "throughput.pass2",
+                                                            "throughput.passes", "throughput" });
+    CHECK(routes[3].line == std::optional<std::size_t>(0));
+    CHECK_FALSE(routes[3].faint);
+    CHECK(routes[0].faint);
+    CHECK(routes[1].faint);
+    CHECK_FALSE(routes[2].line);
+    const auto chart = chart_series_for(sequential.views[0], series, "This run");
+    REQUIRE(chart.size() == 3);
+    CHECK_FALSE(chart[0].faint);
+    CHECK(chart[0].label == "This run");
+    CHECK(chart[1].faint);
+    CHECK(chart[1].label.empty()); // no legend entry of its own
+    CHECK(chart[2].points[0].y == 60);
+
+    JobEntry job;
+    job.state = "running";
+    job.started_at_us = 1'000'000'000;
+    job.progress = 0.25;
+    job.parameters["passes"] = std::int64_t { 5 };
+    CHECK(contains(job_progress(job, 1'000'000'000).text, "pass 2 of 5"));
+    job.progress = 1.0;
+    CHECK(contains(job_progress(job, 1'000'000'000).text, "pass 5 of 5"));
+}
