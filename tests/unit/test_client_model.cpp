@@ -5,6 +5,7 @@
 #include "model/benchmark_pages.hpp"
 #include "model/folder.hpp"
 #include "model/job_result.hpp"
+#include "model/pass_spread.hpp"
 #include "model/progress_text.hpp"
 #include "model/recent_results.hpp"
 #include "model/sample_stream.hpp"
@@ -721,4 +722,24 @@ TEST_CASE("passes: a line graph draws each pass faintly under the median; progre
     CHECK(contains(job_progress(job, 1'000'000'000).text, "pass 2 of 5"));
     job.progress = 1.0;
     CHECK(contains(job_progress(job, 1'000'000'000).text, "pass 5 of 5"));
+}
+
+TEST_CASE("the Profiles grid's spread over passes comes from the pass series", "[client-model]")
+{
+    const std::vector<SavedSeries> series = {
+        { "throughput.pass1", "test", "MB/s", "bar", { { 0, 100 }, { 1, 10 } } },
+        { "throughput.pass2", "test", "MB/s", "bar", { { 0, 120 }, { 1, 10 } } },
+        { "throughput.pass3", "test", "MB/s", "bar", { { 0, 80 }, { 1, 10 } } },
+        { "throughput", "test", "MB/s", "bar", { { 0, 100 }, { 1, 10 } } },
+        { "throughput.passes", "test", "MB/s", "bar", { { 0, 1 } } },
+    };
+    const auto first = pass_spread(series, "throughput", 0);
+    REQUIRE(first);
+    CHECK(first->passes == 3);
+    CHECK(first->minimum == 80);
+    CHECK(first->maximum == 120);
+    CHECK(first->cv_percent == Approx(20.0));
+    CHECK(pass_spread(series, "throughput", 1)->cv_percent == 0);
+    CHECK_FALSE(pass_spread(series, "iops", 0));
+    CHECK_FALSE(pass_spread({ series[3] }, "throughput", 0)); // one pass: no spread
 }
