@@ -12,7 +12,9 @@ daemon follows udisks' PropertiesChanged). polkitd and diskbenchd are real;
 the hwmon sources are covered by the unit tests on a made-up sysfs.
 """
 
-import subprocess
+import mmap
+import os
+import threading
 import time
 
 import harness
@@ -34,6 +36,22 @@ def ata_properties(celsius):
         'SmartNumBadSectors': ('x', 0), 'SmartSelftestStatus': ('s', 'success'),
         'SmartSelftestPercentRemaining': ('i', 0),
     }
+
+
+def compete(node, n, stop):
+    """Writes 1 MiB blocks with O_DIRECT over the first 32 MiB of NODE until
+    STOP: another program's load on the device (the GIL is released in
+    pwrite, so 8 of these are 8 writers)."""
+    fd = os.open(node, os.O_WRONLY | os.O_DIRECT)
+    buffer = mmap.mmap(-1, 1 << 20)  # page-aligned, as O_DIRECT needs
+    try:
+        offset = n * (4 << 20)
+        while not stop.is_set():
+            os.pwrite(fd, buffer, offset)
+            offset = (offset + (7 << 20)) % (31 << 20)
+    finally:
+        buffer.close()
+        os.close(fd)
 
 
 class DriveTemperatureTest(harness.IntegrationTestCase):
@@ -163,8 +181,8 @@ class DriveTemperatureTest(harness.IntegrationTestCase):
 
     def sustained_write_with_planted_drop(self, hot_at_drop):
         """A sustained write on the warm mock drive, with real competing
-        writes (fio, 8 jobs) from the middle on: the same real slowdown
-        either way; only the drive's temperature at that moment differs."""
+        writes (8 threads, compete()) from the middle on: the same real
+        slowdown either way; only the drive's temperature then differs."""
         self.set_mock_temperature(45.0)
         wait_until(lambda: abs(self.device(self.hot)['Temperature'] - 45.0) < 1e-6, 10,
                    what='Temperature at 45 °C')
@@ -176,15 +194,16 @@ class DriveTemperatureTest(harness.IntegrationTestCase):
                    what='the write half done')
         if hot_at_drop:
             self.set_mock_temperature(76.0)
-        competitor = subprocess.Popen(
-            ['fio', '--name=compete', f'--filename={self.hot.node}', '--rw=randwrite', '--bs=1M',
-             '--direct=1', '--ioengine=psync', '--numjobs=8', '--time_based', '--runtime=6',
-             '--size=32M', '--output=/dev/null'],
-            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        stop = threading.Event()
+        writers = [threading.Thread(target=compete, args=(self.hot.node, n, stop)) for n in range(8)]
+        for writer in writers:
+            writer.start()
         try:
             self.assertEqual(self.wait_job_state(job), 'finished')
         finally:
-            competitor.wait(30)
+            stop.set()
+            for writer in writers:
+                writer.join(30)
         return (self.stack.get_property(job, JOB_IFACE, 'Summary'),
                 self.stack.get_property(job, JOB_IFACE, 'Warnings'),
                 self.stack.get_property(job, JOB_IFACE, 'Notes'))
