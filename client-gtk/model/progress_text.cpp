@@ -46,6 +46,12 @@ std::string device_summary_text(const std::string& kind, const SavedValueMap& su
         parts.push_back(std::string(_("p50")) + " " + format_value(p50, Unit::Microseconds));
     if (!std::isnan(p99))
         parts.push_back(std::string(_("p99")) + " " + format_value(p99, Unit::Microseconds));
+    // The drive's temperature over the run (the daemon's temperature_* keys).
+    const double start_c = number_of(summary, "temperature_start_c", NAN);
+    const double max_c = number_of(summary, "temperature_max_c", NAN);
+    if (!std::isnan(start_c) && !std::isnan(max_c))
+        /* TRANSLATORS: the drive's temperature at the start of a run and the highest during it, e.g. "41 → 52 °C" */
+        parts.push_back(printf_text(_("%.0f → %.0f °C"), start_c, max_c));
     std::string text;
     for (const std::string& part : parts)
         text += (text.empty() ? "" : "  ·  ") + part;

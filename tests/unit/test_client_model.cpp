@@ -743,3 +743,12 @@ TEST_CASE("the Profiles grid's spread over passes comes from the pass series", "
     CHECK_FALSE(pass_spread(series, "iops", 0));
     CHECK_FALSE(pass_spread({ series[3] }, "throughput", 0)); // one pass: no spread
 }
+
+TEST_CASE("a run's headline line shows the drive's temperature start → max", "[client-model]")
+{
+    SavedValueMap summary { { "throughput_mb_s", 480.0 } };
+    CHECK_FALSE(contains(device_summary_text("sequential", summary), "°C"));
+    summary["temperature_start_c"] = 41.2;
+    summary["temperature_max_c"] = 52.5;
+    CHECK(contains(device_summary_text("sequential", summary), "41 → 52 °C"));
+}
