@@ -78,13 +78,16 @@ void ProfileGrid::set(const std::vector<std::string>& tests, const std::vector<S
                 // The median over passes, and under it how far the passes spread.
                 GtkWidget* box = gtk_box_new(GTK_ORIENTATION_VERTICAL, 0);
                 gtk_box_append(GTK_BOX(box), cell);
-                /* TRANSLATORS: spread of a figure over a benchmark's passes: lowest – highest, coefficient of
-                   variation, e.g. "1232 – 2697 MB/s · CV 39 %" */
-                GtkWidget* range = label(printf_text(_("%s – %s · CV %.0f %%"),
-                                                     format_value(spread->minimum, columns[c].unit).c_str(),
-                                                     format_value(spread->maximum, columns[c].unit).c_str(),
-                                                     spread->cv_percent),
-                                         "dim-label");
+                // Short, so four columns still fit beside the sidebar; the
+                // range is in the tooltip.
+                /* TRANSLATORS: coefficient of variation of a figure over a benchmark's passes, e.g. "CV 39 %" */
+                GtkWidget* range = label(printf_text(_("CV %.0f %%"), spread->cv_percent), "dim-label");
+                /* TRANSLATORS: lowest and highest value of a figure over a benchmark's passes, e.g.
+                   "1232 MB/s – 2697 MB/s over 5 passes" */
+                gtk_widget_set_tooltip_text(range, printf_text(_("%s – %s over %d passes"),
+                                                               format_value(spread->minimum, columns[c].unit).c_str(),
+                                                               format_value(spread->maximum, columns[c].unit).c_str(),
+                                                               static_cast<int>(spread->passes)).c_str());
                 gtk_widget_add_css_class(range, "caption");
                 gtk_box_append(GTK_BOX(box), range);
                 cell = box;

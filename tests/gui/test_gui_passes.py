@@ -18,6 +18,9 @@ Run (as root):
         [--screenshot-dir DIR]
 """
 
+import json
+import os
+import subprocess
 import time
 
 import gui_stack
@@ -88,6 +91,39 @@ class PassesGuiTest(gui_stack.GuiTestCase):
                                f'({MIN_FAINT_PIXELS}+ more pixels than the {faint_before} before the run)')
         print(f'screenshot {shot}: {last[0]} median pixels, {last[1]} faint pixels '
               f'({faint_before} before the run)', flush=True)
+
+    def test_profiles_grid_spread_of_a_saved_result(self):
+        """A 3-pass profile measured by diskbench-engine (the same engine,
+        as root on the stack's loop device; its JSON is a result file the
+        app opens) shows in the Profiles grid with its spread; saving it
+        again keeps every pass's series."""
+        app = os.path.abspath(self.gui.app_argv[0])
+        engine = os.path.join(os.path.dirname(os.path.dirname(app)), 'daemon', 'tools', 'diskbench-engine')
+        result = self.gui.user_path('profile-passes.json')
+        with open(result, 'w') as out:
+            subprocess.run([engine, 'profile', self.gui.loop.node, 'passes=3', 'duration_s=0.5',
+                            'warmup_s=0.1', 'region_size=67108864'], stdout=out, check=True)
+        os.chmod(result, 0o644)
+        self.gui.activate('select-device', self.gui.loop.node)  # the pages, not the sidebar alone
+        self.gui.activate('open-result', result)
+        kind, state, _points = self.gui.wait_status('profile', timeout=20)
+        self.assertEqual(state, 'finished')
+        time.sleep(1.5)  # the frame with the grid
+        self.gui.screenshot(self.screenshot_path('profile-passes.png'))
+        again = self.gui.user_path('profile-passes-again.json')
+        self.gui.activate('save-result', again)
+        saved = self.gui.wait_for(lambda: _json(again), 20, what=f'{again} to hold JSON')
+        names = [s['name'] for s in saved['series']]
+        self.assertIn('throughput.pass3', names)
+        self.assertIn('seq1m_q8t1.throughput_mb_s_cv_percent', saved['summary'])
+
+
+def _json(path):
+    try:
+        with open(path) as f:
+            return json.load(f)
+    except (OSError, ValueError):
+        return None
 
 
 if __name__ == '__main__':
