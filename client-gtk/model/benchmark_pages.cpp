@@ -130,6 +130,18 @@ std::vector<BenchmarkPage> make_write_pages()
     };
 }
 
+// "throughput.pass2" of a line graph of "throughput" (engine passes.hpp):
+// a pass, drawn faintly. Bars and dots of several passes would crowd the
+// graph; their median (bars) and union (dots) come under the series' name.
+bool is_pass_of(const PageView& view, const std::string& name)
+{
+    if (view.spec.style != ChartStyle::Line || view.prefix || view.by_name || !view.names.empty())
+        return false;
+    const std::string stem = view.series + ".pass";
+    return name.size() > stem.size() && name.starts_with(stem)
+        && name.find_first_not_of("0123456789", stem.size()) == std::string::npos;
+}
+
 bool shows(const PageView& view, const std::string& name)
 {
     if (!view.names.empty())
@@ -318,6 +330,11 @@ std::vector<SeriesRoute> route_series(const PageView& view, const std::vector<st
     for (std::size_t i = 0; i < series_names.size(); ++i)
         if (shows(view, series_names[i]))
             routes[i].line = next_line++;
+    for (std::size_t i = 0; i < series_names.size(); ++i)
+        if (is_pass_of(view, series_names[i])) {
+            routes[i].line = next_line++;
+            routes[i].faint = true;
+        }
     for (std::size_t i = 0; i < series_names.size(); ++i) {
         if (!view.band_min.empty() && series_names[i] == view.band_min)
             routes[i].band_min = 0;
@@ -360,8 +377,10 @@ std::vector<ChartSeries> chart_series_for(const PageView& view, const std::vecto
         if (route.line) {
             if (chart.size() <= *route.line)
                 chart.resize(*route.line + 1);
-            chart[*route.line].label = series_label(view, series[i].name, label);
+            // A pass has no legend entry of its own: it is the median's.
+            chart[*route.line].label = route.faint ? std::string() : series_label(view, series[i].name, label);
             chart[*route.line].points = series[i].points;
+            chart[*route.line].faint = route.faint;
         }
     }
     for (std::size_t i = 0; i < series.size(); ++i) {

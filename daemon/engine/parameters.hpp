@@ -43,6 +43,10 @@ public:
     [[nodiscard]] bool given(std::string_view key) const;
 
     [[nodiscard]] const ValueMap& values() const noexcept { return values_; }
+    // A copy with `key` (which must be in the schema, with a valid value)
+    // set to `value`, the given keys unchanged: the passes set each pass's
+    // seed this way without making defaults look given.
+    [[nodiscard]] ParameterSet with_value(std::string_view key, Value value) const;
 
 private:
     friend ParameterSet validate_parameters(std::span<const ParamSpec>, const ValueMap&);
