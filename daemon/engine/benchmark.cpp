@@ -19,7 +19,7 @@ std::span<const BenchmarkInfo> all_benchmarks()
         benchmarks::surface(),     benchmarks::block_sweep(),  benchmarks::profile(),
         benchmarks::queue_depth_sweep(), benchmarks::file_rw(), benchmarks::write_sweep(),
         benchmarks::device_write(), benchmarks::device_write_sweep(), benchmarks::sustained_write(),
-        benchmarks::mixed_load(),
+        benchmarks::mixed_load(), benchmarks::file_profile(),
         benchmarks::structure(), benchmarks::small_files(),
     };
     return list;
