@@ -60,7 +60,7 @@ void ParameterEditor::set_parameters(const std::vector<ParameterInfo>& parameter
     rows_.clear();
     SavedValueMap kept;
     for (const ParameterInfo& info : parameters) {
-        rows_.push_back(std::make_unique<Row>(Row { info, nullptr, this, false, {} }));
+        rows_.push_back(std::make_unique<Row>(Row { info, nullptr, this }));
         if (const auto found = changed_.find(info.key); found != changed_.end())
             kept.insert(*found);
     }

@@ -39,7 +39,7 @@ private:
         GtkWidget* editor = nullptr;
         ParameterEditor* owner = nullptr;
         bool big_number = false; // an unsigned too large for a spin button (seeds): typed as text
-        std::vector<SavedValue> offered; // a drop-down's values, by position
+        std::vector<SavedValue> offered = {}; // a drop-down's values, by position
     };
     void rebuild();
     void read(Row& row);

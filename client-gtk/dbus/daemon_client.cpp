@@ -241,7 +241,7 @@ void DaemonClient::load_benchmarks()
             for (const auto& kind : kinds) {
                 BenchmarkInfo info { kind.get<0>(), kind.get<1>(), kind.get<2>(), kind.get<3>(), {} };
                 for (const auto& parameter : kind.get<4>()) {
-                    ParameterInfo p { parameter.get<0>(), parameter.get<1>(), parameter.get<2>(), {}, {}, false, {} };
+                    ParameterInfo p { parameter.get<0>(), parameter.get<1>(), parameter.get<2>(), {} };
                     if (auto value = saved_value_from_variant(parameter.get<3>()))
                         p.default_value = *value;
                     info.parameters.push_back(std::move(p));

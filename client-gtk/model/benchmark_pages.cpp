@@ -114,8 +114,8 @@ std::vector<BenchmarkPage> make_write_pages()
         // TRANSLATORS: the folder Profiles page: CrystalDiskMark's tests on a test file.
         with_target({ std::string(kinds::file_profile), N_("Profiles"), "power-profile-performance-symbolic",
                       N_("CrystalDiskMark-style tests on a test file in the folder, each read and written."),
-                      { view(N_("MB/s"), spec(Bar, Categories, Unit::Plain, Unit::MegabytesPerSecond), "",
-                             true) } },
+                      { by_name(view(N_("MB/s"), spec(Bar, Categories, Unit::Plain, Unit::MegabytesPerSecond), "",
+                                     true)) } },
                     Directory),
         with_target({ std::string(kinds::mixed_load), N_("Mixed load"), "media-playlist-shuffle-symbolic",
                       N_("Reads and writes at the same time: throughput of each over time."), {} },

@@ -57,9 +57,10 @@ struct ParameterInfo {
     // From Manager.ListParameterChoices() (daemon 0.4): the values offered
     // in a drop-down; `exclusive` when no other value is accepted; unit
     // "bytes" for byte sizes. Empty: any value of the type.
-    std::vector<SavedValue> choices;
+    // (Defaults given, so the four-field initialisers of older code still compile warning-free.)
+    std::vector<SavedValue> choices = {};
     bool exclusive = false;
-    std::string unit;
+    std::string unit = {};
 };
 
 struct BenchmarkInfo {

@@ -260,7 +260,7 @@ void run(DirectoryContext& ctx)
                 ctx.recorder.add_point(write_series, { x, writes.megabytes_per_second() });
                 add_direction_summary(ctx.result.summary, key + "read_", reads);
                 add_direction_summary(ctx.result.summary, key + "write_", writes);
-                ctx.result.summary[key + "mb_s"] = stats.megabytes_per_second();
+                ctx.result.summary[key + "total_mb_s"] = stats.megabytes_per_second();
                 ctx.result.summary[key + "read_percent"] = std::uint64_t { plan.mix_read_percent };
                 continue;
             }
