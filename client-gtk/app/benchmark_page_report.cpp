@@ -12,6 +12,8 @@
 
 #include <algorithm>
 
+#include <fmt/format.h>
+
 namespace diskbench::client {
 
 void BenchmarkPageView::build_file_profile_controls(GtkWidget* header)
@@ -77,10 +79,8 @@ void BenchmarkPageView::update_file_profile_controls()
             size_values_ = offered; // after set_selected: the handler keeps the setting as it is
         }
         if (p.key == "passes") {
-            const std::int64_t passes = integer_of(parameters, "passes", 1);
-            /* TRANSLATORS: in the folder Profiles header: how often each test runs */
-            const std::string text = passes == 1 ? std::string(_("1 pass"))
-                                                 : std::to_string(passes) + " " + _("passes");
+            /* TRANSLATORS: in the folder Profiles header: how often each test runs, e.g. "Passes: 3" */
+            const std::string text = fmt::format(fmt::runtime(_("Passes: {}")), integer_of(parameters, "passes", 1));
             gtk_label_set_text(GTK_LABEL(passes_label_), text.c_str());
             gtk_widget_set_visible(passes_label_, TRUE);
         }

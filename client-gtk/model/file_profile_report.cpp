@@ -106,7 +106,7 @@ std::string file_profile_settings(const SavedValueMap& parameters, const SavedVa
                                    data == "zeros" ? _("zero") : _("random"),
                                    number_of(parameters, "duration_s", 5), number_of(parameters, "warmup_s", 1));
     if (const std::int64_t passes = integer_of(parameters, "passes", 0); passes > 0)
-        text += fmt::format(fmt::runtime(_(", {} passes")), passes);
+        text += fmt::format(fmt::runtime(_(", passes: {}")), passes);
     if (const auto mix = parameters.find("mix"); mix == parameters.end() || !text_of(parameters, "mix").empty())
         text += fmt::format(fmt::runtime(_(", mix {} % reads")), integer_of(parameters, "mix_read_percent", 70));
     if (summary.find("direct_io") != summary.end())
