@@ -2,6 +2,7 @@
 // The folder Profiles page's models: the grid's rows filling in as a run's
 // tests end, the plain-text report, the drop-down values of parameters with
 // a list (sizes as "1 GiB").
+#include "model/benchmark_description.hpp"
 #include "model/file_profile_report.hpp"
 #include "model/parameter_choices.hpp"
 
@@ -138,6 +139,16 @@ TEST_CASE("the folder Profiles report holds the device, filesystem, date, settin
     const std::string partial = file_profile_report(running_run());
     CHECK(contains(partial, "3456.78"));
     CHECK_FALSE(contains(partial, "0.00"));
+}
+
+TEST_CASE("the folder Profiles page says what the run does", "[client-model]")
+{
+    const std::string what = describe_benchmark("file-profile", running_run().parameters, "/dev/sdX", 512).what;
+    INFO(what);
+    CHECK(contains(what, "1 GiB"));
+    CHECK(contains(what, "SEQ1M Q8T1, SEQ1M Q1T1, RND4K Q32T1, RND4K Q1T1"));
+    CHECK(contains(what, "RND4K Q1T1, 70 % reads"));
+    CHECK(contains(what, "1.0 s of warm-up for 5.0 s"));
 }
 
 TEST_CASE("parameters with a list show as drop-downs, sizes in binary units", "[client-model]")
