@@ -88,10 +88,12 @@ class FileProfileTest(harness.IntegrationTestCase):
             self.assertIn('1 GiB', c.error.message)
         self.assertEqual(os.listdir(folder), [])
         self.assertEqual(self.free_bytes(), free_before)
-        # Nothing reached the device beyond a little metadata (the refusal
-        # comes before any scratch folder or file exists).
+        # No test file was started: a fill that had begun would have put
+        # tens of MiB on the device before running out of space. (A few MiB
+        # may still come from ext4's own background work on the new
+        # filesystem, its lazy inode table initialisation.)
         os.sync()
-        self.assertLess(self.sectors_written() - written_before, 2048)
+        self.assertLess(self.sectors_written() - written_before, 16 * MiB // 512)
 
     def test_parameter_choices_are_listed(self):
         [choices] = self.stack.call(MANAGER_PATH, MANAGER_IFACE, 'ListParameterChoices')
