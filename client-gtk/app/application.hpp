@@ -43,6 +43,7 @@ private:
     std::unique_ptr<RecentResults> recent_;
     std::unique_ptr<Window> window_;
     GSimpleAction* status_action_ = nullptr;
+    GSimpleAction* grid_action_ = nullptr; // the folder Profiles grid's cells, for scripts
     Ref<GtkFileChooserNative> chooser_;
     std::function<void(const std::string&)> chosen_;
 };

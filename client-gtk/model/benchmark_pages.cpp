@@ -111,6 +111,12 @@ std::vector<BenchmarkPage> make_write_pages()
         with_target({ std::string(kinds::small_files), N_("Small files"), "text-x-generic-symbolic",
                       N_("Writes, reads and deletes many small files."), {} },
                     Directory),
+        // TRANSLATORS: the folder Profiles page: CrystalDiskMark's tests on a test file.
+        with_target({ std::string(kinds::file_profile), N_("Profiles"), "power-profile-performance-symbolic",
+                      N_("CrystalDiskMark-style tests on a test file in the folder, each read and written."),
+                      { by_name(view(N_("MB/s"), spec(Bar, Categories, Unit::Plain, Unit::MegabytesPerSecond), "",
+                                     true)) } },
+                    Directory),
         with_target({ std::string(kinds::mixed_load), N_("Mixed load"), "media-playlist-shuffle-symbolic",
                       N_("Reads and writes at the same time: throughput of each over time."), {} },
                     Directory),

@@ -36,7 +36,7 @@ std::span<const BenchmarkInfo> all_benchmarks()
         repeatable(benchmarks::queue_depth_sweep()), repeatable(benchmarks::file_rw()),
         repeatable(benchmarks::write_sweep()), repeatable(benchmarks::device_write()),
         repeatable(benchmarks::device_write_sweep()), benchmarks::sustained_write(),
-        benchmarks::mixed_load(),
+        benchmarks::mixed_load(),              repeatable(benchmarks::file_profile()),
         repeatable(benchmarks::structure()), repeatable(benchmarks::small_files()),
     };
     return list;

@@ -29,6 +29,9 @@ struct ParamSpec {
     double maximum = 0;
     // For Text: the allowed words (empty means any text).
     std::vector<std::string_view> choices = {};
+    // For an Unsigned number of bytes: the sizes a user picks from (a
+    // client's drop-down); any other value in range is accepted too.
+    std::vector<std::uint64_t> choices_bytes = {};
 };
 
 // Validated parameters: every key of the schema is present, either as given

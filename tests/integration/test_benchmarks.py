@@ -25,7 +25,7 @@ class BenchmarksTest(harness.LoopDeviceTestCase):
         self.assertEqual(targets, {
             'device': {'seek', 'random', 'sequential', 'surface', 'block', 'profile', 'qd-sweep'},
             'device-write': {'device-write', 'device-write-sweep', 'sustained-write'},
-            'directory': {'file-rw', 'write-sweep', 'mixed-load', 'structure', 'small-files'},
+            'directory': {'file-rw', 'write-sweep', 'mixed-load', 'structure', 'small-files', 'file-profile'},
         })
         for kind, target, title, description, params in kinds:
             with self.subTest(kind=kind):
