@@ -5,6 +5,7 @@
 #include "benchmarks/benchmarks.hpp"
 #include "errors.hpp"
 #include "fs_scope.hpp"
+#include "storage/cross_check.hpp"
 
 #include <fcntl.h>
 
@@ -104,7 +105,9 @@ Result run_benchmark(const BenchmarkInfo& info, const Target& target, const Valu
                                           target.name, info.kind));
     }
     const ParameterSet params = validate_parameters(info.params, given);
-    const IoRunner io(backend_preference(params), budget);
+    IoRunner io(backend_preference(params), budget);
+    storage::BlockCrossCheck cross_check(storage::Sysfs(), storage::checked_devices(storage::Sysfs(), target.fd.get()));
+    io.observe_phases(&cross_check);
 
     Result result = started_result(info, params);
     result.backend = std::string(backend_name(io.backend()));
@@ -119,6 +122,7 @@ Result run_benchmark(const BenchmarkInfo& info, const Target& target, const Valu
         recorder.warn("the target is a regular file: the figures include its filesystem and the device under it");
     BenchmarkContext ctx { target, params, recorder, result, cancel, io, false };
     info.run(ctx);
+    cross_check.report(result, recorder);
     finish_result(result, recorder, cancel, io.io_uring_features());
     return result;
 }
@@ -144,11 +148,16 @@ Result run_directory_benchmark(const BenchmarkInfo& info, FilesystemScope& scope
     result.target_name = scope.name();
     Recorder recorder(result, sink);
     std::string ring_features;
+    // Found here, as the daemon: the caller may not be allowed to look at
+    // a loop device's backing file, which the check follows too.
+    storage::BlockCrossCheck cross_check(storage::Sysfs(),
+                                         storage::checked_devices_of_filesystem(storage::Sysfs(), scope.device()));
     scope.run([&] {
         // Made on the scope's thread: whether io_uring may be used depends
         // on the thread's credentials (kernel.io_uring_disabled=1 allows
         // rings only to privileged processes and io_uring_group).
-        const IoRunner io(backend_preference(params), budget);
+        IoRunner io(backend_preference(params), budget);
+        io.observe_phases(&cross_check);
         result.backend = std::string(backend_name(io.backend()));
         warn_about_fallback(recorder, io);
         const FilesystemFacts facts = scope.facts();
@@ -164,6 +173,7 @@ Result run_directory_benchmark(const BenchmarkInfo& info, FilesystemScope& scope
                                       scope.leftovers_removed(), scope.leftovers_removed() == 1 ? "y" : "ies"));
         DirectoryContext ctx { facts, &scope, params, recorder, result, cancel, io, false };
         info.run_in_directory(ctx);
+        cross_check.report(result, recorder);
         ring_features = io.io_uring_features();
     });
     finish_result(result, recorder, cancel, ring_features);

@@ -81,6 +81,7 @@ IoRunStats timed_run(BenchmarkContext& ctx, const TimedRunPlan& plan)
                               plan.progress_share * static_cast<double>(plan.warmup_ns) / total_ns, plan.warmup_ns);
         spec.make_source = [&](unsigned worker) { return sources.make(worker, 0); };
         spec.time_limit_ns = plan.warmup_ns;
+        spec.measured = false;
         spec.observer = &progress;
         const IoRunStats warmup = ctx.io.run(ctx.target, spec);
         if (warmup.cancelled)
@@ -95,6 +96,8 @@ IoRunStats timed_run(BenchmarkContext& ctx, const TimedRunPlan& plan)
     spec.make_source = [&](unsigned worker) { return sources.make(worker, limit_per_worker); };
     spec.time_limit_ns = plan.duration_ns;
     spec.observer = &progress;
+    spec.measured = true;
+    spec.phase = plan.test.label();
     return ctx.io.run(ctx.target, spec);
 }
 

@@ -1,0 +1,270 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "cross_check.hpp"
+
+#include "../benchmark_support.hpp"
+
+#include <algorithm>
+#include <functional>
+
+#include <fmt/format.h>
+
+namespace diskbench::engine::storage {
+
+std::uint64_t PhaseFigures::foreign_tolerance() const noexcept
+{
+    const auto share = static_cast<std::uint64_t>(static_cast<double>(issued_read + issued_write) * foreign_share);
+    return std::max(share, foreign_floor_bytes);
+}
+
+std::uint64_t PhaseFigures::foreign_read() const noexcept
+{
+    const std::uint64_t excess = device_read > issued_read ? device_read - issued_read : 0;
+    return excess > foreign_tolerance() ? excess : 0;
+}
+
+std::uint64_t PhaseFigures::foreign_write() const noexcept
+{
+    const std::uint64_t excess = device_write > issued_write ? device_write - issued_write : 0;
+    return excess > foreign_tolerance() ? excess : 0;
+}
+
+BlockCrossCheck::BlockCrossCheck(Sysfs sysfs, CheckedDevices devices)
+    : sysfs_(std::move(sysfs)), devices_(std::move(devices))
+{
+}
+
+void BlockCrossCheck::phase_starting(const IoRunSpec& spec)
+{
+    if (!spec.measured)
+        return;
+    std::lock_guard lock(mutex_);
+    device_ok_ = false;
+    backing_ok_ = false;
+    if (devices_.device)
+        if (auto counters = sysfs_.counters(devices_.device->directory)) {
+            device_before_ = *counters;
+            device_ok_ = true;
+        }
+    if (devices_.backing)
+        if (auto counters = sysfs_.counters(devices_.backing->directory)) {
+            backing_before_ = *counters;
+            backing_ok_ = true;
+        }
+}
+
+void BlockCrossCheck::phase_finished(const IoRunSpec& spec, const IoRunStats& stats)
+{
+    if (!spec.measured)
+        return;
+    std::lock_guard lock(mutex_);
+    if (!device_ok_)
+        return;
+    const auto device_after = sysfs_.counters(devices_.device->directory);
+    if (!device_after)
+        return;
+    const std::string name = spec.phase.empty() ? std::string("the run") : spec.phase;
+    auto phase = std::find_if(phases_.begin(), phases_.end(), [&](const PhaseFigures& p) { return p.name == name; });
+    if (phase == phases_.end())
+        phase = phases_.insert(phases_.end(), PhaseFigures { name });
+    (spec.direction == IoDirection::Read ? phase->issued_read : phase->issued_write) += stats.bytes;
+    phase->device_read += device_after->read_bytes - device_before_.read_bytes;
+    phase->device_write += device_after->write_bytes - device_before_.write_bytes;
+    if (backing_ok_)
+        if (const auto backing_after = sysfs_.counters(devices_.backing->directory)) {
+            phase->backing_read += backing_after->read_bytes - backing_before_.read_bytes;
+            phase->backing_write += backing_after->write_bytes - backing_before_.write_bytes;
+        }
+}
+
+std::vector<PhaseFigures> BlockCrossCheck::phases() const
+{
+    std::lock_guard lock(mutex_);
+    return phases_;
+}
+
+void BlockCrossCheck::report(Result& result, Recorder& recorder) const
+{
+    report_phases(devices_, phases(), result, recorder);
+}
+
+namespace {
+
+std::string percent(std::uint64_t part, std::uint64_t whole)
+{
+    return fmt::format("{:.1f} %", whole ? 100.0 * static_cast<double>(part) / static_cast<double>(whole) : 0.0);
+}
+
+// "in SEQ1M Q8T1", "in 2 of 4 phases (SEQ1M Q8T1, RND4K Q1T1)", at most
+// three names, so a benchmark of many phases gives one short warning per kind.
+std::string phase_list(const std::vector<const PhaseFigures*>& flagged, std::size_t total)
+{
+    if (total == 1)
+        return "during " + flagged.front()->name;
+    std::string names;
+    for (std::size_t i = 0; i < flagged.size() && i < 3; ++i)
+        names += (i ? ", " : "") + flagged[i]->name;
+    if (flagged.size() > 3)
+        names += fmt::format(" and {} more", flagged.size() - 3);
+    return fmt::format("in {} of {} phases ({})", flagged.size(), total, names);
+}
+
+std::vector<const PhaseFigures*> select(const std::vector<PhaseFigures>& phases,
+                                        const std::function<bool(const PhaseFigures&)>& flag)
+{
+    std::vector<const PhaseFigures*> flagged;
+    for (const auto& phase : phases)
+        if (flag(phase))
+            flagged.push_back(&phase);
+    return flagged;
+}
+
+std::uint64_t sum(const std::vector<const PhaseFigures*>& phases, std::uint64_t PhaseFigures::*field)
+{
+    std::uint64_t total = 0;
+    for (const auto* phase : phases)
+        total += phase->*field;
+    return total;
+}
+
+bool served_too_little(std::uint64_t issued, std::uint64_t served)
+{
+    return issued > 0 && static_cast<double>(served) < served_minimum * static_cast<double>(issued);
+}
+
+std::string no_device_note(const std::string& reason)
+{
+    if (reason == "tmpfs" || reason == "ramfs")
+        return fmt::format("the block-layer cross-check cannot run: the files are on {}, which keeps them in memory "
+                           "with no block device under it",
+                           reason);
+    if (reason.starts_with("fuse"))
+        return fmt::format("the block-layer cross-check cannot run: the files are on a FUSE filesystem ({}), whose "
+                           "storage the kernel's block layer does not see",
+                           reason);
+    if (reason.starts_with("nfs") || reason == "cifs" || reason == "smb3" || reason == "9p" || reason == "ceph")
+        return fmt::format("the block-layer cross-check cannot run: the files are on a network filesystem ({}), "
+                           "with no local block device under it",
+                           reason);
+    return fmt::format("the block-layer cross-check cannot run: no block device found under the target ({})", reason);
+}
+
+void report_loop(const CheckedDevices& devices, const std::vector<PhaseFigures>& phases, Recorder& recorder)
+{
+    const LoopFacts& loop = *devices.loop;
+    const std::string& name = devices.device->name;
+    if (!loop.direct_io)
+        recorder.warn(fmt::format("{} is page-cache-backed: it reads and writes its backing file {} through the page "
+                                  "cache (no direct I/O), so the figures are partly the memory's; attach it with "
+                                  "losetup --direct-io=on",
+                                  name, loop.backing_file));
+    if (loop.backing_filesystem == "tmpfs" || loop.backing_filesystem == "ramfs")
+        recorder.warn(fmt::format("{}'s backing file {} is on {}: the figures are the memory's, not a disk's", name,
+                                  loop.backing_file, loop.backing_filesystem));
+    if (!devices.backing)
+        return;
+    const std::string& under = devices.backing->name;
+    const auto reads = select(phases, [](const PhaseFigures& p) { return served_too_little(p.issued_read, p.backing_read); });
+    if (!reads.empty())
+        recorder.warn(fmt::format("a cache answered reads under {}: {} (under its backing file) served {} of {} read "
+                                  "({}) {}",
+                                  name, under, format_bytes(sum(reads, &PhaseFigures::backing_read)),
+                                  format_bytes(sum(reads, &PhaseFigures::issued_read)),
+                                  percent(sum(reads, &PhaseFigures::backing_read), sum(reads, &PhaseFigures::issued_read)),
+                                  phase_list(reads, phases.size())));
+    const auto writes
+        = select(phases, [](const PhaseFigures& p) { return served_too_little(p.issued_write, p.backing_write); });
+    if (!writes.empty())
+        recorder.warn(fmt::format("writes absorbed by the page cache under {}: {} (under its backing file) received "
+                                  "{} of {} written ({}) {}",
+                                  name, under, format_bytes(sum(writes, &PhaseFigures::backing_write)),
+                                  format_bytes(sum(writes, &PhaseFigures::issued_write)),
+                                  percent(sum(writes, &PhaseFigures::backing_write),
+                                          sum(writes, &PhaseFigures::issued_write)),
+                                  phase_list(writes, phases.size())));
+}
+
+} // namespace
+
+void report_phases(const CheckedDevices& devices, const std::vector<PhaseFigures>& phases, Result& result,
+                   Recorder& recorder)
+{
+    if (!devices.device) {
+        recorder.note(no_device_note(devices.no_device_reason));
+        return;
+    }
+    const std::string& name = devices.device->name;
+    result.summary["checked_device"] = name;
+    if (phases.empty()) {
+        recorder.note(fmt::format("the block-layer cross-check did not run: this benchmark does its I/O outside the "
+                                  "shared I/O runner, so there is no phase to compare with {}'s counters",
+                                  name));
+        if (devices.loop)
+            report_loop(devices, phases, recorder);
+        return;
+    }
+
+    std::vector<const PhaseFigures*> all;
+    for (const auto& phase : phases)
+        all.push_back(&phase);
+    result.summary["cross_check_phases"] = std::uint64_t { phases.size() };
+    result.summary["issued_read_bytes"] = sum(all, &PhaseFigures::issued_read);
+    result.summary["issued_write_bytes"] = sum(all, &PhaseFigures::issued_write);
+    result.summary["device_read_bytes"] = sum(all, &PhaseFigures::device_read);
+    result.summary["device_write_bytes"] = sum(all, &PhaseFigures::device_write);
+
+    const auto reads = select(phases, [](const PhaseFigures& p) { return served_too_little(p.issued_read, p.device_read); });
+    if (!reads.empty())
+        recorder.warn(fmt::format("a cache answered reads: {} served {} of {} read ({}) {}", name,
+                                  format_bytes(sum(reads, &PhaseFigures::device_read)),
+                                  format_bytes(sum(reads, &PhaseFigures::issued_read)),
+                                  percent(sum(reads, &PhaseFigures::device_read), sum(reads, &PhaseFigures::issued_read)),
+                                  phase_list(reads, phases.size())));
+    const auto writes
+        = select(phases, [](const PhaseFigures& p) { return served_too_little(p.issued_write, p.device_write); });
+    if (!writes.empty())
+        recorder.warn(fmt::format("writes absorbed by the page cache inside the timing: {} received {} of {} written "
+                                  "({}) {}",
+                                  name, format_bytes(sum(writes, &PhaseFigures::device_write)),
+                                  format_bytes(sum(writes, &PhaseFigures::issued_write)),
+                                  percent(sum(writes, &PhaseFigures::device_write),
+                                          sum(writes, &PhaseFigures::issued_write)),
+                                  phase_list(writes, phases.size())));
+
+    std::uint64_t foreign_read = 0, foreign_write = 0;
+    std::vector<std::string> foreign_phases;
+    for (const auto& phase : phases) {
+        foreign_read += phase.foreign_read();
+        foreign_write += phase.foreign_write();
+        if (phase.foreign_read() == 0 && phase.foreign_write() == 0)
+            continue;
+        std::string what;
+        if (phase.foreign_read())
+            what = fmt::format("{} read", format_bytes(phase.foreign_read()));
+        if (phase.foreign_write())
+            what += fmt::format("{}{} written", what.empty() ? "" : ", ", format_bytes(phase.foreign_write()));
+        foreign_phases.push_back(fmt::format("during {}: {}", phase.name, what));
+    }
+    if (foreign_read)
+        result.summary["foreign_read_bytes"] = foreign_read;
+    if (foreign_write)
+        result.summary["foreign_write_bytes"] = foreign_write;
+    if (!foreign_phases.empty()) {
+        std::string list;
+        for (std::size_t i = 0; i < foreign_phases.size() && i < 3; ++i)
+            list += (i ? "; " : "") + foreign_phases[i];
+        if (foreign_phases.size() > 3)
+            list += fmt::format("; and {} more phases", foreign_phases.size() - 3);
+        recorder.warn(fmt::format("other I/O on {} during the test (more than 1 % beyond the benchmark's own): {}",
+                                  name, list));
+    }
+
+    if (devices.backing) {
+        result.summary["backing_device"] = devices.backing->name;
+        result.summary["backing_read_bytes"] = sum(all, &PhaseFigures::backing_read);
+        result.summary["backing_write_bytes"] = sum(all, &PhaseFigures::backing_write);
+    }
+    if (devices.loop)
+        report_loop(devices, phases, recorder);
+}
+
+} // namespace diskbench::engine::storage
