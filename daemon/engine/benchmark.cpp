@@ -6,6 +6,7 @@
 #include "errors.hpp"
 #include "fs_scope.hpp"
 #include "storage/cross_check.hpp"
+#include "storage/stack.hpp"
 
 #include <fcntl.h>
 
@@ -123,6 +124,7 @@ Result run_benchmark(const BenchmarkInfo& info, const Target& target, const Valu
     BenchmarkContext ctx { target, params, recorder, result, cancel, io, false };
     info.run(ctx);
     cross_check.report(result, recorder);
+    storage::report_stack(storage::stack_of(storage::Sysfs(), target.fd.get()), result, recorder);
     finish_result(result, recorder, cancel, io.io_uring_features());
     return result;
 }
@@ -176,6 +178,7 @@ Result run_directory_benchmark(const BenchmarkInfo& info, FilesystemScope& scope
         cross_check.report(result, recorder);
         ring_features = io.io_uring_features();
     });
+    storage::report_stack(storage::filesystem_stack(storage::Sysfs(), scope.device()), result, recorder);
     finish_result(result, recorder, cancel, ring_features);
     return result;
 }

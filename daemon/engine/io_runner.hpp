@@ -64,6 +64,9 @@ struct IoRunSpec {
     // False for runs whose figures are thrown away (warm-ups, preserve
     // mode's reads): the cross-check leaves them out.
     bool measured = true;
+    // Reads or writes at random offsets: the cross-check knows which
+    // figures a rotating disk cannot reach.
+    bool random = false;
 };
 
 struct IoRunStats {

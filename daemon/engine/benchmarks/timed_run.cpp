@@ -98,6 +98,7 @@ IoRunStats timed_run(BenchmarkContext& ctx, const TimedRunPlan& plan)
     spec.observer = &progress;
     spec.measured = true;
     spec.phase = plan.test.label();
+    spec.random = plan.test.random;
     return ctx.io.run(ctx.target, spec);
 }
 

@@ -2,6 +2,7 @@
 #include "cross_check.hpp"
 
 #include "../benchmark_support.hpp"
+#include "link.hpp"
 
 #include <algorithm>
 #include <functional>
@@ -26,6 +27,21 @@ std::uint64_t PhaseFigures::foreign_write() const noexcept
 {
     const std::uint64_t excess = device_write > issued_write ? device_write - issued_write : 0;
     return excess > foreign_tolerance() ? excess : 0;
+}
+
+double PhaseFigures::mb_per_s() const noexcept
+{
+    return seconds > 0 ? static_cast<double>(issued_read + issued_write) / 1e6 / seconds : 0;
+}
+
+double PhaseFigures::iops() const noexcept
+{
+    return seconds > 0 ? static_cast<double>(operations) / seconds : 0;
+}
+
+double PhaseFigures::mean_latency_us() const noexcept
+{
+    return operations ? latency_sum_us / static_cast<double>(operations) : 0;
 }
 
 BlockCrossCheck::BlockCrossCheck(Sysfs sysfs, CheckedDevices devices)
@@ -67,6 +83,11 @@ void BlockCrossCheck::phase_finished(const IoRunSpec& spec, const IoRunStats& st
     if (phase == phases_.end())
         phase = phases_.insert(phases_.end(), PhaseFigures { name });
     (spec.direction == IoDirection::Read ? phase->issued_read : phase->issued_write) += stats.bytes;
+    phase->operations += stats.operations;
+    phase->seconds += stats.seconds();
+    phase->latency_sum_us += stats.latency.mean() / 1000.0 * static_cast<double>(stats.operations);
+    phase->random = phase->random || spec.random;
+    phase->in_flight = std::max(phase->in_flight, spec.workers * spec.queue_depth);
     phase->device_read += device_after->read_bytes - device_before_.read_bytes;
     phase->device_write += device_after->write_bytes - device_before_.write_bytes;
     if (backing_ok_)
@@ -183,6 +204,49 @@ void report_loop(const CheckedDevices& devices, const std::vector<PhaseFigures>&
                                   phase_list(writes, phases.size())));
 }
 
+void report_link(const CheckedDevices& devices, const std::vector<PhaseFigures>& phases, Result& result,
+                 Recorder& recorder)
+{
+    const Link link = find_link(devices.device->directory);
+    if (!link.text.empty())
+        result.summary["link"] = link.text;
+    if (link.limit_mb_s > 0)
+        result.summary["link_limit_mb_s"] = link.limit_mb_s;
+    if (!link.degraded.empty()) {
+        result.summary["link_degraded"] = link.degraded;
+        recorder.warn(fmt::format("the link runs below what both its ends support: {}, which carries at most {:.0f} "
+                                  "MB/s",
+                                  link.degraded, link.limit_mb_s));
+    }
+    if (link.limit_mb_s > 0) {
+        const auto fast = select(phases, [&](const PhaseFigures& p) {
+            return p.mb_per_s() > link.limit_mb_s * (1 + link_margin);
+        });
+        if (!fast.empty()) {
+            const auto* fastest = *std::max_element(fast.begin(), fast.end(), [](const auto* a, const auto* b) {
+                return a->mb_per_s() < b->mb_per_s();
+            });
+            recorder.warn(fmt::format("faster than a {} link allows: {:.0f} MB/s during {}, where the link carries at "
+                                      "most {:.0f} MB/s: a cache answered",
+                                      link.text, fastest->mb_per_s(), fastest->name, link.limit_mb_s));
+        }
+    }
+    if (link.kind == LinkKind::Virtual || !rotational(devices.device->directory))
+        return;
+    const auto impossible = select(phases, [](const PhaseFigures& p) {
+        const bool quick = p.in_flight == 1 && p.operations > 0 && p.mean_latency_us() < rotational_min_latency_us;
+        return p.random && (p.iops() > rotational_max_iops || quick);
+    });
+    if (impossible.empty())
+        return;
+    const auto* first = impossible.front();
+    recorder.warn(fmt::format("impossible for a rotating disk: {:.0f} random I/Os a second, {:.0f} us mean latency "
+                              "during {} (a spinning disk manages at most about {:.0f} a second and needs more than "
+                              "{:.0f} ms a read at queue depth 1): a cache answered, or the disk does not rotate",
+                              first->iops(), first->mean_latency_us(), first->name, rotational_max_iops,
+                              rotational_min_latency_us / 1000));
+}
+
 } // namespace
 
 void report_phases(const CheckedDevices& devices, const std::vector<PhaseFigures>& phases, Result& result,
@@ -194,6 +258,7 @@ void report_phases(const CheckedDevices& devices, const std::vector<PhaseFigures
     }
     const std::string& name = devices.device->name;
     result.summary["checked_device"] = name;
+    report_link(devices, phases, result, recorder);
     if (phases.empty()) {
         recorder.note(fmt::format("the block-layer cross-check did not run: this benchmark does its I/O outside the "
                                   "shared I/O runner, so there is no phase to compare with {}'s counters",

@@ -33,6 +33,15 @@ struct PhaseFigures {
     std::uint64_t issued_read = 0, issued_write = 0;
     std::uint64_t device_read = 0, device_write = 0;
     std::uint64_t backing_read = 0, backing_write = 0;
+    // For the plausibility checks against the link and the medium.
+    std::uint64_t operations = 0;
+    double seconds = 0;
+    double latency_sum_us = 0;  // mean latency x operations, summed over runs
+    bool random = false;        // any run of the phase read at random offsets
+    unsigned in_flight = 1;     // the most I/Os in flight of its runs
+    [[nodiscard]] double mb_per_s() const noexcept;
+    [[nodiscard]] double iops() const noexcept;
+    [[nodiscard]] double mean_latency_us() const noexcept;
     [[nodiscard]] std::uint64_t foreign_tolerance() const noexcept;
     [[nodiscard]] std::uint64_t foreign_read() const noexcept;  // 0 within the tolerance
     [[nodiscard]] std::uint64_t foreign_write() const noexcept;
@@ -59,6 +68,15 @@ private:
     bool device_ok_ = false, backing_ok_ = false;
     std::vector<PhaseFigures> phases_;
 };
+
+// A rotating disk cannot do more random I/Os a second than this (a 15,000
+// rpm disk's half turn alone is 2 ms; command queueing gains a few
+// times), nor answer a random read at queue depth 1 faster than this.
+inline constexpr double rotational_max_iops = 1000;
+inline constexpr double rotational_min_latency_us = 1000;
+// A phase faster than the link's limit by more than this share was not
+// served through the link.
+inline constexpr double link_margin = 0.05;
 
 // For tests: the warnings and summary keys report() would add, from figures.
 void report_phases(const CheckedDevices& devices, const std::vector<PhaseFigures>& phases, Result& result,

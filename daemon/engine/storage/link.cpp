@@ -12,7 +12,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-bool exists(const fs::path& path)
+bool present(const fs::path& path)
 {
     std::error_code error;
     return fs::exists(path, error);
@@ -47,7 +47,7 @@ const PcieGeneration* generation_of(const std::string& speed)
 // A PCI function with link attributes: the NVMe controller (or the HBA).
 bool is_pci_function(const fs::path& directory)
 {
-    return exists(directory / "current_link_speed") && exists(directory / "max_link_speed");
+    return present(directory / "current_link_speed") && present(directory / "max_link_speed");
 }
 
 Link pcie_link(const fs::path& function)
@@ -146,9 +146,34 @@ double pcie_lane_mb_s(const std::string& speed)
     return generation ? generation->lane_mb_s : 0;
 }
 
+fs::path bottom_disk(const fs::path& block_directory)
+{
+    fs::path at = block_directory;
+    for (int depth = 0; depth < 16; ++depth) {
+        if (is_partition(at)) {
+            at = at.parent_path();
+            continue;
+        }
+        const auto slaves = Sysfs::entries(at / "slaves");
+        if (slaves.empty())
+            break;
+        std::error_code error;
+        const fs::path next = fs::canonical(at / "slaves" / slaves.front(), error);
+        if (error)
+            break;
+        at = next;
+    }
+    return at;
+}
+
+bool rotational(const fs::path& block_directory)
+{
+    return Sysfs::read_line(bottom_disk(block_directory) / "queue/rotational") == "1";
+}
+
 Link find_link(const fs::path& block_directory)
 {
-    const fs::path disk = is_partition(block_directory) ? block_directory.parent_path() : block_directory;
+    const fs::path disk = bottom_disk(block_directory);
     const std::string name = block_name(disk);
     for (const char* prefix : { "loop", "zram", "ram", "nbd" })
         if (name.starts_with(prefix))
@@ -160,7 +185,7 @@ Link find_link(const fs::path& block_directory)
     // with link attributes decides.
     for (fs::path up = disk.parent_path(); up.has_relative_path() && up != up.parent_path(); up = up.parent_path()) {
         const std::string element = up.filename().string();
-        if (exists(up / "speed") && exists(up / "idVendor"))
+        if (present(up / "speed") && present(up / "idVendor"))
             return usb_link(up);
         if (element.starts_with("ata") && element.size() > 3
             && std::all_of(element.begin() + 3, element.end(), [](char c) { return c >= '0' && c <= '9'; }))

@@ -24,8 +24,16 @@ struct Link {
     std::string degraded;
 };
 
-// `block_directory`: the device's (a partition's disk is used).
+// `block_directory`: the device's (a partition's disk is used; a device
+// mapper or md device's first slave, down to a disk).
 Link find_link(const std::filesystem::path& block_directory);
+
+// The disk at the bottom of the slaves chain (a partition's disk, a
+// dm-crypt or md device's first slave's disk, ...); the directory itself
+// when nothing is under it. At most 16 layers, so a loop in a test tree ends.
+std::filesystem::path bottom_disk(const std::filesystem::path& block_directory);
+// queue/rotational of that disk.
+bool rotational(const std::filesystem::path& block_directory);
 
 // For a PCIe speed like "8.0 GT/s PCIe": its generation ("3.0") and usable
 // MB/s per lane; empty / 0 when unknown.
