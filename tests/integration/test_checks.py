@@ -1,0 +1,106 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""The block-layer cross-check, the link and the stack over D-Bus (issue 13):
+a clean run's keys, a page-cache-backed loop device's warning, a second
+reader's foreign I/O with its phase, and Device.Link/LinkLimit/Stack."""
+
+import subprocess
+import threading
+
+import harness
+from harness import DEVICE_IFACE
+
+
+def run_job(case, options, kind='seek'):
+    with case.stack.client('dbtest-in', (case.loop.object_path, kind, options)) as c:
+        case.assertIsNone(c.error)
+        done = c.wait_completed(120)
+        case.assertEqual(done['completed'], 'finished', done)
+        return case.job_props(c.job)
+
+
+class ChecksTest(harness.LoopDeviceTestCase):
+
+    def set_direct_io(self, on):
+        subprocess.run(['losetup', f'--direct-io={"on" if on else "off"}', self.loop.node], check=True)
+        with open(f'/sys/block/{self.loop.name}/loop/dio') as f:
+            self.assertEqual(f.read().strip(), '1' if on else '0')
+
+    def tearDown(self):
+        super().tearDown()
+        self.set_direct_io(True)
+
+    def test_device_has_link_and_stack(self):
+        get = lambda name: self.stack.get_property(self.loop.object_path, DEVICE_IFACE, name)
+        self.assertEqual(get('Link'), 'virtual (loop)')
+        self.assertEqual(get('LinkLimit'), 0.0)
+        stack = get('Stack')
+        self.assertTrue(stack[0].startswith(f'{self.loop.name} (file {self.loop.backing}'), stack)
+
+    def test_clean_run_device_served_what_was_read(self):
+        props = run_job(self, {'count': ('t', 2000)})
+        summary = props['Summary']
+        self.assertEqual(summary['checked_device'], self.loop.name)
+        issued, served = summary['issued_read_bytes'], summary['device_read_bytes']
+        self.assertEqual(issued, 2000 * 512)
+        self.assertLessEqual(abs(served - issued), issued / 100, summary)
+        self.assertNotIn('foreign_read_bytes', summary)
+        self.assertEqual(props['Warnings'], [])
+        self.assertEqual(summary['link'], 'virtual (loop)')
+        self.assertTrue(summary['stack'].startswith(self.loop.name), summary['stack'])
+        self.assertEqual(props['DeviceInfo']['link'], 'virtual (loop)')
+
+    def test_loop_without_direct_io_is_flagged_every_time(self):
+        self.set_direct_io(False)
+        for attempt in range(3):
+            with self.subTest(attempt=attempt):
+                # The planted cache hit: the whole backing file in the page cache.
+                with open(self.loop.backing, 'rb') as f:
+                    while f.read(1 << 20):
+                        pass
+                props = run_job(self, {'count': ('t', 2000)})
+                warnings = props['Warnings']
+                self.assertEqual(len([w for w in warnings
+                                      if w.startswith(f'{self.loop.name} is page-cache-backed')]), 1, warnings)
+                self.assertEqual(len([w for w in warnings
+                                      if w.startswith(f'a cache answered reads under {self.loop.name}')]), 1,
+                                 warnings)
+                summary = props['Summary']
+                self.assertLess(summary['backing_read_bytes'], summary['issued_read_bytes'] / 20, summary)
+
+    def test_second_reader_is_foreign_io_with_its_phase(self):
+        options = {'tests': ('s', 'SEQ1M Q1T1, RND4K Q1T1'), 'duration_s': ('d', 1.5),
+                   'warmup_s': ('d', 0.0), 'region_size': ('t', 32 * 1024 * 1024)}
+        stop = threading.Event()
+
+        def reader():
+            # Another program reading the same device.
+            while not stop.is_set():
+                subprocess.run(['dd', f'if={self.loop.node}', 'of=/dev/null', 'bs=1M', 'count=16',
+                                'iflag=direct', 'status=none'], check=False)
+
+        thread = threading.Thread(target=reader)
+        with self.stack.client('dbtest-in', (self.loop.object_path, 'profile', options)) as c:
+            self.assertIsNone(c.error)
+            try:
+                # From the second test on: past half the progress (no warm-ups).
+                harness.wait_until(lambda: self.stack.get_property(c.job, harness.JOB_IFACE, 'Progress') > 0.55,
+                                   30, what='the second test')
+                thread.start()
+                done = c.wait_completed(120)
+            finally:
+                stop.set()
+                if thread.is_alive():
+                    thread.join()
+            self.assertEqual(done['completed'], 'finished', done)
+            props = self.job_props(c.job)
+        summary = props['Summary']
+        self.assertGreater(summary.get('foreign_read_bytes', 0), 1 << 20, summary)
+        foreign = [w for w in props['Warnings'] if w.startswith(f'other I/O on {self.loop.name}')]
+        self.assertEqual(len(foreign), 1, props['Warnings'])
+        self.assertIn('during RND4K Q1T1: ', foreign[0])
+        self.assertNotIn('SEQ1M Q1T1', foreign[0])
+
+
+if __name__ == '__main__':
+    harness.main()
