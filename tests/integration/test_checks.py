@@ -5,10 +5,21 @@ a clean run's keys, a page-cache-backed loop device's warning, a second
 reader's foreign I/O with its phase, and Device.Link/LinkLimit/Stack."""
 
 import subprocess
+import sys
 import threading
 
 import harness
 from harness import DEVICE_IFACE
+
+
+def show(what, props):
+    """The figures, for whoever reads the test's output."""
+    keys = ('checked_device', 'issued_read_bytes', 'device_read_bytes', 'foreign_read_bytes', 'backing_device',
+            'backing_read_bytes', 'link', 'stack')
+    summary = props['Summary']
+    print(f'\n{what}: ' + ', '.join(f'{k}={summary[k]}' for k in keys if k in summary), file=sys.stderr)
+    for warning in props['Warnings']:
+        print(f'  warning: {warning}', file=sys.stderr)
 
 
 def run_job(case, options, kind='seek'):
@@ -39,6 +50,7 @@ class ChecksTest(harness.LoopDeviceTestCase):
 
     def test_clean_run_device_served_what_was_read(self):
         props = run_job(self, {'count': ('t', 2000)})
+        show('clean seek', props)
         summary = props['Summary']
         self.assertEqual(summary['checked_device'], self.loop.name)
         issued, served = summary['issued_read_bytes'], summary['device_read_bytes']
@@ -59,6 +71,7 @@ class ChecksTest(harness.LoopDeviceTestCase):
                     while f.read(1 << 20):
                         pass
                 props = run_job(self, {'count': ('t', 2000)})
+                show(f'seek without direct I/O, attempt {attempt}', props)
                 warnings = props['Warnings']
                 self.assertEqual(len([w for w in warnings
                                       if w.startswith(f'{self.loop.name} is page-cache-backed')]), 1, warnings)
@@ -94,6 +107,7 @@ class ChecksTest(harness.LoopDeviceTestCase):
                     thread.join()
             self.assertEqual(done['completed'], 'finished', done)
             props = self.job_props(c.job)
+        show('profile with a second reader', props)
         summary = props['Summary']
         self.assertGreater(summary.get('foreign_read_bytes', 0), 1 << 20, summary)
         foreign = [w for w in props['Warnings'] if w.startswith(f'other I/O on {self.loop.name}')]
