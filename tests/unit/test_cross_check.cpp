@@ -266,24 +266,26 @@ TEST_CASE("a clean run on a loop device with direct I/O: the device served what 
 TEST_CASE("a loop device without direct I/O over a cached backing file is flagged every time", "[cross-check][loop]")
 {
     ScratchDir dir;
-    const auto backing = make_data_file(dir, "backing", 32 * 1024 * 1024);
+    const auto backing = make_data_file(dir, "backing", 64 * 1024 * 1024);
     LoopDevice loop(backing, 512, true, LoopDevice::Backing::Buffered);
     REQUIRE_FALSE(loop.direct_io());
     loop.wait_until_idle();
     for (int round = 0; round < 3; ++round) {
         read_into_page_cache(backing);
-        const Result result = run_on(loop.path(), "sequential", { { "size", Value(std::uint64_t { 32 * 1024 * 1024 }) },
+        const Result result = run_on(loop.path(), "sequential", { { "size", Value(std::uint64_t { 64 * 1024 * 1024 }) },
                                                                   { "block_size", Value(std::uint64_t { 1024 * 1024 }) } });
         INFO("round " << round << "\n" << all_of(result.warnings));
         CHECK(matching(result.warnings, loop.path().substr(5) + " is page-cache-backed").size() == 1);
         // The loop device itself counted every read; the disk under its
         // backing file served (almost) none of them.
         CHECK(key(result, "device_read_bytes") == key(result, "issued_read_bytes"));
-        // /var/tmp (ScratchDir) is on a block device here, so the one
-        // under the backing file is known.
+        // The page cache's own answer: all of the planted file. (The disk
+        // under it, /var/tmp's, is the machine's, which others read
+        // meanwhile: its counters are reported, not relied on.)
         REQUIRE(result.summary.contains("backing_read_bytes"));
-        CHECK(matching(result.warnings, "a cache answered reads under " + loop.path().substr(5)).size() == 1);
-        CHECK(key(result, "backing_read_bytes") < key(result, "issued_read_bytes") / 20);
+        CHECK(std::get<double>(result.summary.at("backing_cached_percent")) > 90);
+        CHECK(matching(result.warnings, "a cache answered reads under " + loop.path().substr(5)
+                                            + ": the page cache held ").size() == 1);
     }
 }
 
@@ -345,21 +347,23 @@ TEST_CASE("a folder on tmpfs gets a note that the cross-check cannot run", "[cro
 TEST_CASE("ext4 on a page-cache-backed loop device: the buffered fallback's cache hit is flagged every time",
           "[cross-check][loop]")
 {
-    MountedFilesystem ext4(MountedFilesystem::Kind::Ext4, 96 * 1024 * 1024, 0, LoopDevice::Backing::Buffered);
+    MountedFilesystem ext4(MountedFilesystem::Kind::Ext4, 128 * 1024 * 1024, 0, LoopDevice::Backing::Buffered);
     ::chmod(ext4.path().c_str(), 0777);
     const std::string loop = ext4.device()->path().substr(5);
     for (int round = 0; round < 3; ++round) {
         const Result result = diskbench::testing::run_in(
             ext4.path(), "file-rw",
-            { { "size", Value(std::uint64_t { 16 * 1024 * 1024 }) }, { "direct", Value(false) } }, nullptr);
-        INFO("round " << round << "\n" << all_of(result.warnings));
+            { { "size", Value(std::uint64_t { 48 * 1024 * 1024 }) }, { "direct", Value(false) } }, nullptr);
+        INFO("round " << round << "\n" << all_of(result.warnings) << "issued " << key(result, "issued_read_bytes")
+                      << " device " << key(result, "device_read_bytes") << " backing "
+                      << key(result, "backing_read_bytes"));
         CHECK(std::get<std::string>(result.summary.at("checked_device")) == loop);
-        CHECK(key(result, "issued_read_bytes") == 16u * 1024 * 1024);
+        CHECK(key(result, "issued_read_bytes") == 48u * 1024 * 1024);
         CHECK(matching(result.warnings, loop + " is page-cache-backed").size() == 1);
         // The file's pages were dropped, so ext4 asked the loop device for
         // them; the loop device found them in its backing file's page cache.
         CHECK(key(result, "device_read_bytes") >= key(result, "issued_read_bytes") * 95 / 100);
-        REQUIRE(result.summary.contains("backing_read_bytes"));
-        CHECK(matching(result.warnings, "a cache answered reads under " + loop).size() == 1);
+        REQUIRE(result.summary.contains("backing_cached_percent"));
+        CHECK(matching(result.warnings, "a cache answered reads under " + loop + ": the page cache held ").size() == 1);
     }
 }

@@ -22,6 +22,9 @@ struct LoopFacts {
     std::string backing_file;        // as the kernel names it
     bool direct_io = false;          // loop/dio: reads bypass the backing file's page cache
     std::string backing_filesystem;  // the backing file's filesystem type ("ext4", "tmpfs"), if known
+    // Without direct I/O: the most of the backing file the page cache held
+    // at the start of a measured phase (0..1), when it could be told.
+    std::optional<double> cached_share;
 };
 
 struct CheckedDevices {

@@ -3,6 +3,9 @@
 
 #include "../benchmark_support.hpp"
 #include "link.hpp"
+#include "page_cache.hpp"
+
+#include <fcntl.h>
 
 #include <algorithm>
 #include <functional>
@@ -47,6 +50,8 @@ double PhaseFigures::mean_latency_us() const noexcept
 BlockCrossCheck::BlockCrossCheck(Sysfs sysfs, CheckedDevices devices)
     : sysfs_(std::move(sysfs)), devices_(std::move(devices))
 {
+    if (devices_.loop && !devices_.loop->direct_io && !devices_.loop->backing_file.empty())
+        backing_file_.reset(::open(devices_.loop->backing_file.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW));
 }
 
 void BlockCrossCheck::phase_starting(const IoRunSpec& spec)
@@ -56,6 +61,9 @@ void BlockCrossCheck::phase_starting(const IoRunSpec& spec)
     std::lock_guard lock(mutex_);
     device_ok_ = false;
     backing_ok_ = false;
+    if (backing_file_.valid())
+        if (const auto share = cached_share(backing_file_.get()))
+            backing_cached_ = std::max(backing_cached_.value_or(0.0), *share);
     if (devices_.device)
         if (auto counters = sysfs_.counters(devices_.device->directory)) {
             device_before_ = *counters;
@@ -105,7 +113,13 @@ std::vector<PhaseFigures> BlockCrossCheck::phases() const
 
 void BlockCrossCheck::report(Result& result, Recorder& recorder) const
 {
-    report_phases(devices_, phases(), result, recorder);
+    CheckedDevices devices = devices_;
+    {
+        std::lock_guard lock(mutex_);
+        if (devices.loop)
+            devices.loop->cached_share = backing_cached_;
+    }
+    report_phases(devices, phases(), result, recorder);
 }
 
 namespace {
@@ -169,7 +183,8 @@ std::string no_device_note(const std::string& reason)
     return fmt::format("the block-layer cross-check cannot run: no block device found under the target ({})", reason);
 }
 
-void report_loop(const CheckedDevices& devices, const std::vector<PhaseFigures>& phases, Recorder& recorder)
+void report_loop(const CheckedDevices& devices, const std::vector<PhaseFigures>& phases, Result& result,
+                 Recorder& recorder)
 {
     const LoopFacts& loop = *devices.loop;
     const std::string& name = devices.device->name;
@@ -181,10 +196,27 @@ void report_loop(const CheckedDevices& devices, const std::vector<PhaseFigures>&
     if (loop.backing_filesystem == "tmpfs" || loop.backing_filesystem == "ramfs")
         recorder.warn(fmt::format("{}'s backing file {} is on {}: the figures are the memory's, not a disk's", name,
                                   loop.backing_file, loop.backing_filesystem));
+    const auto reads = select(phases, [](const PhaseFigures& p) { return served_too_little(p.issued_read, p.backing_read); });
+    if (loop.cached_share) {
+        result.summary["backing_cached_percent"] = *loop.cached_share * 100;
+        // The disk under the backing file is shared with everyone: its
+        // counters may hide a cache hit behind others' reads, the page
+        // cache's own answer cannot.
+        if (*loop.cached_share >= 1 - served_minimum && !phases.empty()) {
+            std::string served;
+            if (devices.backing && !reads.empty())
+                served = fmt::format(", and {} served {} of {} read", devices.backing->name,
+                                     format_bytes(sum(reads, &PhaseFigures::backing_read)),
+                                     format_bytes(sum(reads, &PhaseFigures::issued_read)));
+            recorder.warn(fmt::format("a cache answered reads under {}: the page cache held {:.0f} % of its backing "
+                                      "file {} during the test{}",
+                                      name, *loop.cached_share * 100, loop.backing_file, served));
+            return;
+        }
+    }
     if (!devices.backing)
         return;
     const std::string& under = devices.backing->name;
-    const auto reads = select(phases, [](const PhaseFigures& p) { return served_too_little(p.issued_read, p.backing_read); });
     if (!reads.empty())
         recorder.warn(fmt::format("a cache answered reads under {}: {} (under its backing file) served {} of {} read "
                                   "({}) {}",
@@ -264,7 +296,7 @@ void report_phases(const CheckedDevices& devices, const std::vector<PhaseFigures
         // the shared runner, so there is nothing to compare (docs/checks.md).
         result.summary["cross_check_phases"] = std::uint64_t { 0 };
         if (devices.loop)
-            report_loop(devices, phases, recorder);
+            report_loop(devices, phases, result, recorder);
         return;
     }
 
@@ -329,7 +361,7 @@ void report_phases(const CheckedDevices& devices, const std::vector<PhaseFigures
         result.summary["backing_write_bytes"] = sum(all, &PhaseFigures::backing_write);
     }
     if (devices.loop)
-        report_loop(devices, phases, recorder);
+        report_loop(devices, phases, result, recorder);
 }
 
 } // namespace diskbench::engine::storage

@@ -9,6 +9,7 @@
 #include "../io_runner.hpp"
 #include "../recorder.hpp"
 #include "../result.hpp"
+#include "../unique_fd.hpp"
 #include "checked_device.hpp"
 
 #include <mutex>
@@ -66,6 +67,11 @@ private:
     mutable std::mutex mutex_;
     BlockCounters device_before_, backing_before_;
     bool device_ok_ = false, backing_ok_ = false;
+    // A loop device without direct I/O: its backing file, opened when the
+    // check is made (as the daemon: the caller may not open it), to ask the
+    // page cache how much of it it holds.
+    UniqueFd backing_file_;
+    std::optional<double> backing_cached_;
     std::vector<PhaseFigures> phases_;
 };
 
