@@ -54,6 +54,7 @@ void run_sweep(BenchmarkContext& ctx, const std::vector<SweepPhase>& phases, uns
         spec.observer = &observer;
         spec.cancel = &ctx.cancel;
         spec.phase = "the " + format_bytes(phase.block) + " reads";
+        spec.random = phase.random;
         const IoRunStats stats = ctx.io.run(ctx.target, spec);
         if (stats.cancelled)
             break;
