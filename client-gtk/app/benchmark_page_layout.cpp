@@ -170,6 +170,27 @@ GtkWidget* BenchmarkPageView::build_footer()
     gtk_widget_add_css_class(summary_label_, "numeric");
     gtk_box_append(GTK_BOX(footer), progress_);
     gtk_box_append(GTK_BOX(footer), summary_label_);
+
+    // The checks card: compact, one line per check (block layer, link, stack).
+    checks_card_ = gtk_box_new(GTK_ORIENTATION_VERTICAL, 2);
+    gtk_widget_add_css_class(checks_card_, "card");
+    GtkWidget* checks_title = gtk_label_new(_("Checks"));
+    gtk_widget_add_css_class(checks_title, "heading");
+    gtk_label_set_xalign(GTK_LABEL(checks_title), 0);
+    checks_label_ = gtk_label_new(nullptr);
+    gtk_label_set_wrap(GTK_LABEL(checks_label_), TRUE);
+    gtk_label_set_xalign(GTK_LABEL(checks_label_), 0);
+    gtk_label_set_selectable(GTK_LABEL(checks_label_), TRUE);
+    for (GtkWidget* child : { checks_title, checks_label_ }) {
+        gtk_widget_set_margin_start(child, 12);
+        gtk_widget_set_margin_end(child, 12);
+    }
+    gtk_widget_set_margin_top(checks_title, 8);
+    gtk_widget_set_margin_bottom(checks_label_, 8);
+    gtk_box_append(GTK_BOX(checks_card_), checks_title);
+    gtk_box_append(GTK_BOX(checks_card_), checks_label_);
+    gtk_widget_set_visible(checks_card_, FALSE);
+    gtk_box_append(GTK_BOX(footer), checks_card_);
     return footer;
 }
 

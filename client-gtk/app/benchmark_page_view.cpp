@@ -6,6 +6,7 @@
 #include "../model/job_result.hpp"
 #include "../model/write_consent.hpp"
 #include "../model/progress_text.hpp"
+#include "../model/result_checks.hpp"
 #include "../model/saved_values.hpp"
 #include "../model/printf_text.hpp"
 
@@ -195,6 +196,15 @@ void BenchmarkPageView::update_messages(const std::vector<std::string>& warnings
     gtk_revealer_set_reveal_child(GTK_REVEALER(message_revealer_), !text.empty());
 }
 
+void BenchmarkPageView::show_result_messages(const SavedValueMap& summary, const std::vector<std::string>& warnings,
+                                             const std::vector<std::string>& notes)
+{
+    const ResultChecks checks = result_checks(summary, warnings);
+    gtk_label_set_text(GTK_LABEL(checks_label_), checks_text(checks).c_str());
+    gtk_widget_set_visible(checks_card_, !checks.lines.empty());
+    update_messages(warnings_outside(checks, warnings), notes);
+}
+
 void BenchmarkPageView::update_controls()
 {
     const JobEntry* job = live_job();
@@ -222,12 +232,12 @@ void BenchmarkPageView::update_progress(const JobEntry* job, bool running)
         const std::string folder = job->in_directory() ? folder_display_name(job->target) : std::string();
         if (const std::optional<ErrorText> failure = job_error_text(*job, folder))
             notes = { failure->message };
-        update_messages(job->warnings, notes);
+        show_result_messages(job->summary, job->warnings, notes);
         gtk_label_set_text(GTK_LABEL(summary_label_), summary_of(job->summary).c_str());
     } else if (opened_) {
         progress.fraction = opened_->state == "finished" ? 1 : 0;
         progress.text = printf_text(_("Result of %s"), result_date_text(opened_->finished_at_us).c_str());
-        update_messages(opened_->warnings, opened_->notes);
+        show_result_messages(opened_->summary, opened_->warnings, opened_->notes);
         gtk_label_set_text(GTK_LABEL(summary_label_), summary_of(opened_->summary).c_str());
     } else {
         const bool selected = page_.target == PageTarget::Directory ? !host_.selected_folder().empty()
@@ -236,7 +246,7 @@ void BenchmarkPageView::update_progress(const JobEntry* job, bool running)
             : selected            ? _("Ready")
             : page_.target == PageTarget::Directory ? _("No folder selected")
                                                     : _("No device selected");
-        update_messages({}, {});
+        show_result_messages({}, {}, {});
         gtk_label_set_text(GTK_LABEL(summary_label_), "");
     }
     if (running && progress.pulse)

@@ -77,6 +77,9 @@ private:
     [[nodiscard]] bool can_start();
     [[nodiscard]] bool destroy_only() const;
     [[nodiscard]] std::string summary_of(const SavedValueMap& summary) const;
+    // The checks card and the message area for a result's summary, warnings and notes.
+    void show_result_messages(const SavedValueMap& summary, const std::vector<std::string>& warnings,
+                              const std::vector<std::string>& notes);
     std::weak_ptr<bool> begin_start();
     void start_on_device(const DeviceEntry& device);
     void start_in_folder(const std::string& folder);
@@ -95,6 +98,8 @@ private:
     GtkWidget* start_button_ = nullptr;
     GtkWidget* progress_ = nullptr;
     GtkWidget* summary_label_ = nullptr;
+    GtkWidget* checks_card_ = nullptr;  // the result's checks (result_checks.hpp); hidden when none
+    GtkWidget* checks_label_ = nullptr;
     GtkWidget* message_revealer_ = nullptr;
     GtkWidget* message_label_ = nullptr;
     GtkWidget* info_label_ = nullptr;

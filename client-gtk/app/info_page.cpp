@@ -86,6 +86,18 @@ void InfoPage::set(const DeviceEntry* device, const SavedValueMap* last_run, con
             add_row(device_group_, device_rows_, _("Temperature"),
                     /* TRANSLATORS: a drive's temperature in degrees Celsius, e.g. "41 °C" */
                     printf_text(_("%.0f °C"), device->temperature));
+        if (!device->link.empty())
+            add_row(device_group_, device_rows_, _("Link"),
+                    device->link_limit_mb_s > 0
+                        /* TRANSLATORS: the link a disk hangs on and what it carries, e.g. "PCIe 3.0 x4, at most 3938 MB/s" */
+                        ? printf_text(_("%s, at most %.0f MB/s"), device->link.c_str(), device->link_limit_mb_s)
+                        : device->link);
+        if (!device->stack.empty()) {
+            std::string layers;
+            for (const auto& layer : device->stack)
+                layers += (layers.empty() ? "" : " → ") + layer;
+            add_row(device_group_, device_rows_, _("Layers"), layers);
+        }
         add_row(device_group_, device_rows_, _("Mounted or in use"), yes_no(device->mounted || device->in_use));
     } else {
         add_row(device_group_, device_rows_, _("Node"), {});

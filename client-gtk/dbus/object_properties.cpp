@@ -56,6 +56,9 @@ void apply_device_properties(DeviceEntry& device, const PropertyMap& p)
     read(p, "WriteCache", device.write_cache);
     read(p, "Temperature", device.temperature); // a 0.2 daemon has neither: stays 0, ""
     read(p, "TemperatureSource", device.temperature_source);
+    read(p, "Link", device.link); // a 0.3 daemon has none: stays "", 0, {}
+    read(p, "LinkLimit", device.link_limit_mb_s);
+    read(p, "Stack", device.stack);
     read_path(p, "Job", device.job);
 }
 

@@ -26,6 +26,11 @@ struct DeviceEntry {
     // Device.Temperature (°C) and TemperatureSource ("" when it has no sensor).
     double temperature = 0;
     std::string temperature_source;
+    // Device.Link ("PCIe 3.0 x4", "" unknown), LinkLimit (MB/s, 0 unknown)
+    // and Stack (the layers down to the disk, top first); since API 0.4.
+    std::string link;
+    double link_limit_mb_s = 0;
+    std::vector<std::string> stack;
     std::string job; // running Job object or "/"
 };
 

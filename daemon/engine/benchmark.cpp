@@ -6,6 +6,8 @@
 #include "errors.hpp"
 #include "fs_scope.hpp"
 #include "passes.hpp"
+#include "storage/cross_check.hpp"
+#include "storage/stack.hpp"
 
 #include <fcntl.h>
 
@@ -121,7 +123,9 @@ Result run_benchmark(const BenchmarkInfo& info, const Target& target, const Valu
                                           target.name, info.kind));
     }
     const ParameterSet params = validate_parameters(info.params, given);
-    const IoRunner io(backend_preference(params), budget);
+    IoRunner io(backend_preference(params), budget);
+    storage::BlockCrossCheck cross_check(storage::Sysfs(), storage::checked_devices(storage::Sysfs(), target.fd.get()));
+    io.observe_phases(&cross_check);
 
     Result result = started_result(info, params);
     result.backend = std::string(backend_name(io.backend()));
@@ -139,6 +143,8 @@ Result run_benchmark(const BenchmarkInfo& info, const Target& target, const Valu
                    BenchmarkContext ctx { target, pass_params, pass_recorder, pass_result, cancel, io, false };
                    info.run(ctx);
                });
+    cross_check.report(result, recorder);
+    storage::report_stack(storage::stack_of(storage::Sysfs(), target.fd.get()), result, recorder);
     finish_result(result, recorder, cancel, io.io_uring_features());
     return result;
 }
@@ -164,11 +170,16 @@ Result run_directory_benchmark(const BenchmarkInfo& info, FilesystemScope& scope
     result.target_name = scope.name();
     Recorder recorder(result, sink);
     std::string ring_features;
+    // Found here, as the daemon: the caller may not be allowed to look at
+    // a loop device's backing file, which the check follows too.
+    storage::BlockCrossCheck cross_check(storage::Sysfs(),
+                                         storage::checked_devices_of_filesystem(storage::Sysfs(), scope.device()));
     scope.run([&] {
         // Made on the scope's thread: whether io_uring may be used depends
         // on the thread's credentials (kernel.io_uring_disabled=1 allows
         // rings only to privileged processes and io_uring_group).
-        const IoRunner io(backend_preference(params), budget);
+        IoRunner io(backend_preference(params), budget);
+        io.observe_phases(&cross_check);
         result.backend = std::string(backend_name(io.backend()));
         warn_about_fallback(recorder, io);
         const FilesystemFacts facts = scope.facts();
@@ -187,8 +198,10 @@ Result run_directory_benchmark(const BenchmarkInfo& info, FilesystemScope& scope
                        DirectoryContext ctx { facts, &scope, pass_params, pass_recorder, pass_result, cancel, io, false };
                        info.run_in_directory(ctx);
                    });
+        cross_check.report(result, recorder);
         ring_features = io.io_uring_features();
     });
+    storage::report_stack(storage::filesystem_stack(storage::Sysfs(), scope.device()), result, recorder);
     finish_result(result, recorder, cancel, ring_features);
     return result;
 }

@@ -169,4 +169,10 @@ FilesystemFacts FilesystemScope::facts() const
     return filesystem_facts(directory_.get());
 }
 
+dev_t FilesystemScope::device() const
+{
+    struct stat st {};
+    return ::fstat(directory_.get(), &st) == 0 ? st.st_dev : 0;
+}
+
 } // namespace diskbench::engine

@@ -63,6 +63,9 @@ public:
     void avoid_tmpfile() noexcept { uses_tmpfile_ = false; }
 
     [[nodiscard]] FilesystemFacts facts() const;
+    // The directory's st_dev (fstat of the caller's fd; any thread): which
+    // filesystem the block-layer cross-check follows down to its device.
+    [[nodiscard]] dev_t device() const;
     [[nodiscard]] const std::string& name() const noexcept { return name_; }
     [[nodiscard]] const std::string& scratch_name() const noexcept { return scratch_name_; }
     [[nodiscard]] unsigned leftovers_removed() const noexcept { return leftovers_removed_; }

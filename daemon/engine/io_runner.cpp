@@ -124,6 +124,10 @@ IoRunStats IoRunner::run(const Target& target, const IoRunSpec& spec) const
     for (unsigned i = 0; i < spec.workers; ++i)
         sources.push_back(spec.make_source(i));
 
+    // As close to the clock's start as the cross-check can read without
+    // costing the workers anything: the threads start right after.
+    if (phase_observer_)
+        phase_observer_->phase_starting(spec);
     detail::RunShared shared(target, spec);
     std::vector<detail::WorkerOutcome> outcomes(spec.workers);
     {
@@ -175,6 +179,8 @@ IoRunStats IoRunner::run(const Target& target, const IoRunSpec& spec) const
         std::lock_guard lock(features_mutex_);
         features_used_ = features_used_ ? features_used_->common_with(common) : common;
     }
+    if (phase_observer_)
+        phase_observer_->phase_finished(spec, stats);
     return stats;
 }
 

@@ -58,6 +58,16 @@ struct IoRunSpec {
     std::uint64_t time_limit_ns = 0;
     CompletionObserver* observer = nullptr;
     const CancelToken* cancel = nullptr;
+    // What the block-layer cross-check calls this run in its warnings
+    // ("RND4K Q32T1", "64 KiB blocks"); runs with the same name are added
+    // up as one phase. Empty: "the run".
+    std::string phase;
+    // False for runs whose figures are thrown away (warm-ups, preserve
+    // mode's reads): the cross-check leaves them out.
+    bool measured = true;
+    // Reads or writes at random offsets: the cross-check knows which
+    // figures a rotating disk cannot reach.
+    bool random = false;
 };
 
 struct IoRunStats {
@@ -82,6 +92,16 @@ struct IoRunStats {
     [[nodiscard]] double cpu_percent() const noexcept;         // of one CPU
 };
 
+// Told before and after every run, on the thread that called run(): the
+// block-layer cross-check (storage/cross_check.hpp) reads the device's
+// counters around each. Not called for a run that failed.
+class PhaseObserver {
+public:
+    virtual ~PhaseObserver() = default;
+    virtual void phase_starting(const IoRunSpec& spec) = 0;
+    virtual void phase_finished(const IoRunSpec& spec, const IoRunStats& stats) = 0;
+};
+
 // Runs a batch of I/O against a target with a chosen backend. With the
 // automatic preference it uses io_uring when a ring can be set up here and
 // falls back to a psync thread pool (queue depth = threads per worker)
@@ -98,6 +118,9 @@ public:
     // first io_uring run): what a result reports as "io_uring_features".
     [[nodiscard]] std::string io_uring_features() const;
 
+    // Set once, before the first run (the engine does, in run_benchmark()).
+    void observe_phases(PhaseObserver* observer) noexcept { phase_observer_ = observer; }
+
     // Blocks until done, cancelled or failed. An I/O error on any worker stops
     // them all and is rethrown here as IoError.
     IoRunStats run(const Target& target, const IoRunSpec& spec) const;
@@ -106,6 +129,7 @@ private:
     BackendKind backend_;
     std::string fallback_reason_;
     ResourceBudget* budget_ = nullptr;
+    PhaseObserver* phase_observer_ = nullptr;
     // Runs are const (a benchmark holds a const IoRunner), the record of
     // what they used is not; guarded for runs from several threads.
     mutable std::mutex features_mutex_;

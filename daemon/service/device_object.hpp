@@ -68,6 +68,9 @@ private:
     sdbus::ObjectPath UDisksBlock() override { return sdbus::ObjectPath(facts_.udisks_block); }
     sdbus::ObjectPath UDisksDrive() override { return sdbus::ObjectPath(facts_.udisks_drive); }
     sdbus::ObjectPath Job() override { return sdbus::ObjectPath(job_); }
+    std::string Link() override { return facts_.queue.link; }
+    double LinkLimit() override { return facts_.queue.link_limit_mb_s; }
+    std::vector<std::string> Stack() override { return facts_.queue.stack; }
     double Temperature() override { return temperature().celsius; }
     std::string TemperatureSource() override { return temperature().source; }
 

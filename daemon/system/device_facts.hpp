@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace diskbench::system {
 
@@ -23,6 +24,14 @@ struct QueueFacts {
     // device re-attached to another file) a new one, so it tells two disks
     // apart that had the same node one after the other.
     std::uint64_t disk_sequence = 0;
+    // The link the disk hangs on ("PCIe 3.0 x4", "USB 2 (480 Mbps)",
+    // "virtual (loop)"; "" unknown), what it carries at most in MB/s (0:
+    // unknown or no limit), and the layers from this device down to the
+    // disk, top first ("dm-crypt", "nvme0n1p3", "nvme0n1"). From sysfs
+    // (engine/storage/link.hpp, stack.hpp).
+    std::string link;
+    double link_limit_mb_s = 0;
+    std::vector<std::string> stack;
 
     bool operator==(const QueueFacts&) const = default;
 };

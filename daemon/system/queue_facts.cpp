@@ -3,6 +3,9 @@
 
 #include "udev_handles.hpp"
 
+#include "storage/link.hpp"
+#include "storage/stack.hpp"
+
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
@@ -89,6 +92,13 @@ QueueFacts read_queue_facts(dev_t device_number)
     facts.max_sectors_kib = number(disk, "queue/max_sectors_kb", 0);
     facts.write_cache = attribute(disk, "queue/write_cache");
     facts.disk_sequence = std::strtoull(attribute(disk, "diskseq").c_str(), nullptr, 10);
+    const engine::storage::Sysfs sysfs;
+    if (const auto directory = sysfs.block_directory(device_number)) {
+        const engine::storage::Link link = engine::storage::find_link(*directory);
+        facts.link = link.text;
+        facts.link_limit_mb_s = link.limit_mb_s;
+        facts.stack = engine::storage::device_stack(sysfs, *directory).layers;
+    }
     const char* syspath = udev_device_get_syspath(device.get());
     if (syspath)
         facts.has_holders = partition ? has_holders(syspath) : disk_or_partitions_held(syspath);

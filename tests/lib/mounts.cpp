@@ -62,7 +62,7 @@ void run_program(const std::vector<std::string>& argv)
         throw std::runtime_error(argv[0] + " failed");
 }
 
-MountedFilesystem::MountedFilesystem(Kind kind, std::uint64_t size, std::uint64_t inodes)
+MountedFilesystem::MountedFilesystem(Kind kind, std::uint64_t size, std::uint64_t inodes, LoopDevice::Backing backing)
 {
     enter_private_mount_namespace();
     mount_point_ = dir_.path() / "mnt";
@@ -76,7 +76,7 @@ MountedFilesystem::MountedFilesystem(Kind kind, std::uint64_t size, std::uint64_
             throw std::system_error(errno, std::generic_category(), "mount tmpfs");
     } else {
         type_ = "ext4";
-        loop_ = std::make_unique<LoopDevice>(make_data_file(dir_, "backing", size));
+        loop_ = std::make_unique<LoopDevice>(make_data_file(dir_, "backing", size), 512, false, backing);
         // No lazy initialisation: nothing may write in the background while
         // a test measures or checks free space.
         std::vector<std::string> mkfs { "mkfs.ext4", "-q", "-F", "-E", "lazy_itable_init=0,lazy_journal_init=0,nodiscard" };

@@ -24,8 +24,11 @@ public:
     // Ext4: mkfs.ext4 over a loop device on a file of `size` bytes of data,
     // with about `inodes` inodes when not 0 (mkfs.ext4 -N; it rounds up to
     // fill its inode tables).
+    // `backing`: how the loop device under ext4 reaches its file (Buffered:
+    // the backing file's page cache answers, as the cross-check tests want).
     enum class Kind { Ext4, Tmpfs };
-    MountedFilesystem(Kind kind, std::uint64_t size, std::uint64_t inodes = 0);
+    MountedFilesystem(Kind kind, std::uint64_t size, std::uint64_t inodes = 0,
+                      LoopDevice::Backing backing = LoopDevice::Backing::Direct);
     ~MountedFilesystem();
     MountedFilesystem(const MountedFilesystem&) = delete;
     MountedFilesystem& operator=(const MountedFilesystem&) = delete;

@@ -88,7 +88,7 @@ std::uint64_t checksum(const std::filesystem::path& path)
     return hash;
 }
 
-LoopDevice::LoopDevice(const std::filesystem::path& backing, std::uint32_t sector_size, bool read_only)
+LoopDevice::LoopDevice(const std::filesystem::path& backing, std::uint32_t sector_size, bool read_only, Backing mode)
 {
     engine::UniqueFd file(::open(backing.c_str(), (read_only ? O_RDONLY : O_RDWR) | O_CLOEXEC));
     if (!file.valid())
@@ -112,7 +112,8 @@ LoopDevice::LoopDevice(const std::filesystem::path& backing, std::uint32_t secto
         config.block_size = sector_size;
         // AUTOCLEAR: the kernel detaches the device when its last user
         // closes it, so a crashed test leaves nothing attached.
-        config.info.lo_flags = LO_FLAGS_DIRECT_IO | LO_FLAGS_AUTOCLEAR | (read_only ? LO_FLAGS_READ_ONLY : 0);
+        config.info.lo_flags = (mode == Backing::Direct ? LO_FLAGS_DIRECT_IO : 0) | LO_FLAGS_AUTOCLEAR
+            | (read_only ? LO_FLAGS_READ_ONLY : 0);
         if (::ioctl(device.get(), LOOP_CONFIGURE, &config) == 0) {
             path_ = std::move(path);
             fd_ = device.release();

@@ -38,12 +38,14 @@ std::filesystem::path make_data_file(const ScratchDir& dir, const std::string& n
 std::uint64_t checksum(const std::filesystem::path& path);
 
 // A loop device over `backing`, attached with direct I/O (like
-// `losetup --direct-io=on`) and the given logical sector size, detached on
+// `losetup --direct-io=on`; Buffered: without, so the backing file's page
+// cache answers) and the given logical sector size, detached on
 // destruction.
 class LoopDevice {
 public:
+    enum class Backing { Direct, Buffered };
     explicit LoopDevice(const std::filesystem::path& backing, std::uint32_t sector_size = 512,
-                        bool read_only = false);
+                        bool read_only = false, Backing mode = Backing::Direct);
     ~LoopDevice();
     LoopDevice(const LoopDevice&) = delete;
     LoopDevice& operator=(const LoopDevice&) = delete;

@@ -135,11 +135,14 @@ BatchedWriteStats batched_writes(BenchmarkContext& ctx, const BatchedWritePlan& 
             spec.buffers = preserved.get();
             spec.make_source = [&](unsigned) { return std::make_unique<ListSource>(preserved->reads()); };
             spec.observer = nullptr;
+            spec.measured = false; // not timed, see above
             if (ctx.io.run(ctx.target, spec).cancelled)
                 break;
         }
 
         spec.direction = IoDirection::Write;
+        spec.measured = true;
+        spec.phase = "the writes";
         spec.buffers = preserved.get(); // null in destroy mode: the runner's seeded data
         spec.data_seed = plan.data_seed ^ batch;
         spec.make_source = [&](unsigned) { return std::make_unique<ListSource>(requests); };

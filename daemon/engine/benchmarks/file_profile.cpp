@@ -155,6 +155,7 @@ void fill(DirectoryContext& ctx, const ScratchFile& file, std::uint64_t size, co
     pass.seed = ctx.params.unsigned_value("seed") ^ 0x66696c6cULL; // "fill": not the tests' data
     pass.buffers = zeros;
     pass.progress_share = fill_share;
+    pass.measured = false;
     sequential_pass(ctx, file.target, pass);
     // Synced: a buffered run's first read test must not find the file in
     // the page cache.

@@ -142,6 +142,8 @@ PassResult sequential_pass(const PassEnvironment& ctx, const Target& file, const
     spec.make_source = [&](unsigned) { return std::make_unique<SequentialSource>(0, pass.size, pass.block, false); };
     spec.observer = &observer;
     spec.cancel = &ctx.cancel;
+    spec.phase = pass.direction == IoDirection::Write ? "the write pass" : "the read pass";
+    spec.measured = pass.measured;
     const IoRunStats stats = ctx.io.run(file, spec);
     result.bytes = stats.bytes;
     result.latency = stats.latency;

@@ -63,6 +63,9 @@ struct PassSpec {
     double progress_share = 1;
     // Writes send these bytes instead of seeded data (IoRunSpec::buffers).
     const RequestBuffers* buffers = nullptr;
+    // False for a pass whose figures are not reported (file-profile's
+    // fill): the block-layer cross-check leaves it out.
+    bool measured = true;
 };
 
 struct PassResult {

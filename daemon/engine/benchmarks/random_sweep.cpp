@@ -23,7 +23,7 @@ void run(BenchmarkContext& ctx)
 
     std::vector<SweepPhase> phases;
     for (std::uint32_t size : sizes)
-        phases.push_back({ size, count });
+        phases.push_back({ size, count, true });
     Xoshiro256StarStar rng(ctx.params.unsigned_value("seed"));
     run_sweep(ctx, phases, queue_depth, [&](const SweepPhase& phase) {
         const std::uint32_t alignment = aligned ? phase.block : ctx.target.logical_block;

@@ -38,6 +38,7 @@ void run(BenchmarkContext& ctx)
         return std::make_unique<RandomSource>(rng, 0, ctx.target.size, block, block, count);
     };
     spec.observer = &observer;
+    spec.random = true;
     spec.cancel = &ctx.cancel;
     const IoRunStats stats = ctx.io.run(ctx.target, spec);
 

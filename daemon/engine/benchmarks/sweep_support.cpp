@@ -53,6 +53,8 @@ void run_sweep(BenchmarkContext& ctx, const std::vector<SweepPhase>& phases, uns
         spec.make_source = [&](unsigned) { return make_source(phase); };
         spec.observer = &observer;
         spec.cancel = &ctx.cancel;
+        spec.phase = "the " + format_bytes(phase.block) + " reads";
+        spec.random = phase.random;
         const IoRunStats stats = ctx.io.run(ctx.target, spec);
         if (stats.cancelled)
             break;

@@ -13,6 +13,7 @@ namespace diskbench::engine::benchmarks {
 struct SweepPhase {
     std::uint32_t block = 0;
     std::uint64_t reads = 0; // planned, for progress
+    bool random = false;     // at random offsets (the cross-check's rotating-disk rule)
 };
 
 // Runs `make_source(phase)` for each phase in order, records the two bar

@@ -1,0 +1,106 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "result_checks.hpp"
+
+#include "printf_text.hpp"
+#include "saved_values.hpp"
+
+#include <glib.h>
+#include <glib/gi18n-lib.h>
+
+#include <algorithm>
+#include <memory>
+
+namespace diskbench::client {
+
+namespace {
+
+std::string size_text(std::int64_t bytes)
+{
+    const std::unique_ptr<gchar, decltype(&g_free)> text(
+        g_format_size_full(static_cast<guint64>(std::max<std::int64_t>(bytes, 0)), G_FORMAT_SIZE_IEC_UNITS), g_free);
+    return text.get();
+}
+
+// The engine's warnings of each check start with these words (engine/storage/*.cpp).
+bool block_layer_warning(const std::string& w)
+{
+    return w.starts_with("a cache answered reads") || w.starts_with("writes absorbed by the page cache")
+        || w.starts_with("other I/O on ");
+}
+bool link_warning(const std::string& w)
+{
+    return w.starts_with("faster than a ") || w.starts_with("the link runs below")
+        || w.starts_with("impossible for a rotating disk");
+}
+bool stack_warning(const std::string& w)
+{
+    return w.find(" is page-cache-backed") != std::string::npos || w.find("'s backing file ") != std::string::npos;
+}
+
+template <typename Predicate>
+bool add_failures(ResultChecks& checks, const std::vector<std::string>& warnings, Predicate is_theirs)
+{
+    bool any = false;
+    for (const auto& warning : warnings)
+        if (is_theirs(warning)) {
+            checks.lines.push_back({ false, warning });
+            checks.shown_warnings.push_back(warning);
+            any = true;
+        }
+    return any;
+}
+
+} // namespace
+
+ResultChecks result_checks(const SavedValueMap& summary, const std::vector<std::string>& warnings)
+{
+    ResultChecks checks;
+    const std::string device = text_of(summary, "checked_device");
+    if (summary.count("issued_read_bytes") && !add_failures(checks, warnings, block_layer_warning)) {
+        const std::int64_t read = integer_of(summary, "issued_read_bytes");
+        const std::int64_t written = integer_of(summary, "issued_write_bytes");
+        std::string text;
+        if (read > 0 && written > 0)
+            text = printf_text(_("Block layer: %s counted %s of %s read and %s of %s written, no other I/O"),
+                               device.c_str(), size_text(integer_of(summary, "device_read_bytes")).c_str(),
+                               size_text(read).c_str(), size_text(integer_of(summary, "device_write_bytes")).c_str(),
+                               size_text(written).c_str());
+        else if (written > 0)
+            text = printf_text(_("Block layer: %s counted %s of %s written, no other I/O"), device.c_str(),
+                               size_text(integer_of(summary, "device_write_bytes")).c_str(), size_text(written).c_str());
+        else
+            text = printf_text(_("Block layer: %s counted %s of %s read, no other I/O"), device.c_str(),
+                               size_text(integer_of(summary, "device_read_bytes")).c_str(), size_text(read).c_str());
+        checks.lines.push_back({ true, text });
+    }
+    const std::string link = text_of(summary, "link");
+    if (!link.empty() && !add_failures(checks, warnings, link_warning)) {
+        const double limit = number_of(summary, "link_limit_mb_s", 0);
+        checks.lines.push_back(
+            { true, limit > 0 ? printf_text(_("Link: %s, at most %.0f MB/s; the figures fit"), link.c_str(), limit)
+                              : printf_text(_("Link: %s"), link.c_str()) });
+    }
+    const std::string stack = text_of(summary, "stack");
+    if (!stack.empty() && !add_failures(checks, warnings, stack_warning))
+        checks.lines.push_back({ true, printf_text(_("Stack: %s"), stack.c_str()) });
+    return checks;
+}
+
+std::string checks_text(const ResultChecks& checks)
+{
+    std::string text;
+    for (const auto& line : checks.lines)
+        text += (text.empty() ? "" : "\n") + std::string(line.passed ? "✓ " : "⚠ ") + line.text;
+    return text;
+}
+
+std::vector<std::string> warnings_outside(const ResultChecks& checks, const std::vector<std::string>& warnings)
+{
+    std::vector<std::string> rest;
+    for (const auto& warning : warnings)
+        if (std::find(checks.shown_warnings.begin(), checks.shown_warnings.end(), warning) == checks.shown_warnings.end())
+            rest.push_back(warning);
+    return rest;
+}
+
+} // namespace diskbench::client

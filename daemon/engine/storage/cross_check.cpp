@@ -1,0 +1,367 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "cross_check.hpp"
+
+#include "../benchmark_support.hpp"
+#include "link.hpp"
+#include "page_cache.hpp"
+
+#include <fcntl.h>
+
+#include <algorithm>
+#include <functional>
+
+#include <fmt/format.h>
+
+namespace diskbench::engine::storage {
+
+std::uint64_t PhaseFigures::foreign_tolerance() const noexcept
+{
+    const auto share = static_cast<std::uint64_t>(static_cast<double>(issued_read + issued_write) * foreign_share);
+    return std::max(share, foreign_floor_bytes);
+}
+
+std::uint64_t PhaseFigures::foreign_read() const noexcept
+{
+    const std::uint64_t excess = device_read > issued_read ? device_read - issued_read : 0;
+    return excess > foreign_tolerance() ? excess : 0;
+}
+
+std::uint64_t PhaseFigures::foreign_write() const noexcept
+{
+    const std::uint64_t excess = device_write > issued_write ? device_write - issued_write : 0;
+    return excess > foreign_tolerance() ? excess : 0;
+}
+
+double PhaseFigures::mb_per_s() const noexcept
+{
+    return seconds > 0 ? static_cast<double>(issued_read + issued_write) / 1e6 / seconds : 0;
+}
+
+double PhaseFigures::iops() const noexcept
+{
+    return seconds > 0 ? static_cast<double>(operations) / seconds : 0;
+}
+
+double PhaseFigures::mean_latency_us() const noexcept
+{
+    return operations ? latency_sum_us / static_cast<double>(operations) : 0;
+}
+
+BlockCrossCheck::BlockCrossCheck(Sysfs sysfs, CheckedDevices devices)
+    : sysfs_(std::move(sysfs)), devices_(std::move(devices))
+{
+    if (devices_.loop && !devices_.loop->direct_io && !devices_.loop->backing_file.empty())
+        backing_file_.reset(::open(devices_.loop->backing_file.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW));
+}
+
+void BlockCrossCheck::phase_starting(const IoRunSpec& spec)
+{
+    if (!spec.measured)
+        return;
+    std::lock_guard lock(mutex_);
+    device_ok_ = false;
+    backing_ok_ = false;
+    if (backing_file_.valid())
+        if (const auto share = cached_share(backing_file_.get()))
+            backing_cached_ = std::max(backing_cached_.value_or(0.0), *share);
+    if (devices_.device)
+        if (auto counters = sysfs_.counters(devices_.device->directory)) {
+            device_before_ = *counters;
+            device_ok_ = true;
+        }
+    if (devices_.backing)
+        if (auto counters = sysfs_.counters(devices_.backing->directory)) {
+            backing_before_ = *counters;
+            backing_ok_ = true;
+        }
+}
+
+void BlockCrossCheck::phase_finished(const IoRunSpec& spec, const IoRunStats& stats)
+{
+    if (!spec.measured)
+        return;
+    std::lock_guard lock(mutex_);
+    if (!device_ok_)
+        return;
+    const auto device_after = sysfs_.counters(devices_.device->directory);
+    if (!device_after)
+        return;
+    const std::string name = spec.phase.empty() ? std::string("the run") : spec.phase;
+    auto phase = std::find_if(phases_.begin(), phases_.end(), [&](const PhaseFigures& p) { return p.name == name; });
+    if (phase == phases_.end())
+        phase = phases_.insert(phases_.end(), PhaseFigures { name });
+    (spec.direction == IoDirection::Read ? phase->issued_read : phase->issued_write) += stats.bytes;
+    phase->operations += stats.operations;
+    phase->seconds += stats.seconds();
+    phase->latency_sum_us += stats.latency.mean() / 1000.0 * static_cast<double>(stats.operations);
+    phase->random = phase->random || spec.random;
+    phase->in_flight = std::max(phase->in_flight, spec.workers * spec.queue_depth);
+    phase->device_read += device_after->read_bytes - device_before_.read_bytes;
+    phase->device_write += device_after->write_bytes - device_before_.write_bytes;
+    if (backing_ok_)
+        if (const auto backing_after = sysfs_.counters(devices_.backing->directory)) {
+            phase->backing_read += backing_after->read_bytes - backing_before_.read_bytes;
+            phase->backing_write += backing_after->write_bytes - backing_before_.write_bytes;
+        }
+}
+
+std::vector<PhaseFigures> BlockCrossCheck::phases() const
+{
+    std::lock_guard lock(mutex_);
+    return phases_;
+}
+
+void BlockCrossCheck::report(Result& result, Recorder& recorder) const
+{
+    CheckedDevices devices = devices_;
+    {
+        std::lock_guard lock(mutex_);
+        if (devices.loop)
+            devices.loop->cached_share = backing_cached_;
+    }
+    report_phases(devices, phases(), result, recorder);
+}
+
+namespace {
+
+std::string percent(std::uint64_t part, std::uint64_t whole)
+{
+    return fmt::format("{:.1f} %", whole ? 100.0 * static_cast<double>(part) / static_cast<double>(whole) : 0.0);
+}
+
+// "in SEQ1M Q8T1", "in 2 of 4 phases (SEQ1M Q8T1, RND4K Q1T1)", at most
+// three names, so a benchmark of many phases gives one short warning per kind.
+std::string phase_list(const std::vector<const PhaseFigures*>& flagged, std::size_t total)
+{
+    if (total == 1)
+        return "during " + flagged.front()->name;
+    std::string names;
+    for (std::size_t i = 0; i < flagged.size() && i < 3; ++i)
+        names += (i ? ", " : "") + flagged[i]->name;
+    if (flagged.size() > 3)
+        names += fmt::format(" and {} more", flagged.size() - 3);
+    return fmt::format("in {} of {} phases ({})", flagged.size(), total, names);
+}
+
+std::vector<const PhaseFigures*> select(const std::vector<PhaseFigures>& phases,
+                                        const std::function<bool(const PhaseFigures&)>& flag)
+{
+    std::vector<const PhaseFigures*> flagged;
+    for (const auto& phase : phases)
+        if (flag(phase))
+            flagged.push_back(&phase);
+    return flagged;
+}
+
+std::uint64_t sum(const std::vector<const PhaseFigures*>& phases, std::uint64_t PhaseFigures::*field)
+{
+    std::uint64_t total = 0;
+    for (const auto* phase : phases)
+        total += phase->*field;
+    return total;
+}
+
+bool served_too_little(std::uint64_t issued, std::uint64_t served)
+{
+    return issued > 0 && static_cast<double>(served) < served_minimum * static_cast<double>(issued);
+}
+
+std::string no_device_note(const std::string& reason)
+{
+    if (reason == "tmpfs" || reason == "ramfs")
+        return fmt::format("the block-layer cross-check cannot run: the files are on {}, which keeps them in memory "
+                           "with no block device under it",
+                           reason);
+    if (reason.starts_with("fuse"))
+        return fmt::format("the block-layer cross-check cannot run: the files are on a FUSE filesystem ({}), whose "
+                           "storage the kernel's block layer does not see",
+                           reason);
+    if (reason.starts_with("nfs") || reason == "cifs" || reason == "smb3" || reason == "9p" || reason == "ceph")
+        return fmt::format("the block-layer cross-check cannot run: the files are on a network filesystem ({}), "
+                           "with no local block device under it",
+                           reason);
+    return fmt::format("the block-layer cross-check cannot run: no block device found under the target ({})", reason);
+}
+
+void report_loop(const CheckedDevices& devices, const std::vector<PhaseFigures>& phases, Result& result,
+                 Recorder& recorder)
+{
+    const LoopFacts& loop = *devices.loop;
+    const std::string& name = devices.device->name;
+    if (!loop.direct_io)
+        recorder.warn(fmt::format("{} is page-cache-backed: it reads and writes its backing file {} through the page "
+                                  "cache (no direct I/O), so the figures are partly the memory's; attach it with "
+                                  "losetup --direct-io=on",
+                                  name, loop.backing_file));
+    if (loop.backing_filesystem == "tmpfs" || loop.backing_filesystem == "ramfs")
+        recorder.warn(fmt::format("{}'s backing file {} is on {}: the figures are the memory's, not a disk's", name,
+                                  loop.backing_file, loop.backing_filesystem));
+    const auto reads = select(phases, [](const PhaseFigures& p) { return served_too_little(p.issued_read, p.backing_read); });
+    if (loop.cached_share) {
+        result.summary["backing_cached_percent"] = *loop.cached_share * 100;
+        // The disk under the backing file is shared with everyone: its
+        // counters may hide a cache hit behind others' reads, the page
+        // cache's own answer cannot.
+        if (*loop.cached_share >= 1 - served_minimum && !phases.empty()) {
+            std::string served;
+            if (devices.backing && !reads.empty())
+                served = fmt::format(", and {} served {} of {} read", devices.backing->name,
+                                     format_bytes(sum(reads, &PhaseFigures::backing_read)),
+                                     format_bytes(sum(reads, &PhaseFigures::issued_read)));
+            recorder.warn(fmt::format("a cache answered reads under {}: the page cache held {:.0f} % of its backing "
+                                      "file {} during the test{}",
+                                      name, *loop.cached_share * 100, loop.backing_file, served));
+            return;
+        }
+    }
+    if (!devices.backing)
+        return;
+    const std::string& under = devices.backing->name;
+    if (!reads.empty())
+        recorder.warn(fmt::format("a cache answered reads under {}: {} (under its backing file) served {} of {} read "
+                                  "({}) {}",
+                                  name, under, format_bytes(sum(reads, &PhaseFigures::backing_read)),
+                                  format_bytes(sum(reads, &PhaseFigures::issued_read)),
+                                  percent(sum(reads, &PhaseFigures::backing_read), sum(reads, &PhaseFigures::issued_read)),
+                                  phase_list(reads, phases.size())));
+    const auto writes
+        = select(phases, [](const PhaseFigures& p) { return served_too_little(p.issued_write, p.backing_write); });
+    if (!writes.empty())
+        recorder.warn(fmt::format("writes absorbed by the page cache under {}: {} (under its backing file) received "
+                                  "{} of {} written ({}) {}",
+                                  name, under, format_bytes(sum(writes, &PhaseFigures::backing_write)),
+                                  format_bytes(sum(writes, &PhaseFigures::issued_write)),
+                                  percent(sum(writes, &PhaseFigures::backing_write),
+                                          sum(writes, &PhaseFigures::issued_write)),
+                                  phase_list(writes, phases.size())));
+}
+
+void report_link(const CheckedDevices& devices, const std::vector<PhaseFigures>& phases, Result& result,
+                 Recorder& recorder)
+{
+    const Link link = find_link(devices.device->directory);
+    if (!link.text.empty())
+        result.summary["link"] = link.text;
+    if (link.limit_mb_s > 0)
+        result.summary["link_limit_mb_s"] = link.limit_mb_s;
+    if (!link.degraded.empty()) {
+        result.summary["link_degraded"] = link.degraded;
+        recorder.warn(fmt::format("the link runs below what both its ends support: {}, which carries at most {:.0f} "
+                                  "MB/s",
+                                  link.degraded, link.limit_mb_s));
+    }
+    if (link.limit_mb_s > 0) {
+        const auto fast = select(phases, [&](const PhaseFigures& p) {
+            return p.mb_per_s() > link.limit_mb_s * (1 + link_margin);
+        });
+        if (!fast.empty()) {
+            const auto* fastest = *std::max_element(fast.begin(), fast.end(), [](const auto* a, const auto* b) {
+                return a->mb_per_s() < b->mb_per_s();
+            });
+            recorder.warn(fmt::format("faster than a {} link allows: {:.0f} MB/s during {}, where the link carries at "
+                                      "most {:.0f} MB/s: a cache answered",
+                                      link.text, fastest->mb_per_s(), fastest->name, link.limit_mb_s));
+        }
+    }
+    if (link.kind == LinkKind::Virtual || !rotational(devices.device->directory))
+        return;
+    const auto impossible = select(phases, [](const PhaseFigures& p) {
+        const bool quick = p.in_flight == 1 && p.operations > 0 && p.mean_latency_us() < rotational_min_latency_us;
+        return p.random && (p.iops() > rotational_max_iops || quick);
+    });
+    if (impossible.empty())
+        return;
+    const auto* first = impossible.front();
+    recorder.warn(fmt::format("impossible for a rotating disk: {:.0f} random I/Os a second, {:.0f} us mean latency "
+                              "during {} (a spinning disk manages at most about {:.0f} a second and needs more than "
+                              "{:.0f} ms a read at queue depth 1): a cache answered, or the disk does not rotate",
+                              first->iops(), first->mean_latency_us(), first->name, rotational_max_iops,
+                              rotational_min_latency_us / 1000));
+}
+
+} // namespace
+
+void report_phases(const CheckedDevices& devices, const std::vector<PhaseFigures>& phases, Result& result,
+                   Recorder& recorder)
+{
+    if (!devices.device) {
+        recorder.note(no_device_note(devices.no_device_reason));
+        return;
+    }
+    const std::string& name = devices.device->name;
+    result.summary["checked_device"] = name;
+    report_link(devices, phases, result, recorder);
+    if (phases.empty()) {
+        // mixed-load, structure, small-files: their I/O does not go through
+        // the shared runner, so there is nothing to compare (docs/checks.md).
+        result.summary["cross_check_phases"] = std::uint64_t { 0 };
+        if (devices.loop)
+            report_loop(devices, phases, result, recorder);
+        return;
+    }
+
+    std::vector<const PhaseFigures*> all;
+    for (const auto& phase : phases)
+        all.push_back(&phase);
+    result.summary["cross_check_phases"] = std::uint64_t { phases.size() };
+    result.summary["issued_read_bytes"] = sum(all, &PhaseFigures::issued_read);
+    result.summary["issued_write_bytes"] = sum(all, &PhaseFigures::issued_write);
+    result.summary["device_read_bytes"] = sum(all, &PhaseFigures::device_read);
+    result.summary["device_write_bytes"] = sum(all, &PhaseFigures::device_write);
+
+    const auto reads = select(phases, [](const PhaseFigures& p) { return served_too_little(p.issued_read, p.device_read); });
+    if (!reads.empty())
+        recorder.warn(fmt::format("a cache answered reads: {} served {} of {} read ({}) {}", name,
+                                  format_bytes(sum(reads, &PhaseFigures::device_read)),
+                                  format_bytes(sum(reads, &PhaseFigures::issued_read)),
+                                  percent(sum(reads, &PhaseFigures::device_read), sum(reads, &PhaseFigures::issued_read)),
+                                  phase_list(reads, phases.size())));
+    const auto writes
+        = select(phases, [](const PhaseFigures& p) { return served_too_little(p.issued_write, p.device_write); });
+    if (!writes.empty())
+        recorder.warn(fmt::format("writes absorbed by the page cache inside the timing: {} received {} of {} written "
+                                  "({}) {}",
+                                  name, format_bytes(sum(writes, &PhaseFigures::device_write)),
+                                  format_bytes(sum(writes, &PhaseFigures::issued_write)),
+                                  percent(sum(writes, &PhaseFigures::device_write),
+                                          sum(writes, &PhaseFigures::issued_write)),
+                                  phase_list(writes, phases.size())));
+
+    std::uint64_t foreign_read = 0, foreign_write = 0;
+    std::vector<std::string> foreign_phases;
+    for (const auto& phase : phases) {
+        foreign_read += phase.foreign_read();
+        foreign_write += phase.foreign_write();
+        if (phase.foreign_read() == 0 && phase.foreign_write() == 0)
+            continue;
+        std::string what;
+        if (phase.foreign_read())
+            what = fmt::format("{} read", format_bytes(phase.foreign_read()));
+        if (phase.foreign_write())
+            what += fmt::format("{}{} written", what.empty() ? "" : ", ", format_bytes(phase.foreign_write()));
+        foreign_phases.push_back(fmt::format("during {}: {}", phase.name, what));
+    }
+    if (foreign_read)
+        result.summary["foreign_read_bytes"] = foreign_read;
+    if (foreign_write)
+        result.summary["foreign_write_bytes"] = foreign_write;
+    if (!foreign_phases.empty()) {
+        std::string list;
+        for (std::size_t i = 0; i < foreign_phases.size() && i < 3; ++i)
+            list += (i ? "; " : "") + foreign_phases[i];
+        if (foreign_phases.size() > 3)
+            list += fmt::format("; and {} more phases", foreign_phases.size() - 3);
+        recorder.warn(fmt::format("other I/O on {} during the test (more than 1 % beyond the benchmark's own): {}",
+                                  name, list));
+    }
+
+    if (devices.backing) {
+        result.summary["backing_device"] = devices.backing->name;
+        result.summary["backing_read_bytes"] = sum(all, &PhaseFigures::backing_read);
+        result.summary["backing_write_bytes"] = sum(all, &PhaseFigures::backing_write);
+    }
+    if (devices.loop)
+        report_loop(devices, phases, result, recorder);
+}
+
+} // namespace diskbench::engine::storage

@@ -1,0 +1,99 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The result's checks card: built from the summary keys and warnings the
+// engine's checks give (docs/checks.md), the same after the result went
+// through a result file and was read back.
+#include "contract/result_file.hpp"
+#include "model/job_result.hpp"
+#include "model/result_checks.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+
+using namespace diskbench::client;
+using namespace diskbench::contract;
+
+namespace {
+
+JobEntry finished_job(SavedValueMap summary, std::vector<std::string> warnings)
+{
+    JobEntry job;
+    job.path = "/org/diskbench/DiskBench1/jobs/1";
+    job.kind = "seek";
+    job.state = "finished";
+    job.backend = "io_uring";
+    job.started_at_us = 1'700'000'000'000'000;
+    job.finished_at_us = job.started_at_us + 1'000'000;
+    job.summary = std::move(summary);
+    job.warnings = std::move(warnings);
+    return job;
+}
+
+ResultChecks after_file(const JobEntry& job)
+{
+    const auto loaded = result_from_json(result_to_json(saved_result_from_job(job)));
+    REQUIRE(std::holds_alternative<SavedResult>(loaded));
+    const auto& saved = std::get<SavedResult>(loaded);
+    return result_checks(saved.summary, saved.warnings);
+}
+
+} // namespace
+
+TEST_CASE("a clean run's card: every check passed, with its figures, also when reopened", "[client-model]")
+{
+    const JobEntry job = finished_job({ { "checked_device", std::string("loop1") },
+                                        { "issued_read_bytes", std::int64_t { 1'024'000 } },
+                                        { "issued_write_bytes", std::int64_t { 0 } },
+                                        { "device_read_bytes", std::int64_t { 1'024'000 } },
+                                        { "device_write_bytes", std::int64_t { 0 } },
+                                        { "link", std::string("PCIe 3.0 x4") },
+                                        { "link_limit_mb_s", 3938.4 },
+                                        { "stack", std::string("ext4 (noatime) → dm-crypt → nvme0n1p3 → nvme0n1, PCIe 3.0 x4") } },
+                                      { "the target is a regular file: something else" });
+    for (const ResultChecks& checks : { result_checks(job.summary, job.warnings), after_file(job) }) {
+        REQUIRE(checks.lines.size() == 3);
+        CHECK(std::all_of(checks.lines.begin(), checks.lines.end(), [](const CheckLine& l) { return l.passed; }));
+        // GLib puts a no-break space between number and unit.
+        CHECK(checks.lines[0].text
+              == "Block layer: loop1 counted 1000.0\u00a0KiB of 1000.0\u00a0KiB read, no other I/O");
+        CHECK(checks.lines[1].text == "Link: PCIe 3.0 x4, at most 3938 MB/s; the figures fit");
+        CHECK(checks.lines[2].text == "Stack: ext4 (noatime) → dm-crypt → nvme0n1p3 → nvme0n1, PCIe 3.0 x4");
+        CHECK(checks_text(checks).starts_with("✓ Block layer"));
+        // Warnings of no check stay in the message area.
+        CHECK(warnings_outside(checks, job.warnings) == job.warnings);
+    }
+}
+
+TEST_CASE("a card with failed checks shows their warnings with the numbers, and only there", "[client-model]")
+{
+    const std::vector<std::string> warnings {
+        "loop0 is page-cache-backed: it reads and writes its backing file /var/tmp/b through the page cache",
+        "a cache answered reads under loop0: vda (under its backing file) served 0 B of 500 KiB read (0.0 %) during "
+        "the run",
+        "other I/O on loop0 during the test (more than 1 % beyond the benchmark's own): during RND4K Q1T1: 12 MiB read",
+        "io_uring is not available (test); used the psync thread pool",
+    };
+    const JobEntry job = finished_job({ { "checked_device", std::string("loop0") },
+                                        { "issued_read_bytes", std::int64_t { 512'000 } },
+                                        { "device_read_bytes", std::int64_t { 13'000'000 } },
+                                        { "foreign_read_bytes", std::int64_t { 12'582'912 } },
+                                        { "link", std::string("virtual (loop)") },
+                                        { "stack", std::string("loop0 (page-cache-backed, file /var/tmp/b) → vda") } },
+                                      warnings);
+    const ResultChecks checks = after_file(job);
+    REQUIRE(checks.lines.size() == 4);
+    CHECK_FALSE(checks.lines[0].passed);
+    CHECK(checks.lines[0].text == warnings[1]);
+    CHECK_FALSE(checks.lines[1].passed);
+    CHECK(checks.lines[1].text == warnings[2]);
+    CHECK(checks.lines[2].passed);
+    CHECK(checks.lines[2].text == "Link: virtual (loop)");
+    CHECK_FALSE(checks.lines[3].passed);
+    CHECK(checks.lines[3].text == warnings[0]);
+    CHECK(warnings_outside(checks, warnings) == std::vector<std::string> { warnings[3] });
+}
+
+TEST_CASE("a result without checks (an older file) has no card", "[client-model]")
+{
+    CHECK(result_checks({ { "reads", std::int64_t { 200 } } }, { "something" }).lines.empty());
+}
