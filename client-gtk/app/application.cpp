@@ -59,6 +59,8 @@ void Application::update_status()
 {
     if (window_)
         g_simple_action_set_state(status_action_, g_variant_new_string(window_->status().c_str()));
+    if (shortcuts_)
+        shortcuts_->update();
 }
 
 void Application::choose_file(GtkFileChooserAction action, const char* title, const char* accept,
@@ -254,12 +256,8 @@ void Application::add_actions()
     g_action_map_add_action(G_ACTION_MAP(app_.get()), G_ACTION(status_action_));
     g_object_unref(status_action_);
 
-    const char* quit_accels[] = { "<Control>q", nullptr };
-    gtk_application_set_accels_for_action(GTK_APPLICATION(app_.get()), "app.quit", quit_accels);
-    const char* open_accels[] = { "<Control>o", nullptr };
-    gtk_application_set_accels_for_action(GTK_APPLICATION(app_.get()), "app.open-result-dialog", open_accels);
-    const char* save_accels[] = { "<Control>s", nullptr };
-    gtk_application_set_accels_for_action(GTK_APPLICATION(app_.get()), "app.save-result-dialog", save_accels);
+    // The keyboard's own actions, and every accelerator (model/shortcuts).
+    shortcuts_ = std::make_unique<ShortcutActions>(GTK_APPLICATION(app_.get()), [this] { return window_.get(); });
 }
 
 } // namespace diskbench::client
