@@ -70,9 +70,12 @@ std::string shortcuts_window_ui()
 {
     // GTK 4.8 has no API to fill a GtkShortcutsWindow in code (that came in
     // 4.14), only GtkBuilder: the XML is made from the table.
+    // The title names the window for window lists (and the GUI test).
     std::string ui = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<interface>\n"
                      "  <object class=\"GtkShortcutsWindow\" id=\"shortcuts\">\n"
                      "    <property name=\"modal\">1</property>\n"
+                     "    <property name=\"title\">"
+        + escaped(_("Keyboard Shortcuts")) + "</property>\n"
                      "    <child>\n      <object class=\"GtkShortcutsSection\">\n"
                      "        <property name=\"section-name\">shortcuts</property>\n"
                      "        <property name=\"max-height\">12</property>\n";
