@@ -274,13 +274,19 @@ SavedValueMap BenchmarkPageView::effective_parameters() const
 void BenchmarkPageView::update_description()
 {
     const DeviceEntry* device = host_.selected_device();
-    const BenchmarkDescription d = describe_benchmark(page_.kind, effective_parameters(), device ? device->node : "/dev/sdX",
+    // Folder kinds name the folder in their commands.
+    std::string target = device ? device->node : "/dev/sdX";
+    if (page_.target == PageTarget::Directory)
+        target = host_.selected_folder().empty() ? std::string("FOLDER") : host_.selected_folder();
+    const BenchmarkDescription d = describe_benchmark(page_.kind, effective_parameters(), target,
                                                       device ? device->logical_block_size : 512);
     gtk_label_set_text(GTK_LABEL(info_label_), d.what.c_str());
     std::string commands;
     for (const std::string& line : d.fio_commands)
         commands += (commands.empty() ? "" : "\n\n") + line;
     gtk_label_set_text(GTK_LABEL(fio_label_), commands.c_str());
+    gtk_widget_set_visible(fio_heading_, !commands.empty());
+    gtk_widget_set_visible(fio_label_, !commands.empty());
 }
 
 void BenchmarkPageView::start()

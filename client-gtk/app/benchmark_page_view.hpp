@@ -87,6 +87,7 @@ private:
     GtkWidget* start_button_ = nullptr;
     GtkWidget* progress_ = nullptr;
     GtkWidget* summary_label_ = nullptr;
+    GtkWidget* fio_heading_ = nullptr; // hidden when no command does the same
     GtkWidget* message_revealer_ = nullptr;
     GtkWidget* message_label_ = nullptr;
     GtkWidget* info_label_ = nullptr;
