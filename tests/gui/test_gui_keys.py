@@ -12,7 +12,8 @@ daemon, never from the code that binds them:
   * Ctrl+Page Down / Ctrl+Page Up go to the next / previous page, Alt+3 to
     the third (the order of the switcher: Seek, Random, Cont, ...);
   * Ctrl+? opens the shortcuts window (a toplevel named "Keyboard Shortcuts"; a
-    screenshot is kept), Escape closes it; Ctrl+E opens the Export dialog.
+    screenshot is kept), Escape closes it; Ctrl+E opens the Export dialog;
+    Ctrl+R opens the Compare popover (screenshots before/after).
 
 Run (as root):
     /usr/bin/python3 tests/gui/test_gui_keys.py --app BUILD/client-gtk/diskbench \\
@@ -147,6 +148,31 @@ class KeysGuiTest(gui_stack.GuiTestCase):
         self.press_in('^Export the Graph$', 'Escape')
         self.wait_window('Export the Graph', present=False)
         self.gui.check_app_alive()
+
+    def differing_pixels(self, a, b):
+        _w, _h, one = gui_stack.read_png(a)
+        _w, _h, two = gui_stack.read_png(b)
+        return sum(1 for i in range(0, min(len(one), len(two)), 3) if one[i:i + 3] != two[i:i + 3])
+
+    def test_06_ctrl_r_opens_compare(self):
+        # The Compare picker is a popover (an unnamed override-redirect
+        # window under X11): seen as the screen changing where it opens, and
+        # going again with Escape (Stop is disabled, so Escape reaches it).
+        self.gui.activate('show-page', 'seek')
+        self.wait_page('seek')
+        time.sleep(0.5)
+        before = self.screenshot_path('compare-before.png')
+        shown = self.screenshot_path('compare-shown.png')
+        after = self.screenshot_path('compare-after.png')
+        self.gui.screenshot(before)
+        self.press('ctrl+r')
+        time.sleep(1)
+        self.gui.screenshot(shown)
+        self.assertGreater(self.differing_pixels(before, shown), 5000, f'no popover: {before} vs {shown}')
+        self.press('Escape')
+        time.sleep(1)
+        self.gui.screenshot(after)
+        self.assertLess(self.differing_pixels(before, after), 2000, f'still open: {before} vs {after}')
 
 
 if __name__ == '__main__':
