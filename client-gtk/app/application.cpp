@@ -57,8 +57,14 @@ void Application::on_shutdown(GApplication*, gpointer self)
 
 void Application::update_status()
 {
-    if (window_)
-        g_simple_action_set_state(status_action_, g_variant_new_string(window_->status().c_str()));
+    if (!window_)
+        return;
+    g_simple_action_set_state(status_action_, g_variant_new_string(window_->status().c_str()));
+    std::string cells;
+    if (BenchmarkPageView* page = window_->shown_page())
+        for (const std::string& cell : page->grid_cells())
+            cells += (cells.empty() ? "" : "|") + cell;
+    g_simple_action_set_state(grid_action_, g_variant_new_string(cells.c_str()));
     if (shortcuts_)
         shortcuts_->update();
 }
@@ -185,6 +191,20 @@ void Application::add_actions()
               app.choose_file(GTK_FILE_CHOOSER_ACTION_SAVE, _("Export the Graph"), _("_Export"), "diskbench-graph.png",
                               [&app](const std::string& path) { app.window_->export_shown_graph(path); });
           } },
+        { "copy-report", nullptr,
+          [](Application& app, const std::string&) {
+              if (!app.window_)
+                  return;
+              // Ctrl+C in a text field or selectable label copies its
+              // selection, as everywhere else.
+              GtkWidget* focus = gtk_root_get_focus(GTK_ROOT(app.window_->window()));
+              if (focus && (GTK_IS_TEXT(focus) || GTK_IS_TEXT_VIEW(focus) || GTK_IS_LABEL(focus))) {
+                  g_signal_emit_by_name(focus, "copy-clipboard");
+                  return;
+              }
+              if (BenchmarkPageView* page = app.window_->shown_page())
+                  page->copy_report();
+          } },
         { "about", nullptr,
           [](Application& app, const std::string&) {
               if (!app.window_)
@@ -255,9 +275,19 @@ void Application::add_actions()
     g_signal_connect(status_action_, "activate", G_CALLBACK(+[](GSimpleAction*, GVariant*, gpointer) {}), nullptr);
     g_action_map_add_action(G_ACTION_MAP(app_.get()), G_ACTION(status_action_));
     g_object_unref(status_action_);
+    // "profile-grid": the folder Profiles page's MB/s cells, Read then Write
+    // per test, "|"-separated ("–" until a test has ended); read-only.
+    grid_action_ = g_simple_action_new_stateful("profile-grid", nullptr, g_variant_new_string(""));
+    g_signal_connect(grid_action_, "activate", G_CALLBACK(+[](GSimpleAction*, GVariant*, gpointer) {}), nullptr);
+    g_action_map_add_action(G_ACTION_MAP(app_.get()), G_ACTION(grid_action_));
+    g_object_unref(grid_action_);
 
-    // The keyboard's own actions, and every accelerator (model/shortcuts).
+    // The keyboard's own actions, and every accelerator (model/shortcuts)
+    // but Ctrl+C, which belongs to copying (below).
     shortcuts_ = std::make_unique<ShortcutActions>(GTK_APPLICATION(app_.get()), [this] { return window_.get(); });
+    // Ctrl+C copies the folder Profiles report (a focused text field its selection).
+    const char* copy_accels[] = { "<Control>c", nullptr };
+    gtk_application_set_accels_for_action(GTK_APPLICATION(app_.get()), "app.copy-report", copy_accels);
 }
 
 } // namespace diskbench::client

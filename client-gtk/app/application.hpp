@@ -47,6 +47,7 @@ private:
     std::unique_ptr<Window> window_;
     GSimpleAction* status_action_ = nullptr;
     std::unique_ptr<ShortcutActions> shortcuts_;
+    GSimpleAction* grid_action_ = nullptr; // the folder Profiles grid's cells, for scripts
     Ref<GtkFileChooserNative> chooser_;
     std::function<void(const std::string&)> chosen_;
 };

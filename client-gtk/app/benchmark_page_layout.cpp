@@ -67,6 +67,8 @@ GtkWidget* BenchmarkPageView::build_header()
         gtk_toggle_button_set_active(group, TRUE);
         gtk_box_append(GTK_BOX(header), linked);
     }
+    if (page_.kind == "file-profile")
+        build_file_profile_controls(header);
     gtk_box_append(GTK_BOX(header), build_info_button());
 
     // The run's settings, from the daemon's list of parameters.

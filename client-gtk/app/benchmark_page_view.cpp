@@ -102,6 +102,7 @@ void BenchmarkPageView::device_changed()
 
 void BenchmarkPageView::benchmarks_changed()
 {
+    update_file_profile_controls();
     update_controls();
 }
 
@@ -464,6 +465,7 @@ void BenchmarkPageView::on_view_toggled(GtkToggleButton* button, gpointer self)
 void BenchmarkPageView::set_parameter(const std::string& key, const SavedValue& value)
 {
     settings_.set_value(key, value);
+    update_file_profile_controls();
 }
 
 void BenchmarkPageView::on_settings_shown(GtkPopover*, gpointer self)

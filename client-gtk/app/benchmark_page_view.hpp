@@ -51,6 +51,12 @@ public:
     [[nodiscard]] std::string export_graph(const std::string& path) const; // "" or a message
     [[nodiscard]] std::string status() const;                               // "kind:state:points"
     [[nodiscard]] std::string graph_title() const;
+    // The folder Profiles page (file-profile): the shown run as a plain-text
+    // report on the clipboard ("Copy as text", Ctrl+C). False elsewhere or
+    // when nothing is shown.
+    bool copy_report();
+    // Its grid's MB/s cells, row by row, Read then Write (for scripts/tests).
+    [[nodiscard]] std::vector<std::string> grid_cells() const;
 
 private:
     void build();
@@ -58,6 +64,8 @@ private:
     GtkWidget* build_info_button();
     GtkWidget* build_messages();
     GtkWidget* build_footer();
+    void build_file_profile_controls(GtkWidget* header);
+    void update_file_profile_controls();
     void attach_job(const JobEntry& job);
     void detach();
     void rebuild_chart();
@@ -93,6 +101,10 @@ private:
     GtkWidget* info_label_ = nullptr;
     GtkWidget* fio_label_ = nullptr;
     std::vector<GtkWidget*> view_buttons_;
+    // The file-profile header: test file size, passes (when the daemon has them), Copy as text.
+    GtkWidget* size_choice_ = nullptr;
+    GtkWidget* passes_label_ = nullptr;
+    std::vector<SavedValue> size_values_;
     PageChart chart_;
     // The raw-write consent (DeviceWrite pages only).
     std::unique_ptr<WriteConsentCard> write_card_;

@@ -31,6 +31,8 @@ PageChart::PageChart(const BenchmarkPage& page)
 {
     if (page_.kind == kinds::profile)
         table_ = std::make_unique<ProfileGrid>();
+    else if (page_.kind == kinds::file_profile)
+        file_table_ = std::make_unique<FileProfileTable>();
 }
 
 void PageChart::set_reference(std::optional<SavedResult> reference, std::string label)
@@ -75,7 +77,8 @@ void PageChart::rebuild(const JobEntry* live, const std::optional<SavedResult>& 
     }
     ChartSpec spec = spec_for(view(), page_.kind, parameters, summary, page_.target == PageTarget::Device ? size : 0);
     if (spec.x_scale == AxisScale::Categories && page_.target != PageTarget::Device)
-        spec.categories = test_categories(summary, shown ? shown->series : std::vector<SavedSeries> {});
+        spec.categories = file_table_ ? file_profile_tests(parameters, summary)
+                                      : test_categories(summary, shown ? shown->series : std::vector<SavedSeries> {});
     if (reference_ && spec.categories.empty() && page_.kind == kinds::profile)
         spec = spec_for(view(), page_.kind, reference_->parameters, reference_->summary, size);
     chart.set_spec(spec);
@@ -96,6 +99,8 @@ void PageChart::rebuild(const JobEntry* live, const std::optional<SavedResult>& 
     if (table_)
         table_->set(spec.categories, shown ? shown->series : std::vector<SavedSeries> {},
                     reference_ ? &reference_->series : nullptr);
+    if (file_table_)
+        file_table_->set(file_profile_rows(shown.value_or(SavedResult {})));
     graph_.redraw_now();
 }
 

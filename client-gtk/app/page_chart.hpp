@@ -4,6 +4,7 @@
 #include "../model/benchmark_pages.hpp"
 #include "../model/daemon_types.hpp"
 #include "graph_area.hpp"
+#include "file_profile_table.hpp"
 #include "profile_grid.hpp"
 
 #include <gtk/gtk.h>
@@ -28,7 +29,12 @@ public:
 
     [[nodiscard]] GtkWidget* graph_widget() const noexcept { return graph_.widget(); }
     // The profile table, or null on pages without one.
-    [[nodiscard]] GtkWidget* table_widget() const noexcept { return table_ ? table_->widget() : nullptr; }
+    [[nodiscard]] GtkWidget* table_widget() const noexcept
+    {
+        return table_ ? table_->widget() : file_table_ ? file_table_->widget() : nullptr;
+    }
+    // The folder Profiles grid (file-profile), or null on other pages.
+    [[nodiscard]] const FileProfileTable* file_table() const noexcept { return file_table_.get(); }
     [[nodiscard]] const Chart& chart() const noexcept { return graph_.chart(); }
 
     // Generic pages draw what the shown run declares; others their chosen view.
@@ -48,7 +54,10 @@ public:
     [[nodiscard]] bool series_changed(const JobEntry& job) const noexcept { return job.series.size() != appended_.size(); }
     // Whether `job`'s new points can be appended, or the chart must be
     // rebuilt (new routes, or the profile table).
-    [[nodiscard]] bool can_append(const JobEntry& job) const noexcept { return !series_changed(job) && !table_; }
+    [[nodiscard]] bool can_append(const JobEntry& job) const noexcept
+    {
+        return !series_changed(job) && !table_ && !file_table_;
+    }
     // Appends what arrived since the last rebuild or append.
     void append(const JobEntry& job);
     // The bar being measured of a running bar chart, filling with the run's
@@ -60,6 +69,7 @@ private:
     const BenchmarkPage& page_;
     GraphArea graph_;
     std::unique_ptr<ProfileGrid> table_;
+    std::unique_ptr<FileProfileTable> file_table_;
     PageView generic_view_ = generic_view({});
     std::size_t view_index_ = 0;
     std::optional<SavedResult> reference_;

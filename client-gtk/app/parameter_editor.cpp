@@ -1,8 +1,11 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "parameter_editor.hpp"
 
+#include "../model/parameter_choices.hpp"
+
 #include <glib/gi18n-lib.h>
 
+#include <algorithm>
 #include <cmath>
 
 namespace diskbench::client {
@@ -79,7 +82,21 @@ void ParameterEditor::rebuild()
         gtk_label_set_xalign(GTK_LABEL(label), 0);
         gtk_widget_set_tooltip_text(label, info.description.c_str());
         GtkWidget* editor = nullptr;
-        if (info.type == "boolean") {
+        if (!info.choices.empty()) {
+            row->offered = offered_values(info, value);
+            std::vector<std::string> labels;
+            for (const SavedValue& offered : row->offered)
+                labels.push_back(choice_label(info, offered));
+            std::vector<const char*> strings;
+            for (const std::string& text : labels)
+                strings.push_back(text.c_str());
+            strings.push_back(nullptr);
+            editor = gtk_drop_down_new_from_strings(strings.data());
+            const auto at = std::find(row->offered.begin(), row->offered.end(), value);
+            gtk_drop_down_set_selected(GTK_DROP_DOWN(editor), static_cast<guint>(at - row->offered.begin()));
+            gtk_widget_set_halign(editor, GTK_ALIGN_START);
+            g_signal_connect(editor, "notify::selected", G_CALLBACK(&ParameterEditor::on_choice_changed), row.get());
+        } else if (info.type == "boolean") {
             editor = gtk_switch_new();
             gtk_widget_set_halign(editor, GTK_ALIGN_START);
             const auto* flag = std::get_if<bool>(&value);
@@ -125,7 +142,12 @@ void ParameterEditor::read(Row& row)
         return;
     const ParameterInfo& info = row.info;
     SavedValue value;
-    if (GTK_IS_SWITCH(row.editor)) {
+    if (GTK_IS_DROP_DOWN(row.editor)) {
+        const guint selected = gtk_drop_down_get_selected(GTK_DROP_DOWN(row.editor));
+        if (selected >= row.offered.size())
+            return;
+        value = row.offered[selected];
+    } else if (GTK_IS_SWITCH(row.editor)) {
         value = static_cast<bool>(gtk_switch_get_active(GTK_SWITCH(row.editor)));
     } else if (GTK_IS_SPIN_BUTTON(row.editor)) {
         const double number = gtk_spin_button_get_value(GTK_SPIN_BUTTON(row.editor));
@@ -177,6 +199,12 @@ void ParameterEditor::on_spin_changed(GtkSpinButton*, gpointer row)
 }
 
 void ParameterEditor::on_switch_changed(GObject*, GParamSpec*, gpointer row)
+{
+    auto* r = static_cast<Row*>(row);
+    r->owner->read(*r);
+}
+
+void ParameterEditor::on_choice_changed(GObject*, GParamSpec*, gpointer row)
 {
     auto* r = static_cast<Row*>(row);
     r->owner->read(*r);

@@ -14,7 +14,8 @@
 namespace diskbench::client {
 
 // The settings of one benchmark, built from the daemon's ListBenchmarks():
-// a spin button per number, a switch per flag, an entry per text, each
+// a drop-down per parameter with a list of values (sizes as "1 GiB"), a
+// spin button per other number, a switch per flag, an entry per text, each
 // with the daemon's description as tooltip, and Reset. Only values that
 // differ from the defaults are kept, so a run asks for exactly what the user
 // changed and the daemon's scaling of defaults to small devices still works.
@@ -38,12 +39,14 @@ private:
         GtkWidget* editor = nullptr;
         ParameterEditor* owner = nullptr;
         bool big_number = false; // an unsigned too large for a spin button (seeds): typed as text
+        std::vector<SavedValue> offered = {}; // a drop-down's values, by position
     };
     void rebuild();
     void read(Row& row);
     static void on_spin_changed(GtkSpinButton*, gpointer row);
     static void on_switch_changed(GObject*, GParamSpec*, gpointer row);
     static void on_entry_changed(GtkEditable*, gpointer row);
+    static void on_choice_changed(GObject*, GParamSpec*, gpointer row);
 
     std::function<void()> on_changed_;
     Ref<GtkWidget> root_;

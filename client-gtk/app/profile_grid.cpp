@@ -2,6 +2,8 @@
 #include "profile_grid.hpp"
 
 #include "../chart/value_format.hpp"
+#include "../model/pass_spread.hpp"
+#include "../model/printf_text.hpp"
 
 #include <glib/gi18n-lib.h>
 
@@ -75,7 +77,26 @@ void ProfileGrid::set(const std::vector<std::string>& tests, const std::vector<S
         attach(name, 0, row);
         for (int c = 0; c < figures; ++c) {
             const auto value = value_at(current, columns[c].series, test);
-            attach(label(value ? format_value(*value, columns[c].unit) : "–", columns[c].css_class), c + 1, row);
+            GtkWidget* cell = label(value ? format_value(*value, columns[c].unit) : "–", columns[c].css_class);
+            if (const auto spread = pass_spread(current, columns[c].series, test)) {
+                // The median over passes, and under it how far the passes spread.
+                GtkWidget* box = gtk_box_new(GTK_ORIENTATION_VERTICAL, 0);
+                gtk_box_append(GTK_BOX(box), cell);
+                // Short, so four columns still fit beside the sidebar; the
+                // range is in the tooltip.
+                /* TRANSLATORS: coefficient of variation of a figure over a benchmark's passes, e.g. "CV 39 %" */
+                GtkWidget* range = label(printf_text(_("CV %.0f %%"), spread->cv_percent), "dim-label");
+                /* TRANSLATORS: lowest and highest value of a figure over a benchmark's passes, e.g.
+                   "1232 MB/s – 2697 MB/s over 5 passes" */
+                gtk_widget_set_tooltip_text(range, printf_text(_("%s – %s over %d passes"),
+                                                               format_value(spread->minimum, columns[c].unit).c_str(),
+                                                               format_value(spread->maximum, columns[c].unit).c_str(),
+                                                               static_cast<int>(spread->passes)).c_str());
+                gtk_widget_add_css_class(range, "caption");
+                gtk_box_append(GTK_BOX(box), range);
+                cell = box;
+            }
+            attach(cell, c + 1, row);
             if (reference) {
                 const auto old = value_at(*reference, columns[c].series, test);
                 GtkWidget* small = label(old ? format_value(*old, columns[c].unit) : "–", "dim-label");

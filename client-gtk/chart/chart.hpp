@@ -51,6 +51,9 @@ struct ChartSeries {
     std::string label; // legend text, already translated
     std::vector<SeriesPoint> points;
     std::vector<SeriesPoint> band_min, band_max;
+    // One of several passes, drawn thin and translucent in the first
+    // series' colour under the others (line graphs only).
+    bool faint = false;
 };
 
 // Colours and sizes. light()/dark() follow the GNOME palette; current series

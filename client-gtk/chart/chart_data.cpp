@@ -182,16 +182,27 @@ void paint_chart_data(cairo_t* cr, const ChartData& data, const ChartFrame& fram
     // Bars: a place in each group per current series with points (at least
     // one: the running bar goes there before the first value), then one per
     // reference series. Series kept empty (labelled or reserved ahead) get none.
-    const auto filled = static_cast<std::size_t>(std::count_if(
-        data.current.begin(), data.current.end(), [](const StoredSeries& s) { return !s.series.points.empty(); }));
+    const auto filled = static_cast<std::size_t>(std::count_if(data.current.begin(), data.current.end(), [](const StoredSeries& s) {
+        return !s.series.points.empty() && !s.series.faint;
+    }));
     const std::size_t current_members = std::max<std::size_t>(1, filled);
     const std::size_t members = current_members + data.reference.size();
     // The reference first, so the current result is drawn over it.
     for (std::size_t i = 0; i < data.reference.size(); ++i)
         paint_series(cr, data, frame, data.reference[i], current_members + i, members, theme.reference,
                      kept_envelopes);
+    // Passes first and faint, so the median is drawn over them.
+    if (data.spec.style == ChartStyle::Line)
+        for (const StoredSeries& pass : data.current)
+            if (pass.series.faint) {
+                Rgba faint = theme.current_colour(0);
+                faint.alpha *= 0.3;
+                paint_series(cr, data, frame, pass, 0, members, faint, kept_envelopes);
+            }
     std::size_t member = 0;
     for (std::size_t i = 0; i < data.current.size(); ++i) {
+        if (data.current[i].series.faint)
+            continue;
         paint_series(cr, data, frame, data.current[i], member, members, theme.current_colour(i), kept_envelopes);
         member += data.current[i].series.points.empty() ? 0 : 1;
     }

@@ -249,6 +249,7 @@ void DaemonClient::load_benchmarks()
                 benchmarks_.push_back(std::move(info));
             }
             notify([](Observer& o) { o.benchmarks_changed(); });
+            load_parameter_choices();
         });
     root_->proxy()
         .callMethodAsync("Get")
@@ -257,6 +258,37 @@ void DaemonClient::load_benchmarks()
         .uponReplyInvoke([this](const sdbus::Error* error, const sdbus::Variant& value) {
             if (!error && value.containsValueOfType<std::string>())
                 version_ = value.get<std::string>();
+        });
+}
+
+void DaemonClient::load_parameter_choices()
+{
+    using ChoiceList = std::vector<sdbus::Struct<std::string, std::string, std::string, bool, std::vector<sdbus::Variant>>>;
+    root_->proxy()
+        .callMethodAsync("ListParameterChoices")
+        .onInterface(ManagerInterface::INTERFACE_NAME)
+        .uponReplyInvoke([this](const sdbus::Error* error, const ChoiceList& choices) {
+            if (error) {
+                // A daemon before 0.4: every parameter keeps its plain editor.
+                g_message("no parameter choices: %s", error->what());
+                return;
+            }
+            for (const auto& entry : choices)
+                for (BenchmarkInfo& info : benchmarks_) {
+                    if (info.kind != entry.get<0>())
+                        continue;
+                    for (ParameterInfo& parameter : info.parameters) {
+                        if (parameter.key != entry.get<1>())
+                            continue;
+                        parameter.unit = entry.get<2>();
+                        parameter.exclusive = entry.get<3>();
+                        parameter.choices.clear();
+                        for (const sdbus::Variant& value : entry.get<4>())
+                            if (auto saved = saved_value_from_variant(value))
+                                parameter.choices.push_back(*saved);
+                    }
+                }
+            notify([](Observer& o) { o.benchmarks_changed(); });
         });
 }
 

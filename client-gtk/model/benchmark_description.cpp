@@ -156,6 +156,17 @@ BenchmarkDescription describe_benchmark(const std::string& kind, const SavedValu
         for (const std::string& test : split_profile_tests(tests))
             d.fio_commands.push_back(
                 fio_profile_test(test, node, integer_of(p, "region_size", 1LL << 30), seconds, warmup));
+    } else if (kind == kinds::file_profile) {
+        const std::string tests = profile_tests_of(p);
+        const std::string mix = text_of(p, "mix", "RND4K Q1T1");
+        d.what = printf_text(_("Writes a test file of %s into the folder first (not timed), then runs %s on it, each "
+                                 "read and then written in place, after %.1f s of warm-up for %.1f s each; then a "
+                                 "mixed test (%s, %lld %% reads) unless it is turned off. SEQ = sequential, RND = "
+                                 "random, Q = requests in flight per thread, T = threads."),
+                               bytes(integer_of(p, "file_size", 1LL << 30)).c_str(), tests.c_str(),
+                               number_of(p, "warmup_s", 1), number_of(p, "duration_s", 5),
+                               mix.empty() ? "-" : mix.c_str(),
+                               static_cast<long long>(integer_of(p, "mix_read_percent", 70)));
     } else if (kind == kinds::qd_sweep) {
         const std::int64_t max_depth = integer_of(p, "max_queue_depth", 128);
         const std::int64_t max_threads = integer_of(p, "max_threads", 8);

@@ -112,6 +112,12 @@ std::vector<BenchmarkPage> make_write_pages()
         with_target({ std::string(kinds::small_files), N_("Small files"), "text-x-generic-symbolic",
                       N_("Writes, reads and deletes many small files."), {} },
                     Directory),
+        // TRANSLATORS: the folder Profiles page: CrystalDiskMark's tests on a test file.
+        with_target({ std::string(kinds::file_profile), N_("Profiles"), "power-profile-performance-symbolic",
+                      N_("CrystalDiskMark-style tests on a test file in the folder, each read and written."),
+                      { by_name(view(N_("MB/s"), spec(Bar, Categories, Unit::Plain, Unit::MegabytesPerSecond), "",
+                                     true)) } },
+                    Directory),
         with_target({ std::string(kinds::mixed_load), N_("Mixed load"), "media-playlist-shuffle-symbolic",
                       N_("Reads and writes at the same time: throughput of each over time."), {} },
                     Directory),
@@ -130,6 +136,18 @@ std::vector<BenchmarkPage> make_write_pages()
                       N_("A long write over the device: where its cache runs full. Erases the data."), {} },
                     DeviceWrite),
     };
+}
+
+// "throughput.pass2" of a line graph of "throughput" (engine passes.hpp):
+// a pass, drawn faintly. Bars and dots of several passes would crowd the
+// graph; their median (bars) and union (dots) come under the series' name.
+bool is_pass_of(const PageView& view, const std::string& name)
+{
+    if (view.spec.style != ChartStyle::Line || view.prefix || view.by_name || !view.names.empty())
+        return false;
+    const std::string stem = view.series + ".pass";
+    return name.size() > stem.size() && name.starts_with(stem)
+        && name.find_first_not_of("0123456789", stem.size()) == std::string::npos;
 }
 
 bool shows(const PageView& view, const std::string& name)
@@ -320,6 +338,11 @@ std::vector<SeriesRoute> route_series(const PageView& view, const std::vector<st
     for (std::size_t i = 0; i < series_names.size(); ++i)
         if (shows(view, series_names[i]))
             routes[i].line = next_line++;
+    for (std::size_t i = 0; i < series_names.size(); ++i)
+        if (is_pass_of(view, series_names[i])) {
+            routes[i].line = next_line++;
+            routes[i].faint = true;
+        }
     for (std::size_t i = 0; i < series_names.size(); ++i) {
         if (!view.band_min.empty() && series_names[i] == view.band_min)
             routes[i].band_min = 0;
@@ -362,8 +385,10 @@ std::vector<ChartSeries> chart_series_for(const PageView& view, const std::vecto
         if (route.line) {
             if (chart.size() <= *route.line)
                 chart.resize(*route.line + 1);
-            chart[*route.line].label = series_label(view, series[i].name, label);
+            // A pass has no legend entry of its own: it is the median's.
+            chart[*route.line].label = route.faint ? std::string() : series_label(view, series[i].name, label);
             chart[*route.line].points = series[i].points;
+            chart[*route.line].faint = route.faint;
         }
     }
     for (std::size_t i = 0; i < series.size(); ++i) {

@@ -77,6 +77,9 @@ std::string series_display_name(const std::string& name);
 struct SeriesRoute {
     std::optional<std::size_t> line; // points go to this chart series
     std::optional<std::size_t> band_min, band_max; // or into its band
+    // One pass of a run with passes ("throughput.pass2"): drawn faintly
+    // under the median, which has the series' own name.
+    bool faint = false;
 };
 std::vector<SeriesRoute> route_series(const PageView& view, const std::vector<std::string>& series_names);
 

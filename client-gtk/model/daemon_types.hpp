@@ -54,6 +54,13 @@ struct JobEntry {
 struct ParameterInfo {
     std::string key, type, description;
     SavedValue default_value;
+    // From Manager.ListParameterChoices() (daemon 0.4): the values offered
+    // in a drop-down; `exclusive` when no other value is accepted; unit
+    // "bytes" for byte sizes. Empty: any value of the type.
+    // (Defaults given, so the four-field initialisers of older code still compile warning-free.)
+    std::vector<SavedValue> choices = {};
+    bool exclusive = false;
+    std::string unit = {};
 };
 
 struct BenchmarkInfo {

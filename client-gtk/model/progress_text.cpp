@@ -47,6 +47,12 @@ std::string device_summary_text(const std::string& kind, const SavedValueMap& su
     }
     for (std::string& part : percentile_parts(summary))
         parts.push_back(std::move(part));
+    // The drive's temperature over the run (the daemon's temperature_* keys).
+    const double start_c = number_of(summary, "temperature_start_c", NAN);
+    const double max_c = number_of(summary, "temperature_max_c", NAN);
+    if (!std::isnan(start_c) && !std::isnan(max_c))
+        /* TRANSLATORS: the drive's temperature at the start of a run and the highest during it, e.g. "41 → 52 °C" */
+        parts.push_back(printf_text(_("%.0f → %.0f °C"), start_c, max_c));
     std::string text;
     for (const std::string& part : parts)
         text += (text.empty() ? "" : "  ·  ") + part;
@@ -60,6 +66,12 @@ JobProgress job_progress(const JobEntry& job, std::int64_t now_us)
     if (job.running()) {
         const double elapsed = static_cast<double>(now_us - static_cast<std::int64_t>(job.started_at_us)) / 1e6;
         progress.text = printf_text(_("%d %%"), static_cast<int>(progress.fraction * 100));
+        // Pass k covers (k-1)/N..k/N of Progress (the engine's passes.hpp).
+        if (const std::int64_t passes = integer_of(job.parameters, "passes", 1); passes > 1) {
+            const auto pass = std::min<std::int64_t>(passes, static_cast<std::int64_t>(progress.fraction * static_cast<double>(passes)) + 1);
+            /* TRANSLATORS: which repeat of a benchmark runs, e.g. "pass 2 of 5" */
+            progress.text += "  ·  " + printf_text(_("pass %d of %d"), static_cast<int>(pass), static_cast<int>(passes));
+        }
         if (progress.fraction > 0.02 && elapsed > 1)
             progress.text += "  ·  " + printf_text(_("about %s left"),
                                                      duration_text(elapsed / progress.fraction * (1 - progress.fraction)).c_str());

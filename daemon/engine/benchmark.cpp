@@ -5,6 +5,7 @@
 #include "benchmarks/benchmarks.hpp"
 #include "errors.hpp"
 #include "fs_scope.hpp"
+#include "passes.hpp"
 
 #include <fcntl.h>
 
@@ -12,15 +13,31 @@
 
 namespace diskbench::engine {
 
+namespace {
+
+// The kinds a repeat makes sense for take `passes` (passes.hpp). Not
+// sustained-write: its second pass would start with the drive's SLC cache
+// already full and measure what the first left behind, not a repeat; nor
+// mixed-load, whose figures are about one long contended run.
+BenchmarkInfo repeatable(BenchmarkInfo info)
+{
+    info.params.push_back(passes_param());
+    return info;
+}
+
+} // namespace
+
 std::span<const BenchmarkInfo> all_benchmarks()
 {
     static const std::vector<BenchmarkInfo> list {
-        benchmarks::seek(),        benchmarks::random_sweep(), benchmarks::sequential(),
-        benchmarks::surface(),     benchmarks::block_sweep(),  benchmarks::profile(),
-        benchmarks::queue_depth_sweep(), benchmarks::file_rw(), benchmarks::write_sweep(),
-        benchmarks::device_write(), benchmarks::device_write_sweep(), benchmarks::sustained_write(),
-        benchmarks::mixed_load(),
-        benchmarks::structure(), benchmarks::small_files(),
+        repeatable(benchmarks::seek()),        repeatable(benchmarks::random_sweep()),
+        repeatable(benchmarks::sequential()),  repeatable(benchmarks::surface()),
+        repeatable(benchmarks::block_sweep()), repeatable(benchmarks::profile()),
+        repeatable(benchmarks::queue_depth_sweep()), repeatable(benchmarks::file_rw()),
+        repeatable(benchmarks::write_sweep()), repeatable(benchmarks::device_write()),
+        repeatable(benchmarks::device_write_sweep()), benchmarks::sustained_write(),
+        benchmarks::mixed_load(),              repeatable(benchmarks::file_profile()),
+        repeatable(benchmarks::structure()), repeatable(benchmarks::small_files()),
     };
     return list;
 }
@@ -117,8 +134,11 @@ Result run_benchmark(const BenchmarkInfo& info, const Target& target, const Valu
     warn_about_fallback(recorder, io);
     if (!target.is_block_device)
         recorder.warn("the target is a regular file: the figures include its filesystem and the device under it");
-    BenchmarkContext ctx { target, params, recorder, result, cancel, io, false };
-    info.run(ctx);
+    run_passes(params, recorder, result, cancel,
+               [&](const ParameterSet& pass_params, Recorder& pass_recorder, Result& pass_result) {
+                   BenchmarkContext ctx { target, pass_params, pass_recorder, pass_result, cancel, io, false };
+                   info.run(ctx);
+               });
     finish_result(result, recorder, cancel, io.io_uring_features());
     return result;
 }
@@ -162,8 +182,11 @@ Result run_directory_benchmark(const BenchmarkInfo& info, FilesystemScope& scope
         if (scope.leftovers_removed() > 0)
             recorder.note(fmt::format("removed {} scratch director{} left behind by an earlier run that did not end",
                                       scope.leftovers_removed(), scope.leftovers_removed() == 1 ? "y" : "ies"));
-        DirectoryContext ctx { facts, &scope, params, recorder, result, cancel, io, false };
-        info.run_in_directory(ctx);
+        run_passes(params, recorder, result, cancel,
+                   [&](const ParameterSet& pass_params, Recorder& pass_recorder, Result& pass_result) {
+                       DirectoryContext ctx { facts, &scope, pass_params, pass_recorder, pass_result, cancel, io, false };
+                       info.run_in_directory(ctx);
+                   });
         ring_features = io.io_uring_features();
     });
     finish_result(result, recorder, cancel, ring_features);

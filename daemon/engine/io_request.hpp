@@ -8,6 +8,8 @@ namespace diskbench::engine {
 struct IoRequest {
     std::uint64_t offset = 0;
     std::uint32_t length = 0;
+    // Only in a run of IoDirection::Mixed: this request writes.
+    bool write = false;
 };
 
 struct IoCompletion {

@@ -45,7 +45,7 @@ namespace detail {
 
 void prepare_write_buffers(const RunShared& shared, unsigned worker, std::byte* const* slots, unsigned count)
 {
-    if (shared.spec.direction != IoDirection::Write || shared.spec.buffers)
+    if (shared.spec.direction == IoDirection::Read || shared.spec.buffers)
         return;
     for (unsigned i = 0; i < count; ++i) {
         SplitMix64 mixer(shared.spec.data_seed ^ (static_cast<std::uint64_t>(worker) << 32) ^ i);
@@ -70,7 +70,7 @@ int finish_short_write(int fd, const std::byte* block, const IoRequest& request,
 
 IoError request_error(const RunShared& shared, const IoRequest& request, long result)
 {
-    const char* what = shared.spec.direction == IoDirection::Write ? "write" : "read";
+    const char* what = writes(shared.spec, request) ? "write" : "read";
     if (result < 0)
         return IoError(fmt::format("{}: {} of {} bytes at offset {} failed: {}", shared.target.name, what,
                                    request.length, request.offset, std::strerror(static_cast<int>(-result))),

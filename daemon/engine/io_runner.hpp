@@ -24,7 +24,8 @@ enum class BackendPreference { Automatic, IoUring, Psync };
 
 std::string_view backend_name(BackendKind kind) noexcept;
 
-enum class IoDirection { Read, Write };
+// Mixed: each request says (IoRequest::write); writes as for Write.
+enum class IoDirection { Read, Write, Mixed };
 
 // Where the data of each request lives when a benchmark, not the runner,
 // owns it: the device write benchmarks' preserve mode reads a batch into

@@ -57,6 +57,12 @@ struct WorkerOutcome {
 void run_uring_worker(RunShared& shared, unsigned index, RequestSource& source, WorkerOutcome& outcome);
 void run_psync_worker(RunShared& shared, unsigned index, RequestSource& source, WorkerOutcome& outcome);
 
+// Whether `request` writes in a run of `spec`.
+inline bool writes(const IoRunSpec& spec, const IoRequest& request) noexcept
+{
+    return spec.direction == IoDirection::Write || (spec.direction == IoDirection::Mixed && request.write);
+}
+
 // Fills the buffers of a write run before the clock starts (no-op for reads).
 void prepare_write_buffers(const RunShared& shared, unsigned worker, std::byte* const* slots, unsigned count);
 

@@ -175,4 +175,11 @@ bool ParameterSet::given(std::string_view key) const
     return std::find(given_.begin(), given_.end(), key) != given_.end();
 }
 
+ParameterSet ParameterSet::with_value(std::string_view key, Value value) const
+{
+    ParameterSet copy = *this;
+    copy.values_.at(std::string(key)) = std::move(value);
+    return copy;
+}
+
 } // namespace diskbench::engine

@@ -29,6 +29,9 @@ struct ParamSpec {
     double maximum = 0;
     // For Text: the allowed words (empty means any text).
     std::vector<std::string_view> choices = {};
+    // For an Unsigned number of bytes: the sizes a user picks from (a
+    // client's drop-down); any other value in range is accepted too.
+    std::vector<std::uint64_t> choices_bytes = {};
 };
 
 // Validated parameters: every key of the schema is present, either as given
@@ -43,6 +46,10 @@ public:
     [[nodiscard]] bool given(std::string_view key) const;
 
     [[nodiscard]] const ValueMap& values() const noexcept { return values_; }
+    // A copy with `key` (which must be in the schema, with a valid value)
+    // set to `value`, the given keys unchanged: the passes set each pass's
+    // seed this way without making defaults look given.
+    [[nodiscard]] ParameterSet with_value(std::string_view key, Value value) const;
 
 private:
     friend ParameterSet validate_parameters(std::span<const ParamSpec>, const ValueMap&);

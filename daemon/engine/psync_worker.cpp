@@ -44,7 +44,6 @@ void psync_thread(RunShared& shared, unsigned index, WorkerState& state, std::by
 {
     const ThreadCpuTime cpu_start = thread_cpu_time();
     const int fd = shared.target.fd.get();
-    const bool write = shared.spec.direction == IoDirection::Write;
     try {
         while (true) {
             IoRequest request;
@@ -57,6 +56,7 @@ void psync_thread(RunShared& shared, unsigned index, WorkerState& state, std::by
                     break;
                 }
             }
+            const bool write = writes(shared.spec, request);
             std::byte* const buffer = shared.spec.buffers ? shared.spec.buffers->buffer_for(request) : own_buffer;
             if (write && !shared.spec.buffers)
                 stamp_offsets(buffer, request.length, request.offset);

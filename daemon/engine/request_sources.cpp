@@ -42,4 +42,12 @@ bool RandomSource::next(IoRequest& request)
     return true;
 }
 
+bool MixedSource::next(IoRequest& request)
+{
+    if (!inner_->next(request))
+        return false;
+    request.write = rng_.below(100) >= read_percent_;
+    return true;
+}
+
 } // namespace diskbench::engine

@@ -5,6 +5,7 @@
 #include "prng.hpp"
 
 #include <cstdint>
+#include <memory>
 
 namespace diskbench::engine {
 
@@ -47,6 +48,21 @@ private:
     std::uint32_t alignment_;
     std::uint64_t limit_;
     std::uint64_t issued_ = 0;
+};
+
+// Another source's requests, each marked a write (IoRequest::write) with
+// probability 1 - read_percent/100, drawn from its own seeded stream: a run
+// of IoDirection::Mixed, like fio's rw=randrw with rwmixread.
+class MixedSource final : public RequestSource {
+public:
+    MixedSource(std::unique_ptr<RequestSource> inner, unsigned read_percent, std::uint64_t seed) noexcept
+        : inner_(std::move(inner)), read_percent_(read_percent), rng_(seed) {}
+    bool next(IoRequest& request) override;
+
+private:
+    std::unique_ptr<RequestSource> inner_;
+    unsigned read_percent_;
+    Xoshiro256StarStar rng_;
 };
 
 } // namespace diskbench::engine

@@ -166,7 +166,6 @@ void run_uring_worker(RunShared& shared, unsigned index, RequestSource& source, 
     unsigned in_flight = 0;
     bool exhausted = false;
     const int fd = shared.target.fd.get();
-    const bool write = shared.spec.direction == IoDirection::Write;
     const bool spin = ring->features().spin_wait;
     WaitHistory waits;
     try {
@@ -178,6 +177,7 @@ void run_uring_worker(RunShared& shared, unsigned index, RequestSource& source, 
                     free_slots.pop_back();
                     io_uring_sqe* sqe = ::io_uring_get_sqe(ring->get());
                     std::byte* data = own_data ? buffers->slot(slot) : shared.spec.buffers->buffer_for(request);
+                    const bool write = writes(shared.spec, request);
                     if (write && own_data)
                         stamp_offsets(data, request.length, request.offset);
                     ring->prep(sqe, write, fd, data, request.length, request.offset,
@@ -219,7 +219,8 @@ void run_uring_worker(RunShared& shared, unsigned index, RequestSource& source, 
                 const Slot& done = slots[slot];
                 long result = cqe->res;
                 std::uint64_t done_ns = completed_ns;
-                if (write && result >= 0 && result < static_cast<long>(done.request.length)) {
+                if (writes(shared.spec, done.request) && result >= 0
+                    && result < static_cast<long>(done.request.length)) {
                     // Rare (a full filesystem, a signal): finish it
                     // synchronously to learn whether and why it fails.
                     const int error_number = finish_short_write(fd, done.data, done.request,

@@ -86,6 +86,8 @@ void JobObject::sample_temperature()
                 temperature_max_ = reading.celsius;
             }
             temperature_max_ = std::max(temperature_max_, reading.celsius);
+            temperature_warning_ = reading.max_celsius;
+            heat_.push_back({ sink_.progress(), reading.celsius });
             temperature_pending_.push_back(
                 { std::chrono::duration<double>(now - run_started_).count(), reading.celsius });
         }
@@ -111,6 +113,7 @@ void JobObject::summarize_temperature()
     }
     result_.summary["temperature_start_c"] = temperature_start_;
     result_.summary["temperature_max_c"] = temperature_max_;
+    judge_speed_drop(result_, heat_, temperature_warning_);
 }
 
 void JobObject::cancel()

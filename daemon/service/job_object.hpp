@@ -9,6 +9,7 @@
 #include "engine_run.hpp"
 #include "job_sink.hpp"
 #include "main_loop.hpp"
+#include "speed_drop.hpp"
 #include "variant_conversion.hpp"
 
 #include <sdbus-c++/sdbus-c++.h>
@@ -168,6 +169,8 @@ private:
     std::string temperature_source_; // of the first reading that had one
     double temperature_start_ = 0;
     double temperature_max_ = 0;
+    double temperature_warning_ = 0; // the sensor's warning threshold (temp1_max), 0 when it has none
+    std::vector<HeatSample> heat_;   // every reading, for judge_speed_drop()
 
     // Set by finish() on the bus thread; empty while running.
     engine::Result result_;

@@ -102,6 +102,26 @@ std::vector<Manager::BenchmarkEntry> Manager::ListBenchmarks()
     return list;
 }
 
+std::vector<Manager::ChoiceEntry> Manager::ListParameterChoices()
+{
+    touch();
+    std::vector<ChoiceEntry> list;
+    for (const auto& info : engine::all_benchmarks())
+        for (const auto& spec : info.params) {
+            std::vector<sdbus::Variant> values;
+            for (const auto word : spec.choices)
+                values.emplace_back(std::string(word));
+            for (const std::uint64_t size : spec.choices_bytes)
+                values.emplace_back(size);
+            if (values.empty())
+                continue;
+            const bool bytes = !spec.choices_bytes.empty();
+            list.emplace_back(std::string(info.kind), std::string(spec.key), std::string(bytes ? "bytes" : ""),
+                              !bytes, std::move(values));
+        }
+    return list;
+}
+
 sdbus::ObjectPath Manager::FindDevice(const std::string& node)
 {
     touch();

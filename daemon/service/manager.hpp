@@ -83,6 +83,8 @@ private:
     using BenchmarkEntry
         = sdbus::Struct<std::string, std::string, std::string, std::string, std::vector<ParameterEntry>>;
     std::vector<BenchmarkEntry> ListBenchmarks() override;
+    using ChoiceEntry = sdbus::Struct<std::string, std::string, std::string, bool, std::vector<sdbus::Variant>>;
+    std::vector<ChoiceEntry> ListParameterChoices() override;
     sdbus::ObjectPath FindDevice(const std::string& node) override;
     void StartBenchmark(sdbus::Result<sdbus::ObjectPath>&& result, sdbus::ObjectPath device, std::string kind,
                         std::map<std::string, sdbus::Variant> options) override;

@@ -73,7 +73,7 @@ int usage()
     std::cerr << "usage: diskbench-engine --list\n"
                  "       diskbench-engine KIND PATH [KEY=VALUE ...]\n"
                  "PATH is a file or block device, or a directory for file-rw, write-sweep, mixed-load,\n"
-                 "structure and small-files.\n"
+                 "structure, small-files and file-profile.\n"
                  "device-write, device-write-sweep and sustained-write WRITE to PATH: mode=preserve (device-write\n"
                  "only) puts back what was there; mode=destroy confirm=PATH overwrites it.\n";
     return 2;

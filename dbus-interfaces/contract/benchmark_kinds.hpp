@@ -36,14 +36,15 @@ inline constexpr std::string_view write_sweep = "write-sweep";
 inline constexpr std::string_view structure = "structure";
 inline constexpr std::string_view small_files = "small-files";
 inline constexpr std::string_view mixed_load = "mixed-load";
+inline constexpr std::string_view file_profile = "file-profile";
 
 inline constexpr std::array all { seek,         random,         sequential,         surface,         block,
                                   profile,      qd_sweep,       device_write,       device_write_sweep,
                                   sustained_write, file_rw,     write_sweep,        structure,       small_files,
-                                  mixed_load };
+                                  mixed_load,   file_profile };
 
 inline constexpr std::array raw_writes { device_write, device_write_sweep, sustained_write };
-inline constexpr std::array folder_kinds { file_rw, write_sweep, structure, small_files, mixed_load };
+inline constexpr std::array folder_kinds { file_rw, write_sweep, structure, small_files, mixed_load, file_profile };
 // The raw writes that put new data over their whole range and so cannot
 // keep it: mode must be "destroy" (their published default is still
 // "preserve", so the daemon refuses a run nobody confirmed).

@@ -25,7 +25,7 @@ class BenchmarksTest(harness.LoopDeviceTestCase):
         self.assertEqual(targets, {
             'device': {'seek', 'random', 'sequential', 'surface', 'block', 'profile', 'qd-sweep'},
             'device-write': {'device-write', 'device-write-sweep', 'sustained-write'},
-            'directory': {'file-rw', 'write-sweep', 'mixed-load', 'structure', 'small-files'},
+            'directory': {'file-rw', 'write-sweep', 'mixed-load', 'structure', 'small-files', 'file-profile'},
         })
         for kind, target, title, description, params in kinds:
             with self.subTest(kind=kind):
@@ -175,6 +175,37 @@ class BenchmarksTest(harness.LoopDeviceTestCase):
                 self.assertTrue(summary)
                 if key:
                     self.assertGreater(summary[key], 0)
+
+    def test_passes_over_the_bus(self):
+        """passes=3: each pass's series, then the median under the plain name,
+        and the spread keys in Summary; out-of-range passes is InvalidArgument
+        naming the key, and a kind without passes refuses it."""
+        options = {'tests': ('s', 'SEQ1M Q2T1'), 'duration_s': ('d', 0.3), 'warmup_s': ('d', 0),
+                   'passes': ('t', 3)}
+        with self.stack.client('dbtest-in', (self.loop.object_path, 'profile', options)) as c:
+            self.assertIsNone(c.error)
+            done = c.wait_completed(60)
+            self.assertEqual(done['completed'], 'finished', done)
+            names = [s[0] for s in self.stack.get_property(c.job, JOB_IFACE, 'Series')]
+            for k in (1, 2, 3):
+                self.assertIn(f'throughput.pass{k}', names)
+            self.assertIn('throughput', names)
+            self.assertGreater(names.index('throughput'), names.index('throughput.pass3'))
+            summary = self.stack.get_property(c.job, JOB_IFACE, 'Summary')
+            self.assertEqual(summary['passes'], 3)
+            key = 'seq1m_q2t1.throughput_mb_s'
+            self.assertLessEqual(summary[key + '_min'], summary[key])
+            self.assertLessEqual(summary[key], summary[key + '_max'])
+            self.assertGreaterEqual(summary[key + '_cv_percent'], 0)
+        for bad in (0, 101):
+            err = self.stack.call_error(MANAGER_PATH, MANAGER_IFACE, 'StartBenchmark', 'osa{sv}',
+                                        self.loop.object_path, 'seek', {'passes': ('t', bad)},
+                                        user='dbtest-in')
+            self.assertDBusError(err, 'InvalidArgument', 'passes')
+        err = self.stack.call_error(MANAGER_PATH, MANAGER_IFACE, 'StartBenchmark', 'osa{sv}',
+                                    self.loop.object_path, 'sustained-write', {'passes': ('t', 2)},
+                                    user='dbtest-in')
+        self.assertDBusError(err, 'InvalidArgument', 'passes')
 
     def test_second_job_on_device_is_busy(self):
         with self.stack.client('dbtest-in', (self.loop.object_path, 'seek', SEEK_LONG)) as c:

@@ -12,6 +12,9 @@ daemon follows udisks' PropertiesChanged). polkitd and diskbenchd are real;
 the hwmon sources are covered by the unit tests on a made-up sysfs.
 """
 
+import mmap
+import os
+import threading
 import time
 
 import harness
@@ -33,6 +36,22 @@ def ata_properties(celsius):
         'SmartNumBadSectors': ('x', 0), 'SmartSelftestStatus': ('s', 'success'),
         'SmartSelftestPercentRemaining': ('i', 0),
     }
+
+
+def compete(node, n, stop):
+    """Writes 1 MiB blocks with O_DIRECT over the first 32 MiB of NODE until
+    STOP: another program's load on the device (the GIL is released in
+    pwrite, so 8 of these are 8 writers)."""
+    fd = os.open(node, os.O_WRONLY | os.O_DIRECT)
+    buffer = mmap.mmap(-1, 1 << 20)  # page-aligned, as O_DIRECT needs
+    try:
+        offset = n * (4 << 20)
+        while not stop.is_set():
+            os.pwrite(fd, buffer, offset)
+            offset = (offset + (7 << 20)) % (31 << 20)
+    finally:
+        buffer.close()
+        os.close(fd)
 
 
 class DriveTemperatureTest(harness.IntegrationTestCase):
@@ -159,6 +178,55 @@ class DriveTemperatureTest(harness.IntegrationTestCase):
         with self.stack.monitor(match) as mon:
             self.set_mock_temperature(45.0)
             mon.wait_for(temperature_is(45.0), 20, 'Temperature to change to 45 °C')
+
+    def sustained_write_with_planted_drop(self, hot_at_drop):
+        """A sustained write on the warm mock drive, with real competing
+        writes (8 threads, compete()) from the middle on: the same real
+        slowdown either way; only the drive's temperature then differs."""
+        self.set_mock_temperature(45.0)
+        wait_until(lambda: abs(self.device(self.hot)['Temperature'] - 45.0) < 1e-6, 10,
+                   what='Temperature at 45 °C')
+        job = self.stack.start_benchmark(self.hot, 'sustained-write', {
+            'mode': ('s', 'destroy'), 'confirm': ('s', 'DBT0101'), 'size': ('t', 32 * 1024 * 1024),
+            'block_size': ('t', 1024 * 1024), 'queue_depth': ('t', 2), 'duration_s': ('d', 10.0),
+            'window_s': ('d', 0.25), 'detach': ('b', True)}, user='root')
+        wait_until(lambda: self.stack.get_property(job, JOB_IFACE, 'Progress') >= 0.5, 30,
+                   what='the write half done')
+        if hot_at_drop:
+            self.set_mock_temperature(76.0)
+        stop = threading.Event()
+        writers = [threading.Thread(target=compete, args=(self.hot.node, n, stop)) for n in range(8)]
+        for writer in writers:
+            writer.start()
+        try:
+            self.assertEqual(self.wait_job_state(job), 'finished')
+        finally:
+            stop.set()
+            for writer in writers:
+                writer.join(30)
+        return (self.stack.get_property(job, JOB_IFACE, 'Summary'),
+                self.stack.get_property(job, JOB_IFACE, 'Warnings'),
+                self.stack.get_property(job, JOB_IFACE, 'Notes'))
+
+    def test_5_hot_drop_is_throttling_cool_drop_is_cache_cliff(self):
+        # udisks' SMART value has no threshold: the daemon takes 70 °C and says so.
+        summary, warnings, notes = self.sustained_write_with_planted_drop(hot_at_drop=True)
+        print('hot drive:', {k: v for k, v in summary.items() if k.startswith(('speed_drop', 'temperature'))},
+              warnings, flush=True)
+        self.assertEqual(summary.get('speed_drop_cause'), 'thermal-throttling', (summary, warnings, notes))
+        self.assertGreaterEqual(summary['speed_drop_percent'], 25)
+        self.assertAlmostEqual(summary['speed_drop_c'], 76.0, places=3)
+        self.assertTrue(any(w.startswith('speed fell ') and w.endswith(
+            ' at 76 °C (the drive gives no warning threshold; taken as 70 °C): thermal throttling')
+            for w in warnings), warnings)
+
+        summary, warnings, notes = self.sustained_write_with_planted_drop(hot_at_drop=False)
+        print('cool drive:', {k: v for k, v in summary.items() if k.startswith(('speed_drop', 'temperature'))},
+              notes, flush=True)
+        self.assertEqual(summary.get('speed_drop_cause'), 'cache', (summary, warnings, notes))
+        self.assertAlmostEqual(summary['speed_drop_c'], 45.0, places=3)
+        self.assertTrue(any('at 45 °C' in n and 'SLC cache cliff' in n for n in notes), notes)
+        self.assertFalse(any('thermal throttling' in w for w in warnings), warnings)
 
 
 if __name__ == '__main__':

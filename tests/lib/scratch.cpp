@@ -37,9 +37,9 @@ std::filesystem::path scratch_parent()
 
 } // namespace
 
-ScratchDir::ScratchDir()
+ScratchDir::ScratchDir(const std::filesystem::path& parent)
 {
-    std::string pattern = (scratch_parent() / "diskbench-test-XXXXXX").string();
+    std::string pattern = ((parent.empty() ? scratch_parent() : parent) / "diskbench-test-XXXXXX").string();
     if (!::mkdtemp(pattern.data()))
         fail("mkdtemp " + pattern);
     path_ = pattern;

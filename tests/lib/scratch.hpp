@@ -16,7 +16,9 @@ namespace diskbench::testing {
 // the loop tests do not want), removed with its contents.
 class ScratchDir {
 public:
-    ScratchDir();
+    // `parent`: where to make it, when a test needs a particular
+    // filesystem (/dev/shm for a loop device no other disk I/O disturbs).
+    explicit ScratchDir(const std::filesystem::path& parent = {});
     ~ScratchDir();
     ScratchDir(const ScratchDir&) = delete;
     ScratchDir& operator=(const ScratchDir&) = delete;

@@ -5,6 +5,7 @@
 #include "model/benchmark_pages.hpp"
 #include "model/folder.hpp"
 #include "model/job_result.hpp"
+#include "model/pass_spread.hpp"
 #include "model/progress_text.hpp"
 #include "model/recent_results.hpp"
 #include "model/sample_stream.hpp"
@@ -687,4 +688,67 @@ TEST_CASE("progress text: time left, the end, and the bars of a block-size sweep
     const RunningBar from_logical = sweep_running_bar({ { "max_block", std::int64_t { 4096 } } }, 512, 0, 0);
     CHECK(from_logical.bars == 4);
     CHECK(from_logical.next == 512);
+}
+
+TEST_CASE("passes: a line graph draws each pass faintly under the median; progress says which pass", "[client-model]")
+{
+    const BenchmarkPage& sequential = *benchmark_page("sequential");
+    const std::vector<SavedSeries> series = {
+        { "throughput.pass1", "B", "MB/s", "line", { { 0, 100 }, { 1, 110 } } },
+        { "throughput.pass2", "B", "MB/s", "line", { { 0, 60 }, { 1, 70 } } },
+        { "throughput.passes", "B", "MB/s", "line", { { 0, 1 } } }, // not a pass: no number
+        { "throughput", "B", "MB/s", "line", { { 0, 100 }, { 1, 110 } } },
+    };
+    const auto routes = route_series(sequential.views[0], { "throughput.pass1", "throughput.pass2",
+                                                            "throughput.passes", "throughput" });
+    CHECK(routes[3].line == std::optional<std::size_t>(0));
+    CHECK_FALSE(routes[3].faint);
+    CHECK(routes[0].faint);
+    CHECK(routes[1].faint);
+    CHECK_FALSE(routes[2].line);
+    const auto chart = chart_series_for(sequential.views[0], series, "This run");
+    REQUIRE(chart.size() == 3);
+    CHECK_FALSE(chart[0].faint);
+    CHECK(chart[0].label == "This run");
+    CHECK(chart[1].faint);
+    CHECK(chart[1].label.empty()); // no legend entry of its own
+    CHECK(chart[2].points[0].y == 60);
+
+    JobEntry job;
+    job.state = "running";
+    job.started_at_us = 1'000'000'000;
+    job.progress = 0.25;
+    job.parameters["passes"] = std::int64_t { 5 };
+    CHECK(contains(job_progress(job, 1'000'000'000).text, "pass 2 of 5"));
+    job.progress = 1.0;
+    CHECK(contains(job_progress(job, 1'000'000'000).text, "pass 5 of 5"));
+}
+
+TEST_CASE("the Profiles grid's spread over passes comes from the pass series", "[client-model]")
+{
+    const std::vector<SavedSeries> series = {
+        { "throughput.pass1", "test", "MB/s", "bar", { { 0, 100 }, { 1, 10 } } },
+        { "throughput.pass2", "test", "MB/s", "bar", { { 0, 120 }, { 1, 10 } } },
+        { "throughput.pass3", "test", "MB/s", "bar", { { 0, 80 }, { 1, 10 } } },
+        { "throughput", "test", "MB/s", "bar", { { 0, 100 }, { 1, 10 } } },
+        { "throughput.passes", "test", "MB/s", "bar", { { 0, 1 } } },
+    };
+    const auto first = pass_spread(series, "throughput", 0);
+    REQUIRE(first);
+    CHECK(first->passes == 3);
+    CHECK(first->minimum == 80);
+    CHECK(first->maximum == 120);
+    CHECK(first->cv_percent == Approx(20.0));
+    CHECK(pass_spread(series, "throughput", 1)->cv_percent == 0);
+    CHECK_FALSE(pass_spread(series, "iops", 0));
+    CHECK_FALSE(pass_spread({ series[3] }, "throughput", 0)); // one pass: no spread
+}
+
+TEST_CASE("a run's headline line shows the drive's temperature start → max", "[client-model]")
+{
+    SavedValueMap summary { { "throughput_mb_s", 480.0 } };
+    CHECK_FALSE(contains(device_summary_text("sequential", summary), "°C"));
+    summary["temperature_start_c"] = 41.2;
+    summary["temperature_max_c"] = 52.5;
+    CHECK(contains(device_summary_text("sequential", summary), "41 → 52 °C"));
 }

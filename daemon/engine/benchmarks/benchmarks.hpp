@@ -21,6 +21,7 @@ BenchmarkInfo block_sweep();
 BenchmarkInfo profile();
 BenchmarkInfo queue_depth_sweep();
 BenchmarkInfo file_rw();
+BenchmarkInfo file_profile();
 BenchmarkInfo write_sweep();
 BenchmarkInfo device_write();
 BenchmarkInfo device_write_sweep();

@@ -137,6 +137,7 @@ PassResult sequential_pass(const PassEnvironment& ctx, const Target& file, const
     IoRunSpec spec;
     spec.direction = pass.direction;
     spec.data_seed = pass.seed;
+    spec.buffers = pass.buffers;
     spec.max_request_bytes = pass.block;
     spec.make_source = [&](unsigned) { return std::make_unique<SequentialSource>(0, pass.size, pass.block, false); };
     spec.observer = &observer;

@@ -61,6 +61,8 @@ struct PassSpec {
     // This pass moves progress from `progress_from` by `progress_share`.
     double progress_from = 0;
     double progress_share = 1;
+    // Writes send these bytes instead of seeded data (IoRunSpec::buffers).
+    const RequestBuffers* buffers = nullptr;
 };
 
 struct PassResult {

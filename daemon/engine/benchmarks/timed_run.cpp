@@ -24,6 +24,16 @@ public:
 
     std::unique_ptr<RequestSource> make(unsigned worker, std::uint64_t limit)
     {
+        auto source = make_plain(worker, limit);
+        if (plan_.direction != IoDirection::Mixed)
+            return source;
+        return std::make_unique<MixedSource>(std::move(source), plan_.mix_read_percent,
+                                             worker_seed(~plan_.seed, worker));
+    }
+
+private:
+    std::unique_ptr<RequestSource> make_plain(unsigned worker, std::uint64_t limit)
+    {
         const ProfileTest& test = plan_.test;
         if (test.random)
             return std::make_unique<RandomSource>(generators_[worker], 0, plan_.region, test.block, test.block, limit);
@@ -35,7 +45,6 @@ public:
         return std::make_unique<SequentialSource>(begin, begin + slice, test.block, true, limit);
     }
 
-private:
     const TimedRunPlan& plan_;
     std::vector<Xoshiro256StarStar> generators_;
 };
@@ -75,6 +84,9 @@ IoRunStats timed_run(BenchmarkContext& ctx, const TimedRunPlan& plan)
     spec.queue_depth = plan.test.queue_depth;
     spec.max_request_bytes = plan.test.block;
     spec.cancel = &ctx.cancel;
+    spec.direction = plan.direction;
+    spec.data_seed = plan.data_seed;
+    spec.buffers = plan.buffers;
 
     if (plan.warmup_ns > 0) {
         TimeProgress progress(ctx.recorder, plan.progress_before,
@@ -94,7 +106,11 @@ IoRunStats timed_run(BenchmarkContext& ctx, const TimedRunPlan& plan)
         = plan.max_bytes ? std::max<std::uint64_t>(1, plan.max_bytes / plan.test.block / plan.test.threads) : 0;
     spec.make_source = [&](unsigned worker) { return sources.make(worker, limit_per_worker); };
     spec.time_limit_ns = plan.duration_ns;
-    spec.observer = &progress;
+    ObserverFunction both([&](unsigned worker, const IoCompletion& completion) {
+        progress.completed(worker, completion);
+        plan.observer->completed(worker, completion);
+    });
+    spec.observer = plan.observer ? static_cast<CompletionObserver*>(&both) : &progress;
     return ctx.io.run(ctx.target, spec);
 }
 

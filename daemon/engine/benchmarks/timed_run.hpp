@@ -19,6 +19,15 @@ struct TimedRunPlan {
     std::uint64_t seed = 0;
     double progress_before = 0;     // share of the whole benchmark done before this run
     double progress_share = 0;      // share this run (warm-up included) covers
+    // Reads unless set (file-profile): writes send pseudo-random data from
+    // data_seed, or `buffers` (IoRunSpec); Mixed marks writes with
+    // mix_read_percent of the requests left as reads.
+    IoDirection direction = IoDirection::Read;
+    unsigned mix_read_percent = 100;
+    std::uint64_t data_seed = 0;
+    const RequestBuffers* buffers = nullptr;
+    // Also told of every measured completion (not of the warm-up's).
+    CompletionObserver* observer = nullptr;
 };
 
 // Empty stats with cancelled set when cancelled during warm-up.

@@ -1,0 +1,40 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "pass_spread.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace diskbench::client {
+
+std::optional<PassSpread> pass_spread(const std::vector<SavedSeries>& series, const std::string& name,
+                                      std::size_t index)
+{
+    const std::string stem = name + ".pass";
+    std::vector<double> values;
+    for (const SavedSeries& s : series) {
+        if (!s.name.starts_with(stem) || s.name.size() == stem.size()
+            || s.name.find_first_not_of("0123456789", stem.size()) != std::string::npos)
+            continue;
+        for (const SeriesPoint& point : s.points)
+            if (static_cast<std::size_t>(point.x) == index)
+                values.push_back(point.y);
+    }
+    if (values.size() < 2)
+        return std::nullopt;
+    PassSpread spread;
+    spread.passes = values.size();
+    spread.minimum = *std::min_element(values.begin(), values.end());
+    spread.maximum = *std::max_element(values.begin(), values.end());
+    double mean = 0;
+    for (double value : values)
+        mean += value;
+    mean /= static_cast<double>(values.size());
+    double squares = 0;
+    for (double value : values)
+        squares += (value - mean) * (value - mean);
+    const double deviation = std::sqrt(squares / static_cast<double>(values.size() - 1));
+    spread.cv_percent = mean != 0 ? deviation / std::fabs(mean) * 100 : 0;
+    return spread;
+}
+
+} // namespace diskbench::client

@@ -1,0 +1,337 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// CrystalDiskMark's and KDiskMark's main screen for a folder: a test file
+// of `file_size` bytes in the scratch directory, filled once (not timed),
+// then every profile test (profile_tests.hpp) run on it as a read and as a
+// write, each after a warm-up, like `profile` on a device; optionally a
+// mixed test (random requests, a share of them writes), like their "Mix"
+// mode and fio's rw=randrw with rwmixread. The file has no name (or is
+// unlinked at once), so it is gone when the job ends, even after a crash.
+//
+// Writes overwrite the filled file in place, as the tools users compare
+// with do; each write test ends with an fdatasync inside its time, so data
+// a volatile cache below still held counts. MB/s are 10^6 bytes per second.
+#include "../clock.hpp"
+#include "../io_buffers.hpp"
+#include "benchmarks.hpp"
+#include "file_support.hpp"
+#include "timed_run.hpp"
+
+#include <fcntl.h>
+
+#include <algorithm>
+#include <array>
+#include <cstring>
+#include <memory>
+
+#include <fmt/format.h>
+
+namespace diskbench::engine::benchmarks {
+
+namespace {
+
+constexpr std::uint64_t smallest_file = 16 * MiB;
+constexpr std::uint64_t largest_file = 64 * GiB;
+// The file is written in these, one at a time (not timed).
+constexpr std::uint32_t fill_block = MiB;
+// The share of the progress bar filling the file takes.
+constexpr double fill_share = 0.05;
+
+// Every write of a `data=zeros` run sends these bytes: one zeroed buffer
+// for all requests, which only the kernel reads. (A mixed run's reads land
+// in it too; they read zeros, as the file holds nothing else.)
+class ZeroBuffers final : public RequestBuffers {
+public:
+    ZeroBuffers(std::uint32_t size, std::size_t alignment)
+        : buffers_(1, size, alignment)
+    {
+        std::memset(buffers_.slot(0), 0, size);
+    }
+    [[nodiscard]] std::byte* buffer_for(const IoRequest&) const override { return buffers_.slot(0); }
+
+private:
+    IoBuffers buffers_;
+};
+
+// What a mixed run did, by direction: each worker counts into its own
+// tally (the runner never calls one worker's observer twice at once).
+class DirectionTally final : public CompletionObserver {
+public:
+    explicit DirectionTally(unsigned workers) : tallies_(workers) {}
+
+    void completed(unsigned worker, const IoCompletion& completion) override
+    {
+        Part& part = tallies_[worker][completion.request.write ? 1 : 0];
+        part.latency.record(completion.latency_ns());
+        part.bytes += completion.request.length;
+        ++part.operations;
+    }
+
+    // Reads (write false) or writes of all workers, over the run's time.
+    [[nodiscard]] IoRunStats stats(bool write, const IoRunStats& run) const
+    {
+        IoRunStats result;
+        result.started_ns = run.started_ns;
+        result.finished_ns = run.finished_ns;
+        for (const auto& tally : tallies_) {
+            const Part& part = tally[write ? 1 : 0];
+            result.latency.merge(part.latency);
+            result.bytes += part.bytes;
+            result.operations += part.operations;
+        }
+        return result;
+    }
+
+private:
+    struct Part {
+        LatencyHistogram latency;
+        std::uint64_t bytes = 0;
+        std::uint64_t operations = 0;
+    };
+    std::vector<std::array<Part, 2>> tallies_;
+};
+
+struct FileTest {
+    ProfileTest test;
+    std::string label;      // "SEQ1M Q8T1", "MIX RND4K Q1T1"
+    std::string key;        // summary prefix: "seq1m_q8t1", "mix"
+    bool mixed = false;
+};
+
+std::vector<FileTest> chosen_tests(const ParameterSet& params)
+{
+    std::string text = params.text("tests");
+    if (text.empty())
+        text = std::string(preset_tests(params.text("preset")));
+    const auto tests = parse_profile_tests(text);
+    if (!tests)
+        throw ParameterError(params.given("tests") ? "tests" : "preset",
+                             "expected a comma-separated list like \"SEQ1M Q8T1, RND4K Q32T16\"");
+    if (tests->size() > max_profile_tests)
+        throw ParameterError("tests", fmt::format("{} tests; at most {} run in one job", tests->size(),
+                                                  max_profile_tests));
+    std::vector<FileTest> chosen;
+    for (const auto& test : *tests)
+        chosen.push_back({ test, test.label(), test.summary_key(), false });
+    if (const std::string& mix = params.text("mix"); !mix.empty()) {
+        const auto test = parse_profile_test(mix);
+        if (!test)
+            throw ParameterError("mix", "expected one test like \"RND4K Q1T1\", or nothing for no mixed test");
+        chosen.push_back({ *test, "MIX " + test->label(), "mix", true });
+    }
+    return chosen;
+}
+
+// The file's size: what was asked, or (the default) what fits. A size the
+// caller asked for that does not fit is refused as a full filesystem would
+// be (NoSpace), before anything is written.
+std::uint64_t file_size(DirectoryContext& ctx, std::uint32_t largest_block)
+{
+    const std::uint64_t room = usable_space(ctx.facts);
+    std::uint64_t size = ctx.params.unsigned_value("file_size");
+    if (size > room) {
+        if (ctx.params.given("file_size") || room < smallest_file)
+            throw IoError(fmt::format("{}: a test file of {} does not fit: {} free ({} usable)",
+                                      ctx.result.target_name, format_bytes(size),
+                                      format_bytes(ctx.facts.available_bytes), format_bytes(room)),
+                          ENOSPC);
+        size = room;
+        ctx.recorder.note(fmt::format("the test file scaled down from {} to {} to fit the free space",
+                                      format_bytes(ctx.params.unsigned_value("file_size")), format_bytes(room)));
+    }
+    size -= size % std::max<std::uint64_t>(fill_block, largest_block);
+    if (size < largest_block)
+        throw ParameterError("tests", fmt::format("a block of {} is larger than the test file ({})",
+                                                  format_bytes(largest_block), format_bytes(size)));
+    return size;
+}
+
+// Fills the new file front to back (not timed) and syncs it.
+void fill(DirectoryContext& ctx, const ScratchFile& file, std::uint64_t size, const RequestBuffers* zeros)
+{
+    PassSpec pass;
+    pass.direction = IoDirection::Write;
+    pass.size = size;
+    pass.block = fill_block;
+    pass.seed = ctx.params.unsigned_value("seed") ^ 0x66696c6cULL; // "fill": not the tests' data
+    pass.buffers = zeros;
+    pass.progress_share = fill_share;
+    sequential_pass(ctx, file.target, pass);
+    // Synced: a buffered run's first read test must not find the file in
+    // the page cache.
+    ::posix_fadvise(file.target.fd.get(), 0, 0, POSIX_FADV_DONTNEED);
+}
+
+void add_direction_summary(ValueMap& summary, const std::string& prefix, const IoRunStats& stats)
+{
+    summary[prefix + "mb_s"] = stats.megabytes_per_second();
+    summary[prefix + "iops"] = stats.iops();
+    summary[prefix + "bytes"] = stats.bytes;
+    add_latency_summary(summary, stats.latency, prefix);
+}
+
+void run(DirectoryContext& ctx)
+{
+    const std::vector<FileTest> tests = chosen_tests(ctx.params);
+    std::uint32_t largest = 0;
+    for (const FileTest& t : tests) {
+        check_in_flight("tests", t.test.threads, t.test.queue_depth, t.test.block);
+        largest = std::max(largest, t.test.block);
+    }
+    const std::uint64_t size = file_size(ctx, largest);
+    if (ctx.plan_only)
+        return;
+
+    const bool want_direct = ctx.params.boolean("direct");
+    ScratchFile file = open_scratch_file(ctx, want_direct, size);
+    for (const FileTest& t : tests)
+        if (file.direct && t.test.block % file.target.logical_block != 0)
+            throw ParameterError("tests", fmt::format("{}: {} is not a multiple of this filesystem's {}-byte direct "
+                                                      "I/O alignment", t.label, format_bytes(t.test.block),
+                                                      file.target.logical_block));
+    explain_cache_mode(ctx, want_direct, file.direct,
+                       "writes went through the page cache, with fdatasync inside each write test's time, and the "
+                       "file's cached pages were dropped before each read test where the filesystem allows it; "
+                       "reads may still have come from memory");
+    const bool zeros = ctx.params.text("data") == "zeros";
+    const std::unique_ptr<ZeroBuffers> zero_buffers
+        = zeros ? std::make_unique<ZeroBuffers>(std::max<std::uint32_t>(largest, fill_block),
+                                                file.target.memory_alignment)
+                : nullptr;
+
+    ctx.result.summary["file_size_bytes"] = size;
+    ctx.result.summary["data"] = std::string(zeros ? "zeros" : "random");
+    fill(ctx, file, size, zero_buffers.get());
+    if (ctx.cancel.cancelled())
+        return;
+
+    const std::size_t read_series = ctx.recorder.add_series({ "read", "test", "MB/s", SeriesStyle::Bar });
+    const std::size_t write_series = ctx.recorder.add_series({ "write", "test", "MB/s", SeriesStyle::Bar });
+    BenchmarkContext on_file { file.target, ctx.params, ctx.recorder, ctx.result, ctx.cancel, ctx.io };
+    // Two runs per test (one for a mixed test), each an equal share.
+    std::size_t runs = 0;
+    for (const FileTest& t : tests)
+        runs += t.mixed ? 1 : 2;
+    const double share = (1.0 - fill_share) / static_cast<double>(runs);
+    double progress = fill_share;
+
+    std::string labels;
+    for (std::size_t i = 0; i < tests.size(); ++i) {
+        const FileTest& t = tests[i];
+        labels += (labels.empty() ? "" : ",") + t.label;
+        const std::string key = t.key + ".";
+        TimedRunPlan plan;
+        plan.test = t.test;
+        plan.region = size;
+        plan.warmup_ns = seconds_to_ns(ctx.params.real("warmup_s"));
+        plan.duration_ns = seconds_to_ns(ctx.params.real("duration_s"));
+        plan.max_bytes = ctx.params.unsigned_value("max_bytes");
+        plan.seed = ctx.params.unsigned_value("seed") + i;
+        plan.data_seed = plan.seed;
+        plan.buffers = zero_buffers.get();
+        plan.progress_share = share;
+        const auto x = static_cast<double>(i);
+
+        // The writes: a buffered run syncs what it left in the page cache
+        // inside its time, and drops it so the next read test reads the file.
+        const auto timed_write = [&](TimedRunPlan& write_plan) {
+            IoRunStats stats = timed_run(on_file, write_plan);
+            if (!stats.cancelled && stats.operations > 0) {
+                sync_data(file.target);
+                stats.finished_ns = monotonic_ns();
+            }
+            ::posix_fadvise(file.target.fd.get(), 0, 0, POSIX_FADV_DONTNEED);
+            return stats;
+        };
+
+        try {
+            if (t.mixed) {
+                DirectionTally tally(t.test.threads);
+                plan.direction = IoDirection::Mixed;
+                plan.mix_read_percent = static_cast<unsigned>(ctx.params.unsigned_value("mix_read_percent"));
+                plan.observer = &tally;
+                plan.progress_before = progress;
+                const IoRunStats stats = timed_write(plan);
+                if (stats.cancelled)
+                    break;
+                progress += share;
+                const IoRunStats reads = tally.stats(false, stats);
+                const IoRunStats writes = tally.stats(true, stats);
+                ctx.recorder.add_point(read_series, { x, reads.megabytes_per_second() });
+                ctx.recorder.add_point(write_series, { x, writes.megabytes_per_second() });
+                add_direction_summary(ctx.result.summary, key + "read_", reads);
+                add_direction_summary(ctx.result.summary, key + "write_", writes);
+                ctx.result.summary[key + "total_mb_s"] = stats.megabytes_per_second();
+                ctx.result.summary[key + "read_percent"] = std::uint64_t { plan.mix_read_percent };
+                continue;
+            }
+            plan.direction = IoDirection::Read;
+            plan.buffers = nullptr; // reads land in the workers' own buffers
+            plan.progress_before = progress;
+            const IoRunStats reads = timed_run(on_file, plan);
+            if (reads.cancelled)
+                break;
+            progress += share;
+            ctx.recorder.add_point(read_series, { x, reads.megabytes_per_second() });
+            add_direction_summary(ctx.result.summary, key + "read_", reads);
+
+            plan.direction = IoDirection::Write;
+            plan.buffers = zero_buffers.get();
+            plan.progress_before = progress;
+            const IoRunStats writes = timed_write(plan);
+            if (writes.cancelled)
+                break;
+            progress += share;
+            ctx.recorder.add_point(write_series, { x, writes.megabytes_per_second() });
+            add_direction_summary(ctx.result.summary, key + "write_", writes);
+        } catch (const IoError& error) {
+            throw explained(ctx, error);
+        }
+    }
+    // The grid's rows: x of each point is the index into this list.
+    ctx.result.summary["tests"] = labels;
+}
+
+} // namespace
+
+BenchmarkInfo file_profile()
+{
+    ParamSpec size = unsigned_param("file_size",
+                                    "Bytes of the test file, filled before the tests (not timed). Scaled down to "
+                                    "fit the free space when not given; a size given that does not fit is NoSpace.",
+                                    GiB, smallest_file, largest_file);
+    size.choices_bytes = { 16 * MiB, 32 * MiB, 64 * MiB, 128 * MiB, 256 * MiB, 512 * MiB, GiB,
+                           2 * GiB,  4 * GiB,  8 * GiB,  16 * GiB,  32 * GiB,  64 * GiB };
+    std::vector<ParamSpec> params {
+        text_param("preset", "Which tests to run when `tests` is empty: default (SEQ1M Q8T1, SEQ1M Q1T1, RND4K Q32T1, "
+                             "RND4K Q1T1) or nvme (SEQ1M Q8T1, SEQ128K Q32T1, RND4K Q32T16, RND4K Q1T1).",
+                   "default", { "default", "nvme" }),
+        text_param("tests", "Comma-separated tests like \"SEQ1M Q8T1, RND4K Q32T16\" (K = KiB, M = MiB; Q = requests "
+                            "in flight per thread, T = threads). Overrides the preset. At most 32 tests.",
+                   ""),
+        text_param("mix", "A mixed test run after the others, like \"RND4K Q1T1\": random requests of which "
+                          "mix_read_percent are reads and the rest writes; empty for none.",
+                   "RND4K Q1T1"),
+        unsigned_param("mix_read_percent", "Percent of the mixed test's requests that read.", 70, 0, 100),
+        std::move(size),
+        text_param("data", "What the file is filled with and the writes send: random (incompressible) or zeros "
+                           "(to see what a compressing filesystem makes of them).",
+                   "random", { "random", "zeros" }),
+        direct_param(),
+        real_param("duration_s", "Measured seconds per test and direction.", 5.0, 0.05, 3600),
+        real_param("warmup_s", "Unmeasured seconds before each test and direction.", 1.0, 0, 600),
+        unsigned_param("max_bytes", "Also stop a test after this many bytes (0: time only).", 0, 0, 1ULL << 60),
+    };
+    return {
+        "file-profile",
+        "Profiles",
+        "CrystalDiskMark-style tests on a test file in the chosen folder: the file is filled first (not timed), then "
+        "each test runs as reads and as writes (O_DIRECT where the filesystem allows it), each a warm-up and a timed "
+        "run, plus a mixed test; MB/s, IOPS and latency percentiles per test and direction. The file has no name and "
+        "vanishes when the run ends, even if it crashes.",
+        with_common_params(std::move(params)),
+        nullptr,
+        run,
+    };
+}
+
+} // namespace diskbench::engine::benchmarks

@@ -1,0 +1,268 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "passes.hpp"
+
+#include "benchmark_support.hpp"
+#include "cancel_token.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <optional>
+
+#include <fmt/format.h>
+
+namespace diskbench::engine {
+
+namespace {
+
+// Takes one pass's output from its own Recorder into the run's: series under
+// their pass names, progress scaled into the pass's share.
+class PassSink final : public SampleSink {
+public:
+    PassSink(Recorder& outer, unsigned pass, unsigned passes) noexcept : outer_(outer), pass_(pass), passes_(passes) {}
+
+    void series_added(std::size_t index, const SeriesInfo& info) override
+    {
+        SeriesInfo renamed = info;
+        renamed.name = pass_series_name(info.name, pass_);
+        if (outer_index_.size() <= index)
+            outer_index_.resize(index + 1);
+        outer_index_[index] = outer_.add_series(std::move(renamed));
+    }
+
+    void point_added(std::size_t series_index, const SeriesPoint& point) override
+    {
+        outer_.add_point(outer_index_.at(series_index), point);
+    }
+
+    void progress_changed(double progress) override
+    {
+        outer_.set_progress((static_cast<double>(pass_ - 1) + progress) / static_cast<double>(passes_));
+    }
+
+private:
+    Recorder& outer_;
+    unsigned pass_, passes_;
+    std::vector<std::size_t> outer_index_;
+};
+
+std::optional<double> number_of(const Value& value)
+{
+    if (const auto* real = std::get_if<double>(&value))
+        return *real;
+    if (const auto* count = std::get_if<std::uint64_t>(&value))
+        return static_cast<double>(*count);
+    if (const auto* signed_count = std::get_if<std::int64_t>(&value))
+        return static_cast<double>(*signed_count);
+    return std::nullopt;
+}
+
+// The figures whose spread is worth a warning: what a user compares
+// (throughput and operation rates), not latency percentiles, whose tails
+// vary by more than 5 % between runs even on a quiet drive.
+bool is_rate(std::string_view key)
+{
+    return key.ends_with("throughput_mb_s") || key.ends_with("iops") || key.ends_with("_ops_s")
+        || key.ends_with("_files_s");
+}
+
+// "2541", "41.9", "0.683": whole numbers from 100 on, else 3 digits.
+std::string figure_text(double value)
+{
+    return std::fabs(value) >= 100 ? fmt::format("{:.0f}", value) : fmt::format("{:.3g}", value);
+}
+
+double median_of(std::vector<double> values)
+{
+    std::sort(values.begin(), values.end());
+    const std::size_t middle = values.size() / 2;
+    return values.size() % 2 ? values[middle] : (values[middle - 1] + values[middle]) / 2;
+}
+
+// Each series of the first pass, with the same series of the other passes.
+void add_median_series(Recorder& recorder, const std::vector<Result>& passes)
+{
+    for (const Series& first : passes.front().series) {
+        std::vector<const std::vector<SeriesPoint>*> points;
+        for (const Result& pass : passes)
+            for (const Series& series : pass.series)
+                if (series.info.name == first.info.name)
+                    points.push_back(&series.points);
+        const std::size_t index = recorder.add_series(first.info);
+        if (first.info.style == SeriesStyle::Scatter) {
+            // A scatter's points are single measurements at offsets that
+            // differ per pass (a new seed each): their union is the merged
+            // distribution, a median of "point i" would mean nothing.
+            for (const auto* pass : points)
+                for (const SeriesPoint& point : *pass)
+                    recorder.add_point(index, point);
+            continue;
+        }
+        for (const SeriesPoint& point : median_points(points))
+            recorder.add_point(index, point);
+    }
+}
+
+} // namespace
+
+ParamSpec passes_param()
+{
+    return unsigned_param("passes",
+                          "How many times to run the whole benchmark. The summary gives the median over the passes "
+                          "and, per figure, _min, _max and _cv_percent; each pass after the first reads with a new "
+                          "seed derived from `seed`.",
+                          1, 1, max_passes);
+}
+
+std::uint64_t pass_seed(std::uint64_t seed, unsigned pass) noexcept
+{
+    // Weyl step of SplitMix64: consecutive passes get seeds that share no
+    // structure, and pass 1 keeps the caller's seed.
+    return seed + static_cast<std::uint64_t>(pass - 1) * 0x9E3779B97F4A7C15ULL;
+}
+
+std::string pass_series_name(std::string_view name, unsigned pass)
+{
+    return fmt::format("{}.pass{}", name, pass);
+}
+
+PassSpread spread_of(std::vector<double> values)
+{
+    PassSpread spread;
+    if (values.empty())
+        return spread;
+    spread.median = median_of(values);
+    spread.minimum = *std::min_element(values.begin(), values.end());
+    spread.maximum = *std::max_element(values.begin(), values.end());
+    if (values.size() < 2)
+        return spread;
+    double mean = 0;
+    for (double value : values)
+        mean += value;
+    mean /= static_cast<double>(values.size());
+    double squares = 0;
+    for (double value : values)
+        squares += (value - mean) * (value - mean);
+    const double deviation = std::sqrt(squares / static_cast<double>(values.size() - 1));
+    spread.cv_percent = mean != 0 ? deviation / std::fabs(mean) * 100.0 : 0.0;
+    return spread;
+}
+
+ValueMap merge_pass_summaries(const std::vector<ValueMap>& passes, std::vector<std::string>& warnings)
+{
+    ValueMap merged;
+    for (const ValueMap& pass : passes)
+        for (const auto& [key, value] : pass)
+            merged[key] = value; // the last pass that has the key; numbers are replaced below
+
+    for (auto& [key, last] : ValueMap(merged)) {
+        std::vector<double> values;
+        bool numeric = true;
+        for (const ValueMap& pass : passes) {
+            const auto found = pass.find(key);
+            if (found == pass.end())
+                continue;
+            const auto number = number_of(found->second);
+            numeric = numeric && number.has_value();
+            if (number)
+                values.push_back(*number);
+        }
+        if (!numeric || values.empty())
+            continue;
+        const PassSpread spread = spread_of(values);
+        if (std::holds_alternative<double>(last)) {
+            merged[key] = spread.median;
+            if (values.size() < 2)
+                continue;
+            merged[key + "_min"] = spread.minimum;
+            merged[key + "_max"] = spread.maximum;
+            merged[key + "_cv_percent"] = spread.cv_percent;
+            // IOPS beside MB/s of the same test vary alike: one warning.
+            const bool said_by_throughput = key.ends_with("iops")
+                && merged.contains(key.substr(0, key.size() - 4) + "throughput_mb_s");
+            if (is_rate(key) && !said_by_throughput && spread.cv_percent > passes_cv_warning_percent)
+                warnings.push_back(fmt::format("{}: results varied {:.0f} % between passes ({} to {} over {} passes)",
+                                               key, spread.cv_percent, figure_text(spread.minimum),
+                                               figure_text(spread.maximum), values.size()));
+        } else if (std::holds_alternative<std::uint64_t>(last)) {
+            merged[key] = static_cast<std::uint64_t>(std::llround(spread.median));
+        } else if (std::holds_alternative<std::int64_t>(last)) {
+            merged[key] = static_cast<std::int64_t>(std::llround(spread.median));
+        }
+    }
+    return merged;
+}
+
+std::vector<SeriesPoint> median_points(const std::vector<const std::vector<SeriesPoint>*>& passes)
+{
+    std::size_t longest = 0;
+    for (const auto* pass : passes)
+        longest = std::max(longest, pass->size());
+    std::vector<SeriesPoint> median;
+    median.reserve(longest);
+    for (std::size_t i = 0; i < longest; ++i) {
+        std::vector<double> xs, ys;
+        for (const auto* pass : passes)
+            if (i < pass->size()) {
+                xs.push_back((*pass)[i].x);
+                ys.push_back((*pass)[i].y);
+            }
+        median.push_back({ median_of(xs), median_of(ys) });
+    }
+    return median;
+}
+
+void run_passes(const ParameterSet& params, Recorder& recorder, Result& result, const CancelToken& cancel,
+                const PassFunction& run_pass)
+{
+    const unsigned count
+        = params.values().contains("passes") ? static_cast<unsigned>(params.unsigned_value("passes")) : 1;
+    if (count <= 1) {
+        run_pass(params, recorder, result);
+        return;
+    }
+    const bool seeded = params.values().contains("seed");
+    std::vector<Result> passes;
+    bool cut_short = false;
+    unsigned last_pass = 0;
+    for (unsigned pass = 1; pass <= count; ++pass) {
+        last_pass = pass;
+        Result pass_result = result;
+        pass_result.series.clear();
+        pass_result.warnings.clear();
+        pass_result.notes.clear();
+        PassSink sink(recorder, pass, count);
+        Recorder pass_recorder(pass_result, &sink);
+        const ParameterSet pass_params
+            = seeded ? params.with_value("seed", pass_seed(params.unsigned_value("seed"), pass)) : params;
+        run_pass(pass_params, pass_recorder, pass_result);
+        for (std::string& warning : pass_result.warnings)
+            recorder.warn(std::move(warning));
+        for (std::string& note : pass_result.notes)
+            recorder.note(std::move(note));
+        cut_short = cancel.cancelled();
+        // A pass cut short measured less than the others: its figures
+        // would drag the median, unless there is nothing else.
+        if (!cut_short || passes.empty())
+            passes.push_back(std::move(pass_result));
+        if (cut_short)
+            break;
+    }
+
+    std::vector<ValueMap> summaries;
+    for (const Result& pass : passes)
+        summaries.push_back(pass.summary);
+    std::vector<std::string> warnings;
+    result.summary = merge_pass_summaries(summaries, warnings);
+    result.summary["passes"] = static_cast<std::uint64_t>(passes.size());
+    for (std::string& warning : warnings)
+        recorder.warn(std::move(warning));
+    if (cut_short)
+        recorder.note(last_pass == 1 ? fmt::format("cancelled in pass 1 of {}: the figures are those of that pass so far",
+                                                   count)
+                                     : fmt::format("cancelled in pass {} of {}: the figures are those of the {} "
+                                                   "complete passes",
+                                                   last_pass, count, passes.size()));
+    add_median_series(recorder, passes);
+}
+
+} // namespace diskbench::engine

@@ -1,0 +1,183 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""The folder Profiles page (file-profile) in the real client under Xvfb.
+
+As the unprivileged test user dbtest-in: a folder of that user on an ext4
+filesystem on the test's own loop device; select it ("select-folder"),
+show the file-profile page, make the run short ("set-parameter"), Start
+("run-benchmark"), and watch the grid ("profile-grid": its MB/s cells,
+Read then Write per test) fill in while the run goes, then hold every
+figure the daemon reports. Ctrl+C (xdotool) puts the text report on the
+clipboard; the test reads it back (GTK 4 through PyGObject, on the same X
+display) and checks device, filesystem, settings and every figure. A
+screenshot of the page is kept.
+
+Run (as root):
+    /usr/bin/python3 tests/gui/test_gui_file_profile.py --app BUILD/client-gtk/diskbench \\
+        --daemon BUILD/daemon/diskbenchd \\
+        --polkit-policy BUILD/polkit-policy/org.diskbench.policy \\
+        --bus-policy dbus-interfaces/org.diskbench.DiskBench1.conf \\
+        [--screenshot-dir DIR]
+"""
+
+import json
+import os
+import pwd
+import re
+import subprocess
+import time
+
+import gui_stack
+
+MiB = 1024 * 1024
+BUS_NAME = 'org.diskbench.DiskBench1'
+MANAGER = '/org/diskbench/DiskBench1'
+TESTS = ['SEQ1M Q8T1', 'SEQ1M Q1T1', 'RND4K Q32T1', 'RND4K Q1T1', 'MIX RND4K Q1T1']
+KEYS = ['seq1m_q8t1', 'seq1m_q1t1', 'rnd4k_q32t1', 'rnd4k_q1t1', 'mix']
+
+# Reads the X clipboard's text with GTK 4 (what a user's paste gets).
+READ_CLIPBOARD = r'''
+import gi
+gi.require_version('Gtk', '4.0')
+gi.require_version('Gdk', '4.0')
+from gi.repository import Gdk, GLib, Gtk
+Gtk.init()
+clipboard = Gdk.Display.get_default().get_clipboard()
+loop = GLib.MainLoop()
+got = {}
+def done(source, result):
+    try:
+        got['text'] = source.read_text_finish(result)
+    except GLib.Error as e:
+        got['error'] = e.message
+    loop.quit()
+clipboard.read_text_async(None, done)
+GLib.timeout_add_seconds(15, loop.quit)
+loop.run()
+if 'text' not in got:
+    raise SystemExit('no text on the clipboard: ' + got.get('error', 'timed out'))
+print(got['text'] or '', end='')
+'''
+
+
+def number_in(cell):
+    m = re.search(r'[\d.,]+', cell)
+    return float(m.group(0).replace(',', '')) if m else None
+
+
+class FileProfileGuiTest(gui_stack.GuiTestCase):
+    """Steps in order: each needs the app state the one before left."""
+
+    @classmethod
+    def prepare(cls):
+        cls.fs_loop = cls.stack.attach_loop(size=256 * MiB)
+        cls.mount = cls.stack.mount_new_filesystem(cls.fs_loop)
+        user = pwd.getpwnam(cls.gui.user)
+        cls.folder = os.path.join(cls.mount[0], 'profile folder')
+        os.mkdir(cls.folder)
+        os.chown(cls.folder, user.pw_uid, user.pw_gid)
+        os.chmod(cls.folder, 0o700)
+        cls.gui.start_app()
+
+    @classmethod
+    def tearDownClass(cls):
+        if cls.gui and cls.gui.app:
+            gui_stack.stop_process(cls.stack, cls.gui.app)
+        if getattr(cls, 'mount', None):
+            cls.stack.umount(cls.mount)
+        super().tearDownClass()
+
+    def daemon_property(self, path, iface, name):
+        res = self.stack.busctl('--json=short', 'get-property', BUS_NAME, path,
+                                f'org.diskbench.DiskBench1.{iface}', name, check=True)
+        return json.loads(res.stdout)['data']
+
+    def grid(self):
+        _enabled, _ptype, state = self.gui.describe_action('profile-grid')
+        return state[0].split('|') if state and state[0] else []
+
+    def clipboard(self):
+        env = dict(os.environ, DISPLAY=self.gui.display, GDK_BACKEND='x11', GTK_A11Y='none', GSK_RENDERER='cairo')
+        res = subprocess.run(['/usr/bin/python3', '-c', READ_CLIPBOARD], env=env, capture_output=True, text=True,
+                             timeout=60)
+        self.assertEqual(res.returncode, 0, res.stderr)
+        return res.stdout
+
+    def test_01_folder_profiles_page_shows_an_empty_grid(self):
+        self.gui.activate('select-folder', self.folder)
+        self.gui.wait_for(lambda: (s := self.gui.status()) and s[0] != 'seek', 30, what='a folder page')
+        self.gui.activate('show-page', 'file-profile')
+        self.gui.wait_status('file-profile', states=('idle',), min_points=0, timeout=20)
+        # A row per test of the default preset and the mix, nothing measured yet.
+        cells = self.gui.wait_for(lambda: (g := self.grid()) and len(g) == 10 and g, 20, what='an empty grid')
+        self.assertTrue(all(c == '–' for c in cells), cells)
+
+    def test_02_start_fills_the_cells_as_each_test_ends(self):
+        for key, value in (('file_size', f'<uint64 {16 * MiB}>'), ('duration_s', '<0.6>'), ('warmup_s', '<0.1>')):
+            self.gui.activate_action('set-parameter', f"('{key}', {value})")
+        self.gui.activate('run-benchmark', 'file-profile')
+        # While it runs: some cells filled, later ones still empty.
+        partial = []
+
+        def some_filled():
+            cells = self.grid()
+            filled = [c != '–' for c in cells]
+            if len(cells) == 10 and any(filled) and not all(filled):
+                partial.append(cells)
+                return True
+            return None
+        self.gui.wait_for(some_filled, 120, interval=0.1, what='a partly filled grid')
+        self.assertEqual(partial[0][0] != '–', True, partial[0])  # the first test's read comes first
+        kind, state, _points = self.gui.wait_status('file-profile', min_points=1, timeout=180)
+        self.assertEqual((kind, state), ('file-profile', 'finished'))
+
+        jobs = [j for j in self.daemon_property(MANAGER, 'Manager', 'Jobs')
+                if self.daemon_property(j, 'Job', 'Kind') == 'file-profile']
+        self.assertTrue(jobs)
+        job = jobs[-1]
+        self.assertEqual(self.daemon_property(job, 'Job', 'Owner'), pwd.getpwnam(self.gui.user).pw_uid)
+        summary = {k: v['data'] for k, v in self.daemon_property(job, 'Job', 'Summary').items()}
+        self.__class__.summary = summary
+        self.assertEqual(summary['file_size_bytes'], 16 * MiB)
+        cells = self.gui.wait_for(lambda: (g := self.grid()) and all(c != '–' for c in g) and g, 20,
+                                  what='a full grid')
+        self.assertEqual(len(cells), 10)
+        for i, key in enumerate(KEYS):
+            for j, direction in enumerate(('read', 'write')):
+                cell = cells[2 * i + j]
+                expected = summary[f'{key}.{direction}_mb_s']
+                self.assertIn('MB/s', cell)
+                shown = number_in(cell)
+                self.assertIsNotNone(shown, cell)
+                # The cell shows two or three digits ("21 MB/s" for 20.53, "1.3" for 1.25).
+                self.assertAlmostEqual(shown, expected, delta=max(0.006, expected * 0.051), msg=f'{key} {direction}')
+        self.gui.wait_for(lambda: os.listdir(self.folder) == [], 20,
+                          what=f'{self.folder} empty again (it has {os.listdir(self.folder)})')
+        shot = self.screenshot_path('folder-profiles.png')
+        time.sleep(0.5)
+        self.gui.screenshot(shot)
+        print(f'screenshot {shot}', flush=True)
+
+    def test_03_ctrl_c_copies_the_report(self):
+        self.gui.send_keys('ctrl+c')
+        text = self.gui.wait_for(lambda: (t := self.clipboard()) and 'file-profile' in t and t, 20,
+                                 what='the report on the clipboard')
+        print(text, flush=True)
+        self.assertIn(self.folder, text)
+        self.assertIn(self.fs_loop.node, text)
+        self.assertIn('ext4', text)
+        self.assertIn('16 MiB', text)
+        self.assertIn('direct I/O', text)
+        summary = self.summary
+        lines = text.splitlines()
+        for test, key in zip(TESTS, KEYS):
+            [line] = [ln for ln in lines if ln.startswith(test + ' ')]
+            for direction in ('read', 'write'):
+                self.assertIn(f"{summary[f'{key}.{direction}_mb_s']:.2f}", line, (test, direction))
+                self.assertIn(f"{summary[f'{key}.{direction}_iops']:.0f}", line, (test, direction))
+                p = [summary[f'{key}.{direction}_latency_{q}_us'] for q in ('p50', 'p99', 'p99_9')]
+                self.assertIn('/'.join(f'{v:.0f}' for v in p), line, (test, direction))
+
+
+if __name__ == '__main__':
+    gui_stack.main()

@@ -1,0 +1,118 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""file-profile through the real daemon, as the unprivileged user dbtest-in:
+every test's read and write figures in the job's summary, the scratch
+folder the caller's while it runs, nothing left in the folder afterwards
+and the space free again, a test file bigger than the free space refused
+with NoSpace before anything is written, and the parameters' value lists in
+ListParameterChoices. Real ext4 on our own loop device."""
+
+import os
+import pwd
+
+import harness
+from harness import MANAGER_IFACE, MANAGER_PATH
+
+SCRATCH_PREFIX = '.diskbench-scratch-'
+MiB = 1024 * 1024
+GiB = 1024 * MiB
+QUICK = {'file_size': ('t', 32 * MiB), 'duration_s': ('d', 0.3), 'warmup_s': ('d', 0.05)}
+DEFAULT_TESTS = ['seq1m_q8t1', 'seq1m_q1t1', 'rnd4k_q32t1', 'rnd4k_q1t1', 'mix']
+
+
+class FileProfileTest(harness.IntegrationTestCase):
+
+    @classmethod
+    def prepare(cls):
+        cls.loop = cls.stack.attach_loop(size=160 * MiB)
+        cls.mount = cls.stack.mount_new_filesystem(cls.loop)
+        cls.root = cls.mount[0]
+        cls.user = pwd.getpwnam('dbtest-in')
+        cls.counter = 0
+
+    def folder(self):
+        FileProfileTest.counter += 1
+        path = os.path.join(self.root, f'p{self.counter}')
+        os.mkdir(path)
+        os.chown(path, self.user.pw_uid, self.user.pw_gid)
+        os.chmod(path, 0o700)
+        return path
+
+    def sectors_written(self):
+        """What the loop device under the folder has written (its stat)."""
+        with open(f'/sys/block/{self.loop.name}/stat') as f:
+            return int(f.read().split()[6])
+
+    def free_bytes(self):
+        st = os.statvfs(self.root)
+        return st.f_bavail * st.f_frsize
+
+    def test_every_test_reads_and_writes_as_the_caller_and_leaves_nothing(self):
+        folder = self.folder()
+        free_before = self.free_bytes()
+        with self.stack.client(start_fs=(folder, 'file-profile', QUICK)) as c:
+            self.assertIsNone(c.error)
+            c.wait_for(lambda line: 'samples' in line, 60, 'the first samples')
+            [scratch] = [n for n in os.listdir(folder) if n.startswith(SCRATCH_PREFIX)]
+            st = os.lstat(os.path.join(folder, scratch))
+            self.assertEqual((st.st_uid, st.st_gid), (self.user.pw_uid, self.user.pw_gid))
+            # The test file (unnamed) takes its 32 MiB while the job runs.
+            self.assertLess(self.free_bytes(), free_before - 30 * MiB)
+            done = c.wait_completed(120)
+            self.assertEqual(done['completed'], 'finished', done)
+            props = self.job_props(c.job)
+        self.assertEqual(props['Kind'], 'file-profile')
+        self.assertEqual(props['Owner'], self.user.pw_uid)
+        self.assertEqual(props['Device'], self.loop.object_path)
+        summary = props['Summary']
+        self.assertEqual(summary['tests'], 'SEQ1M Q8T1,SEQ1M Q1T1,RND4K Q32T1,RND4K Q1T1,MIX RND4K Q1T1')
+        self.assertEqual(summary['file_size_bytes'], 32 * MiB)
+        self.assertTrue(summary['direct_io'])
+        for test in DEFAULT_TESTS:
+            for direction in ('read', 'write'):
+                for figure in ('mb_s', 'iops', 'latency_p50_us', 'latency_p99_us', 'latency_p99_9_us'):
+                    key = f'{test}.{direction}_{figure}'
+                    self.assertGreater(summary.get(key, 0), 0, key)
+        self.assertEqual([s[0] for s in props['Series']][:2], ['read', 'write'])
+        self.assertEqual(os.listdir(folder), [])
+        self.assertGreaterEqual(self.free_bytes(), free_before - MiB)
+
+    def test_a_test_file_bigger_than_the_free_space_is_no_space_and_writes_nothing(self):
+        folder = self.folder()
+        free_before = self.free_bytes()
+        os.sync()
+        written_before = self.sectors_written()
+        with self.stack.client(start_fs=(folder, 'file-profile', {'file_size': ('t', GiB)})) as c:
+            self.assertDBusError(c.error, 'NoSpace')
+            self.assertIn('does not fit', c.error.message)
+            self.assertIn('1 GiB', c.error.message)
+        self.assertEqual(os.listdir(folder), [])
+        self.assertEqual(self.free_bytes(), free_before)
+        # No test file was started: a fill that had begun would have put
+        # tens of MiB on the device before running out of space. (A few MiB
+        # may still come from ext4's own background work on the new
+        # filesystem, its lazy inode table initialisation.)
+        os.sync()
+        self.assertLess(self.sectors_written() - written_before, 16 * MiB // 512)
+
+    def test_parameter_choices_are_listed(self):
+        [choices] = self.stack.call(MANAGER_PATH, MANAGER_IFACE, 'ListParameterChoices')
+        by_key = {(c[0], c[1]): c[2:] for c in choices}
+        unit, exclusive, values = by_key[('file-profile', 'file_size')]
+        self.assertEqual((unit, exclusive), ('bytes', False))
+        self.assertIn(GiB, values)
+        self.assertEqual((min(values), max(values)), (16 * MiB, 64 * GiB))
+        self.assertEqual(by_key[('file-profile', 'preset')], ['', True, ['default', 'nvme']])
+        self.assertEqual(by_key[('file-profile', 'data')], ['', True, ['random', 'zeros']])
+        self.assertEqual(by_key[('profile', 'preset')], ['', True, ['default', 'nvme']])
+        self.assertEqual(by_key[('device-write', 'mode')][:2], ['', True])
+        # Every entry names a parameter ListBenchmarks lists, with its default among the values.
+        kinds = self.stack.call(MANAGER_PATH, MANAGER_IFACE, 'ListBenchmarks')[0]
+        defaults = {(k[0], p[0]): p[3] for k in kinds for p in k[4]}
+        for (kind, key), (_unit, _exclusive, values) in by_key.items():
+            self.assertIn((kind, key), defaults)
+            self.assertIn(defaults[(kind, key)], values, (kind, key))
+
+
+if __name__ == '__main__':
+    harness.main()
