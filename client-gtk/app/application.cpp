@@ -65,6 +65,8 @@ void Application::update_status()
         for (const std::string& cell : page->grid_cells())
             cells += (cells.empty() ? "" : "|") + cell;
     g_simple_action_set_state(grid_action_, g_variant_new_string(cells.c_str()));
+    if (shortcuts_)
+        shortcuts_->update();
 }
 
 void Application::choose_file(GtkFileChooserAction action, const char* title, const char* accept,
@@ -280,15 +282,12 @@ void Application::add_actions()
     g_action_map_add_action(G_ACTION_MAP(app_.get()), G_ACTION(grid_action_));
     g_object_unref(grid_action_);
 
-    const char* quit_accels[] = { "<Control>q", nullptr };
-    gtk_application_set_accels_for_action(GTK_APPLICATION(app_.get()), "app.quit", quit_accels);
-    const char* open_accels[] = { "<Control>o", nullptr };
-    gtk_application_set_accels_for_action(GTK_APPLICATION(app_.get()), "app.open-result-dialog", open_accels);
+    // The keyboard's own actions, and every accelerator (model/shortcuts)
+    // but Ctrl+C, which belongs to copying (below).
+    shortcuts_ = std::make_unique<ShortcutActions>(GTK_APPLICATION(app_.get()), [this] { return window_.get(); });
     // Ctrl+C copies the folder Profiles report (a focused text field its selection).
     const char* copy_accels[] = { "<Control>c", nullptr };
     gtk_application_set_accels_for_action(GTK_APPLICATION(app_.get()), "app.copy-report", copy_accels);
-    const char* save_accels[] = { "<Control>s", nullptr };
-    gtk_application_set_accels_for_action(GTK_APPLICATION(app_.get()), "app.save-result-dialog", save_accels);
 }
 
 } // namespace diskbench::client

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "shortcut_actions.hpp"
 #include "window.hpp"
 
 #include <adwaita.h>
@@ -21,6 +22,8 @@ namespace diskbench::client {
 //   export-graph s        write the shown graph to .png, .svg or .pdf
 //   set-parameter (sv)    a setting of the shown page's next run, e.g. ("count", <uint64 300>)
 //   status (state s)      "KIND:STATE:POINTS" of the shown page
+// and the keyboard's actions (start, stop, compare, next-page, previous-page,
+// go-to-page i, shortcuts; see ShortcutActions).
 class Application {
 public:
     Application();
@@ -43,6 +46,7 @@ private:
     std::unique_ptr<RecentResults> recent_;
     std::unique_ptr<Window> window_;
     GSimpleAction* status_action_ = nullptr;
+    std::unique_ptr<ShortcutActions> shortcuts_;
     GSimpleAction* grid_action_ = nullptr; // the folder Profiles grid's cells, for scripts
     Ref<GtkFileChooserNative> chooser_;
     std::function<void(const std::string&)> chosen_;

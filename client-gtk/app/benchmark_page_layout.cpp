@@ -105,7 +105,9 @@ GtkWidget* BenchmarkPageView::build_info_button()
     gtk_label_set_wrap(GTK_LABEL(info_label_), TRUE);
     gtk_label_set_max_width_chars(GTK_LABEL(info_label_), 60);
     gtk_label_set_xalign(GTK_LABEL(info_label_), 0);
-    GtkWidget* fio_heading = gtk_label_new(_("The same with fio:"));
+    // fio for most kinds, dd for the dd study's sweeps.
+    GtkWidget* fio_heading = gtk_label_new(_("The same on the command line:"));
+    fio_heading_ = fio_heading;
     gtk_widget_add_css_class(fio_heading, "heading");
     gtk_label_set_xalign(GTK_LABEL(fio_heading), 0);
     fio_label_ = gtk_label_new(nullptr);

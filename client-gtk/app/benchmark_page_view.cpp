@@ -4,6 +4,7 @@
 #include "../model/benchmark_description.hpp"
 #include "../model/folder.hpp"
 #include "../model/job_result.hpp"
+#include "../model/latency_text.hpp"
 #include "../model/write_consent.hpp"
 #include "../model/progress_text.hpp"
 #include "../model/result_checks.hpp"
@@ -13,6 +14,16 @@
 #include <glib/gi18n-lib.h>
 
 namespace diskbench::client {
+
+namespace {
+// Every latency figure (mean, min, percentiles to p99.9, max) on hover over
+// the summary line, which has room for only the headline ones.
+void set_latency_tooltip(GtkWidget* label, const SavedValueMap& summary)
+{
+    const std::string text = latency_tooltip_text(summary);
+    gtk_widget_set_tooltip_text(label, text.empty() ? nullptr : text.c_str());
+}
+} // namespace
 
 BenchmarkPageView::BenchmarkPageView(const BenchmarkPage& page, PageHost& host)
     : page_(page)
@@ -234,11 +245,13 @@ void BenchmarkPageView::update_progress(const JobEntry* job, bool running)
             notes = { failure->message };
         show_result_messages(job->summary, job->warnings, notes);
         gtk_label_set_text(GTK_LABEL(summary_label_), summary_of(job->summary).c_str());
+        set_latency_tooltip(summary_label_, job->summary);
     } else if (opened_) {
         progress.fraction = opened_->state == "finished" ? 1 : 0;
         progress.text = printf_text(_("Result of %s"), result_date_text(opened_->finished_at_us).c_str());
         show_result_messages(opened_->summary, opened_->warnings, opened_->notes);
         gtk_label_set_text(GTK_LABEL(summary_label_), summary_of(opened_->summary).c_str());
+        set_latency_tooltip(summary_label_, opened_->summary);
     } else {
         const bool selected = page_.target == PageTarget::Directory ? !host_.selected_folder().empty()
                                                                     : host_.selected_device() != nullptr;
@@ -248,6 +261,7 @@ void BenchmarkPageView::update_progress(const JobEntry* job, bool running)
                                                     : _("No device selected");
         show_result_messages({}, {}, {});
         gtk_label_set_text(GTK_LABEL(summary_label_), "");
+        set_latency_tooltip(summary_label_, {});
     }
     if (running && progress.pulse)
         gtk_progress_bar_pulse(GTK_PROGRESS_BAR(progress_));
@@ -271,13 +285,19 @@ SavedValueMap BenchmarkPageView::effective_parameters() const
 void BenchmarkPageView::update_description()
 {
     const DeviceEntry* device = host_.selected_device();
-    const BenchmarkDescription d = describe_benchmark(page_.kind, effective_parameters(), device ? device->node : "/dev/sdX",
+    // Folder kinds name the folder in their commands.
+    std::string target = device ? device->node : "/dev/sdX";
+    if (page_.target == PageTarget::Directory)
+        target = host_.selected_folder().empty() ? std::string("FOLDER") : host_.selected_folder();
+    const BenchmarkDescription d = describe_benchmark(page_.kind, effective_parameters(), target,
                                                       device ? device->logical_block_size : 512);
     gtk_label_set_text(GTK_LABEL(info_label_), d.what.c_str());
     std::string commands;
     for (const std::string& line : d.fio_commands)
         commands += (commands.empty() ? "" : "\n\n") + line;
     gtk_label_set_text(GTK_LABEL(fio_label_), commands.c_str());
+    gtk_widget_set_visible(fio_heading_, !commands.empty());
+    gtk_widget_set_visible(fio_label_, !commands.empty());
 }
 
 void BenchmarkPageView::start()

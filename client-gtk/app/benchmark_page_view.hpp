@@ -100,6 +100,7 @@ private:
     GtkWidget* summary_label_ = nullptr;
     GtkWidget* checks_card_ = nullptr;  // the result's checks (result_checks.hpp); hidden when none
     GtkWidget* checks_label_ = nullptr;
+    GtkWidget* fio_heading_ = nullptr; // hidden when no command does the same
     GtkWidget* message_revealer_ = nullptr;
     GtkWidget* message_label_ = nullptr;
     GtkWidget* info_label_ = nullptr;

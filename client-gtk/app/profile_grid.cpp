@@ -7,6 +7,7 @@
 
 #include <glib/gi18n-lib.h>
 
+#include <iterator>
 #include <optional>
 
 namespace diskbench::client {
@@ -63,15 +64,18 @@ void ProfileGrid::set(const std::vector<std::string>& tests, const std::vector<S
         { "iops", Unit::Iops, nullptr },
         { "latency_p50", Unit::Microseconds, nullptr },
         { "latency_p99", Unit::Microseconds, nullptr },
+        { "latency_p99_9", Unit::Microseconds, nullptr },
     };
-    const char* headings[] = { N_("Read"), N_("Throughput"), N_("IOPS"), N_("Latency p50"), N_("Latency p99") };
-    for (int c = 0; c < 5; ++c)
+    const char* headings[] = { N_("Read"), N_("Throughput"), N_("IOPS"), N_("Latency p50"), N_("Latency p99"),
+                               N_("Latency p99.9") };
+    constexpr int figures = static_cast<int>(std::size(columns));
+    for (int c = 0; c <= figures; ++c)
         attach(label(_(headings[c]), "heading", c == 0 ? 0.0F : 1.0F), c, 0);
     int row = 1;
     for (std::size_t test = 0; test < tests.size(); ++test, row += reference ? 2 : 1) {
         GtkWidget* name = label(tests[test], "title-4", 0.0F);
         attach(name, 0, row);
-        for (int c = 0; c < 4; ++c) {
+        for (int c = 0; c < figures; ++c) {
             const auto value = value_at(current, columns[c].series, test);
             GtkWidget* cell = label(value ? format_value(*value, columns[c].unit) : "–", columns[c].css_class);
             if (const auto spread = pass_spread(current, columns[c].series, test)) {

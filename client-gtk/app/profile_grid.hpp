@@ -13,7 +13,7 @@ namespace diskbench::client {
 
 // The profile results as CrystalDiskMark and KDiskMark users know them: one
 // row per test (SEQ1M Q8T1 ...) with MB/s in large type, IOPS, and latency
-// p50/p99; the reference's figures in small type under each.
+// p50/p99/p99.9; the reference's figures in small type under each.
 class ProfileGrid {
 public:
     ProfileGrid();

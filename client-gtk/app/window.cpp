@@ -135,6 +135,7 @@ GtkWidget* Window::build_content()
     g_menu_append(menu, _("_Save Result…"), "app.save-result-dialog");
     g_menu_append(menu, _("_Export Graph…"), "app.export-graph-dialog");
     GMenu* section = g_menu_new();
+    g_menu_append(section, _("_Keyboard Shortcuts"), "app.shortcuts");
     g_menu_append(section, _("_About Disk Benchmark"), "app.about");
     g_menu_append_section(menu, nullptr, G_MENU_MODEL(section));
     g_object_unref(section);

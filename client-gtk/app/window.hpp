@@ -32,6 +32,11 @@ public:
     bool select_folder(const std::string& path);
     bool run_benchmark(const std::string& kind);
     void show_page(const std::string& kind);
+    // Keyboard navigation (window_pages.cpp): the next (+1) or previous (-1)
+    // visible page, the n-th visible page (1-based), the Compare picker.
+    bool show_adjacent_page(int step);
+    bool show_page_number(int number);
+    void show_reference_picker();
     BenchmarkPageView* shown_page();
     void open_result_file(const std::string& path, bool as_reference);
     void clear_reference();

@@ -3,6 +3,7 @@
 
 #include "../chart/value_format.hpp"
 #include "saved_values.hpp"
+#include "write_descriptions.hpp"
 
 #include "contract/benchmark_kinds.hpp"
 #include "printf_text.hpp"
@@ -186,6 +187,8 @@ BenchmarkDescription describe_benchmark(const std::string& kind, const SavedValu
                     fio_base(fmt::format("qd{}-t{}", qd, threads), node), fio_size(block), qd, threads,
                     fio_size(integer_of(p, "region_size", 1LL << 30)), number_of(p, "warmup_s", 0.2),
                     number_of(p, "duration_s", 1)));
+    } else if (auto written = describe_write_benchmark(kind, p, node, logical_block_size)) {
+        return std::move(*written);
     }
     return d;
 }

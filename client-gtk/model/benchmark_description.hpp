@@ -18,6 +18,7 @@ struct BenchmarkDescription {
 };
 
 // `parameters`: the daemon's defaults overlaid with the page's settings.
+// `node`: the device node, or the folder for the folder kinds.
 BenchmarkDescription describe_benchmark(const std::string& kind, const SavedValueMap& parameters,
                                         const std::string& node, std::uint32_t logical_block_size);
 

@@ -3,6 +3,7 @@
 
 #include "../chart/value_format.hpp"
 #include "contract/benchmark_kinds.hpp"
+#include "latency_text.hpp"
 #include "saved_values.hpp"
 #include "printf_text.hpp"
 
@@ -29,6 +30,10 @@ std::string duration_text(double seconds)
 std::string device_summary_text(const std::string& kind, const SavedValueMap& summary)
 {
     std::vector<std::string> parts;
+    // Seek measures access time: its mean leads, as in HDDTest and GNOME Disks.
+    if (kind == contract::kinds::seek)
+        if (std::optional<std::string> headline = access_time_headline(summary))
+            parts.push_back(std::move(*headline));
     const double throughput = number_of(summary, "throughput_mb_s", NAN);
     if (!std::isnan(throughput))
         parts.push_back(format_value(throughput, Unit::MegabytesPerSecond));
@@ -40,12 +45,8 @@ std::string device_summary_text(const std::string& kind, const SavedValueMap& su
                                           static_cast<int>(number_of(summary, "best_queue_depth", 0)),
                                           static_cast<int>(number_of(summary, "best_threads", 0))));
     }
-    const double p50 = number_of(summary, "latency_p50_us", NAN);
-    const double p99 = number_of(summary, "latency_p99_us", NAN);
-    if (!std::isnan(p50))
-        parts.push_back(std::string(_("p50")) + " " + format_value(p50, Unit::Microseconds));
-    if (!std::isnan(p99))
-        parts.push_back(std::string(_("p99")) + " " + format_value(p99, Unit::Microseconds));
+    for (std::string& part : percentile_parts(summary))
+        parts.push_back(std::move(part));
     // The drive's temperature over the run (the daemon's temperature_* keys).
     const double start_c = number_of(summary, "temperature_start_c", NAN);
     const double max_c = number_of(summary, "temperature_max_c", NAN);

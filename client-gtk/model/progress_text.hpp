@@ -12,7 +12,8 @@ namespace diskbench::client {
 std::string duration_text(double seconds);
 
 // The headline figures of a finished device run, e.g.
-// "1 234 MB/s  ·  p50 85 µs  ·  p99 1.0 ms".
+// "1 234 MB/s  ·  p50 85 µs  ·  p99 1.0 ms  ·  p99.9 2.1 ms"; Seek's leads
+// with "average access time 0.08 ms".
 std::string device_summary_text(const std::string& kind, const SavedValueMap& summary);
 
 // What the progress bar under a page's graph shows for a job.

@@ -229,7 +229,7 @@ TEST_CASE("raw read benchmarks on files and loop devices", "[benchmarks][loop]")
                                     { "region_size", std::uint64_t { 32 * MiB } } },
                                   sink, backend);
         check_common(result, sink, backend);
-        for (const char* name : { "throughput", "iops", "latency_p50", "latency_p99" })
+        for (const char* name : { "throughput", "iops", "latency_p50", "latency_p99", "latency_p99_9" })
             CHECK(series_named(result, name).points.size() == 2);
         CHECK(std::get<std::string>(result.summary.at("tests")) == "SEQ1M Q8T1,RND4K Q4T2");
         for (const char* key : { "seq1m_q8t1", "rnd4k_q4t2" }) {

@@ -651,7 +651,7 @@ TEST_CASE("test-indexed bars get the summary's test names, else numbers", "[clie
     const std::vector<SavedSeries> absurd = { { "x", "test", "MB/s", "bar", { { 1e12, 1 } } } };
     CHECK(test_categories({}, absurd).size() == 256);
     const BenchmarkPage write = page_for_kind("device-write", "device-write", "", "");
-    CHECK(write.views.size() == 3);
+    CHECK(write.views.size() == 4); // MB/s, IOPS, p99, p99.9
     CHECK(write.target == PageTarget::DeviceWrite);
 }
 

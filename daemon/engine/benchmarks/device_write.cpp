@@ -50,6 +50,7 @@ void record(BenchmarkContext& ctx, const std::vector<std::size_t>& bars, std::si
     ctx.recorder.add_point(bars[1], { x, stats.iops() });
     ctx.recorder.add_point(bars[2], { x, to_us(stats.latency.percentile(0.50)) });
     ctx.recorder.add_point(bars[3], { x, to_us(stats.latency.percentile(0.99)) });
+    ctx.recorder.add_point(bars[4], { x, to_us(stats.latency.percentile(0.999)) });
     const std::string key = summary_key(done.test) + ".";
     ctx.result.summary[key + "throughput_mb_s"] = stats.megabytes_per_second();
     ctx.result.summary[key + "iops"] = stats.iops();
@@ -91,6 +92,7 @@ void run(BenchmarkContext& ctx)
         ctx.recorder.add_series({ "iops", "test", "IOPS", SeriesStyle::Bar }),
         ctx.recorder.add_series({ "latency_p50", "test", "us", SeriesStyle::Bar }),
         ctx.recorder.add_series({ "latency_p99", "test", "us", SeriesStyle::Bar }),
+        ctx.recorder.add_series({ "latency_p99_9", "test", "us", SeriesStyle::Bar }),
     };
     const std::size_t line = ctx.recorder.add_series({ "sequential", "B", "MB/s", SeriesStyle::Line });
 

@@ -55,6 +55,7 @@ void run(BenchmarkContext& ctx)
     const std::size_t iops = ctx.recorder.add_series({ "iops", "test", "IOPS", SeriesStyle::Bar });
     const std::size_t p50 = ctx.recorder.add_series({ "latency_p50", "test", "us", SeriesStyle::Bar });
     const std::size_t p99 = ctx.recorder.add_series({ "latency_p99", "test", "us", SeriesStyle::Bar });
+    const std::size_t p99_9 = ctx.recorder.add_series({ "latency_p99_9", "test", "us", SeriesStyle::Bar });
 
     std::string labels;
     const double share = 1.0 / static_cast<double>(runnable.size());
@@ -79,6 +80,7 @@ void run(BenchmarkContext& ctx)
         ctx.recorder.add_point(iops, { x, stats.iops() });
         ctx.recorder.add_point(p50, { x, to_us(stats.latency.percentile(0.50)) });
         ctx.recorder.add_point(p99, { x, to_us(stats.latency.percentile(0.99)) });
+        ctx.recorder.add_point(p99_9, { x, to_us(stats.latency.percentile(0.999)) });
         const std::string key = test.summary_key() + ".";
         ctx.result.summary[key + "throughput_mb_s"] = stats.megabytes_per_second();
         ctx.result.summary[key + "iops"] = stats.iops();
