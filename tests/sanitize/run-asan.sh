@@ -16,8 +16,8 @@ src=$(cd "$here/../.." && pwd)
 build=${1:-$src/_build-asan}
 shift || true
 if [ ! -d "$build" ]; then
-    meson setup "$build" "$src" --werror --buildtype=debugoptimized --prefix=/usr \
-        -Db_sanitize=address,undefined
+    meson setup "$build" "$src" --werror --buildtype=plain -Doptimization=1 \
+        -Dcpp_args=-g1 -Dc_args=-g1 --prefix=/usr -Db_sanitize=address,undefined
 fi
 meson compile -C "$build"
 exec meson test -C "$build" --print-errorlogs "$@"
