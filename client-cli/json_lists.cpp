@@ -100,6 +100,13 @@ std::string devices_json(const std::vector<client::DeviceEntry>& devices)
         b.member("rotational", d.rotational);
         b.member("removable", d.removable);
         b.member("connection_bus", d.connection_bus);
+        b.member("link", d.link);
+        b.member("link_limit_mb_s", d.link_limit_mb_s);
+        json_builder_set_member_name(b.get(), "stack");
+        json_builder_begin_array(b.get());
+        for (const std::string& layer : d.stack)
+            json_builder_add_string_value(b.get(), layer.c_str());
+        json_builder_end_array(b.get());
         b.member("mounted", d.mounted);
         b.member("in_use", d.in_use);
         b.member("system_disk", d.system_disk);

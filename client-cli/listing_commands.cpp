@@ -47,6 +47,15 @@ std::string owner_text(std::uint32_t uid)
     return std::to_string(uid);
 }
 
+// The link the daemon found (Device.Link, e.g. "PCIe 3.0 x4", "USB 2.0");
+// a daemon older than API 0.4 has none, so its bus name stands in.
+std::string link_text(const client::DeviceEntry& device)
+{
+    if (!device.link.empty())
+        return device.link;
+    return device.connection_bus.empty() ? "-" : device.connection_bus;
+}
+
 } // namespace
 
 ExitCode devices_command(const CommandLine& line)
@@ -69,7 +78,7 @@ ExitCode devices_command(const CommandLine& line)
         if (model.empty())
             model = device.kind;
         table.add_row({ device.node, model, client::format_value(static_cast<double>(device.size), client::Unit::Bytes),
-                        device.connection_bus.empty() ? "-" : device.connection_bus, device_state_text(device) });
+                        link_text(device), device_state_text(device) });
     }
     std::fputs(table.render().c_str(), stdout);
     return exit_ok;

@@ -173,13 +173,18 @@ class CliTest(harness.LoopDeviceTestCase):
         res = self.ctl_ok('devices')
         lines = res.stdout.splitlines()
         self.assertEqual(lines[0].split()[:4], ['Node', 'Model', 'Size', 'Link'])
-        self.assertTrue(any(line.startswith(self.loop.node + ' ') for line in lines), res.stdout)
+        ours_line = [line for line in lines if line.startswith(self.loop.node + ' ')]
+        self.assertEqual(len(ours_line), 1, res.stdout)
+        # The Link column is the daemon's Device.Link (issue 13), not the bus.
+        self.assertIn(' virtual (loop) ', ours_line[0])
         devices = json.loads(self.ctl_ok('devices', '--json').stdout)
         ours = [d for d in devices if d['node'] == self.loop.node]
         self.assertEqual(len(ours), 1)
         self.assertEqual(ours[0]['object'], self.loop.object_path)
         self.assertEqual(ours[0]['size'], self.loop.size)
         self.assertEqual(ours[0]['kind'], 'loop')
+        self.assertEqual(ours[0]['link'], 'virtual (loop)')
+        self.assertGreater(len(ours[0]['stack']), 0)
 
     def test_benchmarks(self):
         res = self.ctl_ok('benchmarks')
@@ -298,7 +303,7 @@ class CliTest(harness.LoopDeviceTestCase):
     def test_argument_errors(self):
         for args in (['frobnicate'], ['run', 'seek'], ['run', 'no-such-kind', self.loop.node],
                      ['run', 'seek', self.loop.node, 'count=-5'], ['run', 'seek', self.loop.node, 'count=many'],
-                     ['run', 'seek', self.loop.node, 'nokey=1'], ['run', 'seek', self.loop.node, '--passes', '2'],
+                     ['run', 'seek', self.loop.node, 'nokey=1'], ['run', 'sustained-write', self.loop.node, '--passes', '2'],
                      ['devices', '--output', 'x'], ['watch', 'not-a-job']):
             with self.subTest(args=args):
                 res = self.ctl(*args)
@@ -306,6 +311,13 @@ class CliTest(harness.LoopDeviceTestCase):
                 self.assertTrue(res.stderr.startswith('diskbenchctl: '), res.stderr)
         self.assertEqual(self.ctl('run', 'seek', '/dev/no-such-disk').returncode, EXIT_NOT_FOUND)
         self.assertEqual(self.ctl('show', '/nonexistent/x.json').returncode, EXIT_FILE)
+        # --passes sets the kind's "passes" parameter (seek has one; the
+        # sustained write above has none, an argument error).
+        res = self.ctl('run', 'seek', self.loop.node, 'count=50', '--passes', '2', '--json', '--no-save')
+        self.assertEqual(res.returncode, 0, res.stderr)
+        result = json.loads(res.stdout)
+        self.assertEqual(result['parameters']['passes'], 2)
+        self.assertEqual(result['summary']['passes'], 2)
         # Out of the daemon's range: its InvalidArgument.
         self.assertEqual(self.ctl('run', 'seek', self.loop.node, 'count=0').returncode, 6)
         # No bus at all.

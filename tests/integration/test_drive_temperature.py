@@ -193,7 +193,13 @@ class DriveTemperatureTest(harness.IntegrationTestCase):
         wait_until(lambda: self.stack.get_property(job, JOB_IFACE, 'Progress') >= 0.5, 30,
                    what='the write half done')
         if hot_at_drop:
+            # The drive is hot before the slowdown starts: wait until the
+            # daemon has read 76 °C, or (on a slow, sanitized build) the
+            # drop can begin while its last reading still says 45 °C.
             self.set_mock_temperature(76.0)
+            wait_until(lambda: abs(self.device(self.hot)['Temperature'] - 76.0) < 1e-6, 10,
+                       what='Temperature at 76 °C')
+            time.sleep(1.5)  # the job reads its sensor once a second
         stop = threading.Event()
         writers = [threading.Thread(target=compete, args=(self.hot.node, n, stop)) for n in range(8)]
         for writer in writers:

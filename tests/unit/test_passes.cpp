@@ -127,10 +127,15 @@ TEST_CASE("profile with passes on a loop device: per-pass series, median and spr
     CHECK(sink.last_progress == 1.0);
     CHECK(number(result, "passes") == 3);
     // Every series three times by pass, then the median under its own name, last.
-    REQUIRE(result.series.size() == 16);
-    for (unsigned pass = 1; pass <= 3; ++pass)
-        CHECK(result.series[(pass - 1) * 4].info.name == pass_series_name("throughput", pass));
-    CHECK(result.series[12].info.name == "throughput");
+    // profile's series: throughput, iops, latency_p50, latency_p99, latency_p99_9.
+    constexpr std::size_t per_pass = 5;
+    REQUIRE(result.series.size() == 4 * per_pass);
+    for (unsigned pass = 1; pass <= 3; ++pass) {
+        CHECK(result.series[(pass - 1) * per_pass].info.name == pass_series_name("throughput", pass));
+        CHECK(result.series[(pass - 1) * per_pass + 4].info.name == pass_series_name("latency_p99_9", pass));
+    }
+    CHECK(result.series[3 * per_pass].info.name == "throughput");
+    CHECK(result.series[4 * per_pass - 1].info.name == "latency_p99_9");
     REQUIRE(sink.series.size() == result.series.size());
 
     const char* keys[] = { "seq1m_q4t1.", "rnd4k_q8t1." };
