@@ -289,6 +289,28 @@ TEST_CASE("a loop device without direct I/O over a cached backing file is flagge
     }
 }
 
+TEST_CASE("a FIFO where the backing file was is not opened: the run ends, without the page cache's share",
+          "[cross-check][loop]")
+{
+    // sysfs names a deleted backing file "PATH (deleted)", and whoever may
+    // write in its folder can put anything at that name; the check must not
+    // block in open() on a FIFO (or open a device node as root there): it
+    // takes regular files only.
+    ScratchDir dir;
+    const auto backing = make_data_file(dir, "backing", 16 * 1024 * 1024);
+    LoopDevice loop(backing, 512, true, LoopDevice::Backing::Buffered);
+    REQUIRE_FALSE(loop.direct_io());
+    loop.wait_until_idle();
+    REQUIRE(::unlink(backing.c_str()) == 0);
+    const std::string planted = backing.string() + " (deleted)";
+    REQUIRE(::mkfifo(planted.c_str(), 0600) == 0);
+    const Result result = run_on(loop.path(), "seek", { { "count", Value(std::uint64_t { 50 }) } });
+    INFO(all_of(result.warnings));
+    CHECK(key(result, "device_read_bytes") == key(result, "issued_read_bytes"));
+    CHECK_FALSE(result.summary.contains("backing_cached_percent"));
+    CHECK(matching(result.warnings, loop.path().substr(5) + " is page-cache-backed").size() == 1);
+}
+
 TEST_CASE("a second reader on the same loop device is foreign I/O, named with its phase", "[cross-check][loop]")
 {
     ScratchDir dir;

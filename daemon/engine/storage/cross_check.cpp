@@ -6,6 +6,7 @@
 #include "page_cache.hpp"
 
 #include <fcntl.h>
+#include <sys/stat.h>
 
 #include <algorithm>
 #include <functional>
@@ -51,7 +52,23 @@ BlockCrossCheck::BlockCrossCheck(Sysfs sysfs, CheckedDevices devices)
     : sysfs_(std::move(sysfs)), devices_(std::move(devices))
 {
     if (devices_.loop && !devices_.loop->direct_io && !devices_.loop->backing_file.empty())
-        backing_file_.reset(::open(devices_.loop->backing_file.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW));
+        backing_file_ = open_backing_file(devices_.loop->backing_file);
+}
+
+// The loop's backing file, for mincore(). The path is only text from sysfs,
+// and whoever owns a directory on it can swap it for a FIFO (an open that
+// never returns) or, through a symlinked directory, a device node (whose
+// open as root has effects of its own, e.g. arming a watchdog). So it is
+// opened O_PATH first, which reaches no driver and no FIFO, and reopened
+// for reading only when that is a regular file.
+UniqueFd BlockCrossCheck::open_backing_file(const std::string& path)
+{
+    UniqueFd located(::open(path.c_str(), O_PATH | O_CLOEXEC | O_NOFOLLOW));
+    struct stat st {};
+    if (!located.valid() || ::fstat(located.get(), &st) != 0 || !S_ISREG(st.st_mode))
+        return {};
+    const std::string reopen = "/proc/self/fd/" + std::to_string(located.get());
+    return UniqueFd(::open(reopen.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY));
 }
 
 void BlockCrossCheck::phase_starting(const IoRunSpec& spec)
