@@ -67,10 +67,11 @@ private:
     mutable std::mutex mutex_;
     BlockCounters device_before_, backing_before_;
     bool device_ok_ = false, backing_ok_ = false;
+    static UniqueFd open_backing_file(const std::string& path);
+
     // A loop device without direct I/O: its backing file, opened when the
     // check is made (as the daemon: the caller may not open it), to ask the
     // page cache how much of it it holds.
-    static UniqueFd open_backing_file(const std::string& path);
     UniqueFd backing_file_;
     std::optional<double> backing_cached_;
     std::vector<PhaseFigures> phases_;
