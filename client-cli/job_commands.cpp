@@ -176,40 +176,46 @@ ExitCode run_command(const CommandLine& line)
     return follow_job(*session, std::get<std::string>(*wait.reply), output);
 }
 
-ExitCode watch_command(const CommandLine& line)
+namespace {
+
+// The job JOB names (a number from `jobs` or an object path) on a new
+// session: exit_ok, or the exit status that says why not.
+ExitCode open_job(const std::string& argument, std::unique_ptr<DaemonSession>& session, std::string& path)
 {
-    const std::string path = job_path_from_argument(line.args[0]);
+    path = job_path_from_argument(argument);
     if (path.empty()) {
         print_error(printf_text(_("“%s” is not a job (a number from diskbenchctl jobs, or its object path)"),
-                                line.args[0].c_str()));
+                                argument.c_str()));
         return exit_usage;
     }
-    auto session = start_session();
+    session = start_session();
     if (!session)
         return exit_no_daemon;
     if (!session->client().job(path)) {
-        print_error(printf_text(_("no job %s"), line.args[0].c_str()));
+        print_error(printf_text(_("no job %s"), argument.c_str()));
         return exit_not_found;
     }
+    return exit_ok;
+}
+
+} // namespace
+
+ExitCode watch_command(const CommandLine& line)
+{
+    std::unique_ptr<DaemonSession> session;
+    std::string path;
+    if (const ExitCode refused = open_job(line.args[0], session, path); refused != exit_ok)
+        return refused;
     ResultOutput output { line.json, !line.no_save, line.output };
     return follow_job(*session, path, output);
 }
 
 ExitCode cancel_command(const CommandLine& line)
 {
-    const std::string path = job_path_from_argument(line.args[0]);
-    if (path.empty()) {
-        print_error(printf_text(_("“%s” is not a job (a number from diskbenchctl jobs, or its object path)"),
-                                line.args[0].c_str()));
-        return exit_usage;
-    }
-    auto session = start_session();
-    if (!session)
-        return exit_no_daemon;
-    if (!session->client().job(path)) {
-        print_error(printf_text(_("no job %s"), line.args[0].c_str()));
-        return exit_not_found;
-    }
+    std::unique_ptr<DaemonSession> session;
+    std::string path;
+    if (const ExitCode refused = open_job(line.args[0], session, path); refused != exit_ok)
+        return refused;
     std::optional<std::optional<CallError>> reply;
     session->client().cancel_job(path, [&](std::optional<CallError> error) {
         reply = std::move(error);
