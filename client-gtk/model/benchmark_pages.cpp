@@ -73,6 +73,18 @@ std::vector<BenchmarkPage> make_pages()
     };
 }
 
+} // namespace
+
+PageView write_sweep_view()
+{
+    using enum ChartStyle;
+    using enum AxisScale;
+    return view(N_("MB/s"), spec(Line, Log2, Unit::Bytes, Unit::MegabytesPerSecond), "throughput-median", false,
+                "throughput-min", "throughput-max");
+}
+
+namespace {
+
 PageView by_name(PageView view)
 {
     view.by_name = true;
@@ -103,8 +115,7 @@ std::vector<BenchmarkPage> make_write_pages()
                     Directory),
         with_target({ std::string(kinds::write_sweep), N_("Write sweep"), "view-grid-symbolic",
                       N_("Writes with block sizes from small to large: mean throughput with the slowest and fastest repetition."),
-                      { view(N_("MB/s"), spec(Line, Log2, Unit::Bytes, Unit::MegabytesPerSecond), "throughput", false,
-                             "throughput-min", "throughput-max") } },
+                      { write_sweep_view() } },
                     Directory),
         with_target({ std::string(kinds::structure), N_("Structure"), "folder-symbolic",
                       N_("Builds a tree of folders and empty files, then deletes it."), {} },
@@ -130,7 +141,7 @@ std::vector<BenchmarkPage> make_write_pages()
                         view(N_("p99.9"), spec(Bar, Categories, Unit::Plain, Unit::Microseconds), "latency_p99_9") } },
                     DeviceWrite),
         with_target({ std::string(kinds::device_write_sweep), N_("Write sweep"), "view-grid-symbolic",
-                      N_("Writes to the raw device with block sizes from small to large."), {} },
+                      N_("Writes to the raw device with block sizes from small to large."), { write_sweep_view() } },
                     DeviceWrite),
         with_target({ std::string(kinds::sustained_write), N_("Sustained"), "media-playlist-consecutive-symbolic",
                       N_("A long write over the device: where its cache runs full. Erases the data."), {} },
