@@ -30,20 +30,19 @@ std::vector<SeriesPoint> temperature_at_positions(std::span<const SeriesPoint> t
     std::vector<SeriesPoint> out;
     if (throughput.size() < 2)
         return out;
-    // (seconds, position) at the end of every stretch.
+    // (seconds, position) at the start of every stretch, and the end of the last.
     std::vector<SeriesPoint> elapsed;
     elapsed.reserve(throughput.size() + 1);
-    const double first_stretch = throughput[1].x - throughput[0].x;
-    double position = throughput[0].x - first_stretch;
     double seconds = 0;
-    elapsed.push_back({ seconds, position });
-    for (const SeriesPoint& point : throughput) {
-        const double bytes = point.x - position;
+    elapsed.push_back({ seconds, throughput[0].x });
+    for (std::size_t i = 0; i < throughput.size(); ++i) {
+        const SeriesPoint& point = throughput[i];
+        const double end = i + 1 < throughput.size() ? throughput[i + 1].x : point.x + (point.x - throughput[i - 1].x);
+        const double bytes = end - point.x;
         if (!(bytes > 0) || !(point.y > 0))
             return {}; // not one pass in order at a measured speed: no single time per place
         seconds += bytes / (point.y * 1e6);
-        position = point.x;
-        elapsed.push_back({ seconds, position });
+        elapsed.push_back({ seconds, end });
     }
     for (const SeriesPoint& reading : temperature) {
         const auto after = std::lower_bound(elapsed.begin(), elapsed.end(), reading.x,

@@ -33,8 +33,9 @@ std::vector<OverlaySource> overlay_sources(const std::vector<SavedSeries>& serie
 std::optional<ChartSeries> temperature_overlay(const PageView& view, std::span<const OverlaySource> series);
 
 // Seconds since the start -> position, from a throughput line (x: byte
-// position at the end of each stretch, y: MB/s over it); the first stretch
-// is taken as long as the second. Times outside the line give nothing.
+// position where each stretch starts, as sequential and surface send it,
+// y: MB/s over it); the last stretch is taken as long as the one before.
+// Readings after the line's end give nothing.
 std::vector<SeriesPoint> temperature_at_positions(std::span<const SeriesPoint> temperature,
                                                   std::span<const SeriesPoint> throughput);
 
