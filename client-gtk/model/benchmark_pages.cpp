@@ -114,7 +114,7 @@ std::vector<BenchmarkPage> make_write_pages()
                       { by_name(view(N_("MB/s"), spec(Line, Linear, Unit::Bytes, Unit::MegabytesPerSecond), "", true)) } },
                     Directory),
         with_target({ std::string(kinds::write_sweep), N_("Write sweep"), "view-grid-symbolic",
-                      N_("Writes with block sizes from small to large: mean throughput with the slowest and fastest repetition."),
+                      N_("Writes with block sizes from small to large: median throughput with the slowest and fastest repetition."),
                       { write_sweep_view() } },
                     Directory),
         with_target({ std::string(kinds::structure), N_("Structure"), "folder-symbolic",
