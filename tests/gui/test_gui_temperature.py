@@ -29,7 +29,7 @@ import threading
 import time
 
 import gui_stack
-from gui_stack import count_colour
+from gui_stack import count_colour, series_pixels
 from harness import wait_until
 from test_drive_properties import UDISKS_PATH, MOCK_IFACE, drive_properties, block_properties
 from test_drive_temperature import ATA_IFACE, KELVIN, ata_properties, compete
@@ -75,6 +75,16 @@ class TemperatureGuiTest(gui_stack.GuiTestCase):
     def ctl(self):
         app = os.path.abspath(self.gui.app_argv[0])
         return os.path.join(os.path.dirname(os.path.dirname(app)), 'client-cli', 'diskbenchctl')
+
+    def kept_result(self, job, path):
+        """Follows JOB with `diskbenchctl watch -o PATH` to its end; returns the result file."""
+        env = dict(os.environ, DBUS_SYSTEM_BUS_ADDRESS=self.stack.address)
+        done = subprocess.run([self.ctl(), 'watch', job, '--no-save', '--output', path], env=env,
+                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, timeout=180, text=True)
+        self.assertTrue(os.path.exists(path), done.stderr)
+        os.chmod(path, 0o644)
+        with open(path) as f:
+            return json.load(f)
 
     def sustained_write_result(self, hot_at_drop, path):
         """A sustained write with a planted slowdown (as in
@@ -160,6 +170,35 @@ class TemperatureGuiTest(gui_stack.GuiTestCase):
         saved = self.sustained_write_result(False, cool)
         self.assertEqual(saved['summary'].get('speed_drop_cause'), 'cache', saved['summary'])
         self.shows_overlay(cool, 'temperature-cache-cliff', red_before)
+
+    def test_write_sweep_draws_the_median_in_its_band(self):
+        """The device write sweep (its page used to draw the mean's bars):
+        the median line in the blue of the current series, over a band of
+        the slowest..fastest repetition in the same blue at 35 %."""
+        self.set_mock_temperature(45.0)
+        job = self.stack.start_benchmark(self.hot, 'device-write-sweep', {
+            'mode': ('s', 'destroy'), 'confirm': ('s', 'DBT0101'), 'amount_per_size': ('t', 4 * 1024 * 1024),
+            'min_block': ('t', 4096), 'max_block': ('t', 4 * 1024 * 1024), 'repetitions': ('t', 9),
+            'detach': ('b', True)}, user='root')
+        path = self.gui.user_path('write-sweep.json')
+        saved = self.kept_result(job, path)
+        names = [s['name'] for s in saved['series']]
+        self.assertIn('throughput-median', names)
+        self.gui.activate('select-device', self.hot.node)
+        self.gui.activate('open-result', path)
+        _kind, state, _points = self.gui.wait_status('device-write-sweep', timeout=20)
+        self.assertEqual(state, 'finished')
+        shot = self.screenshot_path('write-sweep.png')
+        # The band: the series blue at alpha 0.35 over white (band_painter).
+        band_colour = tuple(round(255 - 0.35 * (255 - c)) for c in (0x1c, 0x71, 0xd8))
+        last = [0, 0]
+
+        def drawn():
+            self.gui.screenshot(shot)
+            last[:] = [series_pixels(shot), count_colour(shot, (band_colour,), tolerance=12)]
+            return last[0] > 50 and last[1] > 200
+        self.gui.wait_for(drawn, 20, interval=0.5, what='the median line (50+ pixels) in its band (200+ pixels)')
+        print(f'{shot}: {last[0]} median pixels, {last[1]} band pixels', flush=True)
 
 
 if __name__ == '__main__':
