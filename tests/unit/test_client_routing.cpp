@@ -57,6 +57,7 @@ TEST_CASE("both write sweeps draw the median line inside the min-max band", "[cl
         };
         const std::vector<ChartSeries> chart = chart_series_for(view, run, "This run");
         REQUIRE(chart.size() == 1);
+        CHECK(chart[0].label == "This run · median");
         REQUIRE(chart[0].points.size() == 1);
         CHECK(chart[0].points[0].y == 100);
         REQUIRE(chart[0].band_min.size() == 1);
