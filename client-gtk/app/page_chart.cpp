@@ -123,7 +123,7 @@ void PageChart::rebuild(const JobEntry* live, const std::optional<SavedResult>& 
     else
         chart.clear_reference();
     if (table_)
-        table_->set(spec.categories, shown ? shown->series : std::vector<SavedSeries> {},
+        table_->set(spec.categories, shown ? shown->series : std::vector<SavedSeries> {}, summary,
                     reference_ ? &reference_->series : nullptr);
     if (file_table_)
         file_table_->set(file_profile_rows(shown.value_or(SavedResult {})));
