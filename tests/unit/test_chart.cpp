@@ -981,6 +981,14 @@ TEST_CASE("a secondary series is drawn dashed against its own axis, also in expo
     CHECK(chart.last_plot_area().y_low == 0);
     CHECK(chart.last_plot_area().y_high < 250);
 
+    // The cached layer (right axis, legend) and an uncached paint agree.
+    Image uncached(800, 400);
+    chart.paint_uncached(uncached.cr.get(), 800, 400, theme);
+    CHECK(uncached.bytes() == image.bytes());
+    // Readable in both themes (WCAG 1.4.11: 3:1 for graph lines).
+    for (const ChartTheme& any : { ChartTheme::light(), ChartTheme::dark() })
+        CHECK(contrast_ratio(any.secondary, any.background) >= 3);
+
     // Bars have no time to follow: no axis, no line.
     ChartSpec bars = spec;
     bars.style = ChartStyle::Bar;
