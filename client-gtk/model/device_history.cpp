@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <memory>
 #include <span>
 #include <string_view>
 
@@ -167,6 +168,17 @@ std::vector<TrendChoice> trend_choices(const std::vector<const RecentResult*>& l
                 choices.push_back({ entry->result.kind, std::move(figure) });
         }
     return choices;
+}
+
+std::string trend_date_text(std::int64_t unix_us)
+{
+    const std::unique_ptr<GDateTime, decltype(&g_date_time_unref)> time(
+        g_date_time_new_from_unix_local(unix_us / 1'000'000), g_date_time_unref);
+    if (!time)
+        return {};
+    /* TRANSLATORS: a day on the History trend's time axis, e.g. "22 Nov"; see g_date_time_format() */
+    const std::unique_ptr<gchar, decltype(&g_free)> text(g_date_time_format(time.get(), _("%-d %b")), g_free);
+    return text ? text.get() : std::string();
 }
 
 std::string trend_choice_label(const TrendChoice& choice)

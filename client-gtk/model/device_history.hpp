@@ -69,6 +69,9 @@ struct TrendPoint {
 // result of its kind that has the figure.
 std::vector<TrendPoint> trend_points(const std::vector<const RecentResult*>& listed, const TrendChoice& choice);
 
+// A trend point's label on the time axis: "22 Nov" (translated format).
+std::string trend_date_text(std::int64_t unix_us);
+
 // When a result was taken (finished, else started), microseconds since the epoch.
 std::int64_t taken_at_us(const SavedResult& result);
 
