@@ -175,6 +175,7 @@ void HistoryPage::fill_list()
     filling_ = false;
     fill_trend_choices();
     update_compare_button();
+    changed_();
 }
 
 void HistoryPage::fill_trend_choices()
@@ -282,7 +283,6 @@ void HistoryPage::delete_result(std::size_t index)
     if (GtkListBoxRow* next = gtk_list_box_get_row_at_index(GTK_LIST_BOX(list_), static_cast<int>(
                                   std::min(index, paths_.empty() ? std::size_t { 0 } : paths_.size() - 1))))
         gtk_widget_grab_focus(GTK_WIDGET(next));
-    changed_();
     // Deleted at once, with Undo in the toast, as GNOME apps do.
     AdwToast* toast = adw_toast_new(_("Result deleted"));
     adw_toast_set_button_label(toast, _("_Undo"));
@@ -309,7 +309,6 @@ void HistoryPage::on_undo(AdwToast* toast, gpointer self)
         g_free(escaped);
     }
     page->fill_list();
-    page->changed_();
 }
 
 void HistoryPage::on_toast_dismissed(AdwToast* toast, gpointer self)

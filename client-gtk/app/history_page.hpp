@@ -23,7 +23,8 @@ namespace diskbench::client {
 class HistoryPage {
 public:
     // `open`: shows a result file on its page (as_reference: as the overlay).
-    // `changed`: the kept results changed (a result deleted or restored).
+    // `changed`: the list was filled again (shown, a result deleted or
+    // restored): the sidebar's saved results and the status follow.
     HistoryPage(RecentResults& recent, std::function<void(const std::string& path, bool as_reference)> open,
                 std::function<void()> changed);
     ~HistoryPage();

@@ -152,7 +152,10 @@ GtkWidget* Window::build_content()
         add_page(page);
     history_ = std::make_unique<HistoryPage>(
         recent_, [this](const std::string& path, bool as_reference) { open_result_file(path, as_reference); },
-        [this] { sidebar_->set_results(recent_.results()); });
+        [this] {
+            sidebar_->set_results(recent_.results());
+            page_changed();
+        });
     adw_view_stack_add_titled_with_icon(ADW_VIEW_STACK(stack_), history_->widget(), history_page_name, _("History"),
                                         "document-open-recent-symbolic");
     info_ = std::make_unique<InfoPage>();
