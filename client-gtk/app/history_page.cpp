@@ -217,10 +217,9 @@ void HistoryPage::update_trend()
     spec.y_unit = choice.figure.unit;
     ChartSeries series;
     series.label = trend_choice_label(choice);
-    for (std::size_t i = 0; i < points.size(); ++i) {
-        spec.categories.push_back(trend_date_text(points[i].at_us));
+    spec.categories = trend_labels(points);
+    for (std::size_t i = 0; i < points.size(); ++i)
         series.points.push_back({ static_cast<double>(i), points[i].value });
-    }
     chart.set_spec(std::move(spec));
     chart.set_current({ std::move(series) });
     trend_.redraw_now();

@@ -181,6 +181,27 @@ std::string trend_date_text(std::int64_t unix_us)
     return text ? text.get() : std::string();
 }
 
+std::vector<std::string> trend_labels(const std::vector<TrendPoint>& points)
+{
+    std::vector<std::string> days, labels;
+    for (const TrendPoint& point : points)
+        days.push_back(trend_date_text(point.at_us));
+    for (std::size_t i = 0; i < points.size(); ++i) {
+        const bool shared = (i > 0 && days[i - 1] == days[i]) || (i + 1 < days.size() && days[i + 1] == days[i]);
+        if (!shared) {
+            labels.push_back(days[i]);
+            continue;
+        }
+        const std::unique_ptr<GDateTime, decltype(&g_date_time_unref)> time(
+            g_date_time_new_from_unix_local(points[i].at_us / 1'000'000), g_date_time_unref);
+        /* TRANSLATORS: a time of day on the History trend's axis, after the day, e.g. "22 Nov 14:03" */
+        const std::unique_ptr<gchar, decltype(&g_free)> clock(time ? g_date_time_format(time.get(), _("%H:%M")) : nullptr,
+                                                              g_free);
+        labels.push_back(days[i] + (clock ? " " + std::string(clock.get()) : std::string()));
+    }
+    return labels;
+}
+
 std::string trend_choice_label(const TrendChoice& choice)
 {
     const BenchmarkPage* page = benchmark_page(choice.kind);

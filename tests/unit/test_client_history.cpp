@@ -181,6 +181,15 @@ TEST_CASE("history: the trend of one figure, oldest first, one point per result 
     CHECK(points[1].at_us == monday_us + 2 * day_us);
     CHECK(points[1].value == 9000.0);
     CHECK(trend_points(listed, choices[0]).size() == 1);
+
+    // Axis labels: the day; with the time where a neighbour has the same day.
+    const auto labels = trend_labels({ { monday_us, 1, "" }, { monday_us + 3'600'000'000, 2, "" },
+                                       { monday_us + 2 * day_us, 3, "" } });
+    REQUIRE(labels.size() == 3);
+    CHECK(labels[0] != labels[1]);
+    CHECK(labels[0].starts_with(trend_date_text(monday_us) + " "));
+    CHECK(labels[2] == trend_date_text(monday_us + 2 * day_us));
+    CHECK(trend_labels({}).empty());
 }
 
 TEST_CASE("history: deleting a kept result removes its file; undo puts it back", "[client-model]")
