@@ -211,8 +211,8 @@ void HistoryPage::update_trend()
     const TrendChoice& choice = choices_[index];
     const std::vector<TrendPoint> points = trend_points(history_of(recent_.results(), subject_), choice);
     ChartSpec spec;
-    // One result is a dot; more, a line through them in time order.
-    spec.style = points.size() > 1 ? ChartStyle::Line : ChartStyle::Scatter;
+    // A line through the results in time order (a few points get dots).
+    spec.style = ChartStyle::Line;
     spec.x_scale = AxisScale::Categories;
     spec.y_unit = choice.figure.unit;
     ChartSeries series;

@@ -181,23 +181,39 @@ std::string trend_date_text(std::int64_t unix_us)
     return text ? text.get() : std::string();
 }
 
+namespace {
+
+// The day; with the time of day (level 1), with seconds (level 2).
+std::string trend_label(std::int64_t unix_us, int level)
+{
+    std::string text = trend_date_text(unix_us);
+    if (level == 0)
+        return text;
+    const std::unique_ptr<GDateTime, decltype(&g_date_time_unref)> time(
+        g_date_time_new_from_unix_local(unix_us / 1'000'000), g_date_time_unref);
+    /* TRANSLATORS: a time of day on the History trend's axis, after the day, e.g. "22 Nov 14:03" */
+    const char* format = level == 1 ? _("%H:%M") : _("%H:%M:%S");
+    const std::unique_ptr<gchar, decltype(&g_free)> clock(time ? g_date_time_format(time.get(), format) : nullptr, g_free);
+    return clock ? text + " " + clock.get() : text;
+}
+
+} // namespace
+
 std::vector<std::string> trend_labels(const std::vector<TrendPoint>& points)
 {
-    std::vector<std::string> days, labels;
-    for (const TrendPoint& point : points)
-        days.push_back(trend_date_text(point.at_us));
+    // Each label as short as it can be while it differs from its neighbours'
+    // at the same precision.
+    std::vector<std::string> labels;
     for (std::size_t i = 0; i < points.size(); ++i) {
-        const bool shared = (i > 0 && days[i - 1] == days[i]) || (i + 1 < days.size() && days[i + 1] == days[i]);
-        if (!shared) {
-            labels.push_back(days[i]);
-            continue;
+        int level = 0;
+        for (; level < 2; ++level) {
+            const std::string mine = trend_label(points[i].at_us, level);
+            const bool before = i > 0 && trend_label(points[i - 1].at_us, level) == mine;
+            const bool after = i + 1 < points.size() && trend_label(points[i + 1].at_us, level) == mine;
+            if (!before && !after)
+                break;
         }
-        const std::unique_ptr<GDateTime, decltype(&g_date_time_unref)> time(
-            g_date_time_new_from_unix_local(points[i].at_us / 1'000'000), g_date_time_unref);
-        /* TRANSLATORS: a time of day on the History trend's axis, after the day, e.g. "22 Nov 14:03" */
-        const std::unique_ptr<gchar, decltype(&g_free)> clock(time ? g_date_time_format(time.get(), _("%H:%M")) : nullptr,
-                                                              g_free);
-        labels.push_back(days[i] + (clock ? " " + std::string(clock.get()) : std::string()));
+        labels.push_back(trend_label(points[i].at_us, level));
     }
     return labels;
 }

@@ -72,8 +72,8 @@ std::vector<TrendPoint> trend_points(const std::vector<const RecentResult*>& lis
 // A trend point's label on the time axis: "22 Nov" (translated format).
 std::string trend_date_text(std::int64_t unix_us);
 // The labels of a trend's points: the day, and the time too ("22 Nov
-// 14:03") where a neighbouring point is of the same day, so no two
-// neighbours read the same.
+// 14:03", with seconds if need be) where a neighbouring point is of the
+// same day, so no two neighbours read the same.
 std::vector<std::string> trend_labels(const std::vector<TrendPoint>& points);
 
 // When a result was taken (finished, else started), microseconds since the epoch.

@@ -190,6 +190,9 @@ TEST_CASE("history: the trend of one figure, oldest first, one point per result 
     CHECK(labels[0].starts_with(trend_date_text(monday_us) + " "));
     CHECK(labels[2] == trend_date_text(monday_us + 2 * day_us));
     CHECK(trend_labels({}).empty());
+    // Two runs within a minute: the seconds tell them apart.
+    const auto close = trend_labels({ { monday_us, 1, "" }, { monday_us + 20'000'000, 2, "" } });
+    CHECK(close[0] != close[1]);
 }
 
 TEST_CASE("history: deleting a kept result removes its file; undo puts it back", "[client-model]")
