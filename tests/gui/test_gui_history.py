@@ -6,7 +6,9 @@ Two seek runs on the loop device are kept by the app in
 $XDG_DATA_HOME/diskbench/results; the History page ("history:idle:N" in the
 status action, N the results listed) lists both, and its trend of Seek's
 access time is drawn; the page reached with the keyboard (Ctrl+Page Up,
-Ctrl+Page Down) has its newest result focused, and Delete deletes that one:
+Ctrl+Page Down) has its newest result focused; ticking both (Tab, Space, Down, Tab, Space) and
+Alt+C (Compare) shows the newer on the Seek page with the older as the
+reference (orange pixels); Delete deletes the newest one:
 its file is gone, the other stays, the list shows one.
 
 Run (as root):
@@ -23,6 +25,9 @@ import time
 
 import gui_stack
 from gui_stack import series_pixels
+
+# The reference's orange (ChartTheme::light()), drawn nowhere else in the window.
+REFERENCE_COLOURS = ((0xe6, 0x61, 0x00),)
 
 
 class HistoryGuiTest(gui_stack.GuiTestCase):
@@ -73,13 +78,36 @@ class HistoryGuiTest(gui_stack.GuiTestCase):
                           what=f'the trend drawn in {path}')
         print(f'screenshot {path}: {series_pixels(path)} series pixels', flush=True)
 
-    def test_03_delete_key_deletes_the_focused_result(self):
-        newest, oldest = max(self.kept(), key=os.path.getmtime), min(self.kept(), key=os.path.getmtime)
-        # By keyboard: away and back; the page's first result takes the focus.
+    def focus_newest(self):
+        """History by keyboard (away and back): its newest result takes the focus."""
+        self.gui.activate('show-page', 'history')
+        self.wait_listed(2)
         self.gui.send_keys('ctrl+Prior')
         self.gui.wait_for(lambda: (self.gui.status() or ('',))[0] != 'history', 10, what='the page before History')
         self.gui.send_keys('ctrl+Next')
         self.wait_listed(2)
+
+    def test_02b_two_picked_are_compared(self):
+        # Tab into the newest row's tick box, Space; Down to the next row,
+        # Tab, Space; Alt+C (Compare): the Seek page shows the newer run
+        # with the older as the reference, in the reference's orange.
+        self.focus_newest()
+        self.gui.send_keys('Tab', 'space', 'Down', 'Tab', 'space')
+        path = self.screenshot_path('history-picked.png')
+        self.gui.screenshot(path)
+        self.gui.send_keys('alt+c')
+        self.gui.wait_status('seek', states=('finished',), min_points=1, timeout=15)
+        shot = self.screenshot_path('history-compared.png')
+
+        def orange():
+            self.gui.screenshot(shot)
+            return gui_stack.count_colour(shot, REFERENCE_COLOURS) > 50
+        self.gui.wait_for(orange, 10, interval=0.5, what=f'the older run drawn as the reference in {shot} '
+                                                          f'(ticked: {path})')
+
+    def test_03_delete_key_deletes_the_focused_result(self):
+        newest, oldest = max(self.kept(), key=os.path.getmtime), min(self.kept(), key=os.path.getmtime)
+        self.focus_newest()
         self.gui.send_keys('Delete')
         self.wait_listed(1)
         self.assertFalse(os.path.exists(newest), f'{newest} still there')
