@@ -62,6 +62,10 @@ HistoryPage::HistoryPage(RecentResults& recent, std::function<void(const std::st
 
 HistoryPage::~HistoryPage()
 {
+    // Toasts still shown outlive the page in the overlay's teardown: their
+    // Undo and dismissal must not reach it.
+    for (auto& [id, deleted] : deleted_)
+        g_signal_handlers_disconnect_by_data(deleted.toast.get(), this);
     g_signal_handlers_disconnect_by_data(root_.get(), this);
     g_signal_handlers_disconnect_by_data(trend_choice_, this);
 }
@@ -288,7 +292,7 @@ void HistoryPage::delete_result(std::size_t index)
     adw_toast_set_button_label(toast, _("_Undo"));
     adw_toast_set_timeout(toast, 8);
     const guint id = next_toast_++;
-    deleted_[id] = { path, std::move(contents) };
+    deleted_[id] = { path, std::move(contents), Ref<AdwToast>::add(toast) };
     g_object_set_data(G_OBJECT(toast), "diskbench-deleted", GUINT_TO_POINTER(id));
     g_signal_connect(toast, "button-clicked", G_CALLBACK(&HistoryPage::on_undo), this);
     g_signal_connect(toast, "dismissed", G_CALLBACK(&HistoryPage::on_toast_dismissed), this);
@@ -314,8 +318,9 @@ void HistoryPage::on_undo(AdwToast* toast, gpointer self)
 void HistoryPage::on_toast_dismissed(AdwToast* toast, gpointer self)
 {
     auto* page = static_cast<HistoryPage*>(self);
-    page->deleted_.erase(GPOINTER_TO_UINT(g_object_get_data(G_OBJECT(toast), "diskbench-deleted")));
     g_signal_handlers_disconnect_by_data(toast, self);
+    // Drops our reference too; the emission holds one until it returns.
+    page->deleted_.erase(GPOINTER_TO_UINT(g_object_get_data(G_OBJECT(toast), "diskbench-deleted")));
 }
 
 void HistoryPage::on_row_activated(GtkListBox*, GtkListBoxRow* row, gpointer self)

@@ -44,6 +44,7 @@ public:
 private:
     struct Deleted {
         std::string path, contents;
+        Ref<AdwToast> toast; // its Undo; disconnected when the page goes first
     };
     GtkWidget* build_trend();
     GtkWidget* build_list();
