@@ -5,6 +5,7 @@
 #include "result_text.hpp"
 #include "text_table.hpp"
 
+#include "model/device_history.hpp"
 #include "model/job_result.hpp"
 #include "model/printf_text.hpp"
 #include "model/recent_results.hpp"
@@ -49,19 +50,6 @@ std::optional<client::SavedResult> load(const std::string& path)
     return std::get<client::SavedResult>(std::move(loaded));
 }
 
-// The figures a history line shows: the first two of these the summary has.
-std::string headline(const client::SavedResult& result)
-{
-    std::string text;
-    int shown = 0;
-    for (const char* key : { "read_mb_s", "write_mb_s", "throughput_mb_s", "iops", "latency_p50_us", "latency_mean_us" }) {
-        if (shown == 2 || !result.summary.count(key))
-            continue;
-        text += (shown++ ? ", " : "") + printf_text("%s %.4g", key, client::number_of(result.summary, key, 0));
-    }
-    return text.empty() ? "-" : text;
-}
-
 } // namespace
 
 ExitCode history_command(const CommandLine& line)
@@ -78,12 +66,16 @@ ExitCode history_command(const CommandLine& line)
             std::free(resolved);
         }
     }
+    // The model's history (the app's History page lists the same): a
+    // device by the identity its newest result recorded, so the disk's
+    // results under an earlier node come along; a folder by its path.
     std::vector<std::pair<std::string, const client::SavedResult*>> shown;
-    for (const client::RecentResult& entry : recent.results()) {
-        if (!wanted.empty() && client::text_of(entry.result.device_info, "node") != wanted
-            && entry.result.target != wanted)
-            continue;
-        shown.emplace_back(entry.path, &entry.result);
+    if (wanted.empty()) {
+        for (const client::RecentResult& entry : recent.results())
+            shown.emplace_back(entry.path, &entry.result);
+    } else {
+        for (const client::RecentResult* entry : client::history_of(recent.results(), client::subject_for_path(recent.results(), wanted)))
+            shown.emplace_back(entry->path, &entry->result);
     }
     if (line.json) {
         std::fputs(history_json(shown).c_str(), stdout);
@@ -96,7 +88,7 @@ ExitCode history_command(const CommandLine& line)
     TextTable table({ _("Date"), _("Kind"), _("Target"), _("State"), _("Figure"), _("File") });
     for (const auto& [path, result] : shown)
         table.add_row({ client::result_date_text(result->started_at_us), result->kind, result_target_text(*result),
-                        result->state, headline(*result), path });
+                        result->state, client::headline_text(result->kind, result->summary), path });
     std::fputs(table.render().c_str(), stdout);
     return exit_ok;
 }

@@ -229,6 +229,15 @@ void BenchmarkPageView::update_controls()
         const bool writable = write_card_->update(host_.selected_device(), destroy_only(), running || starting_);
         gtk_widget_set_visible(start_button_, writable);
     }
+    // After Start the button is Stop, after Stop Start again: it was
+    // insensitive while the daemon answered (which drops the focus), so it
+    // takes the focus back once it can be pressed, wherever Start or Stop
+    // came from (F5, Escape, a click).
+    if (focus_button_ && !starting_ && !stopping_ && gtk_widget_is_sensitive(start_button_)
+        && gtk_widget_get_mapped(start_button_)) {
+        focus_button_ = false;
+        gtk_widget_grab_focus(start_button_);
+    }
     update_progress(job, running);
     chart_.show_running_bar(job, host_.selected_device(), job ? job->progress : 0, running);
     chart_.redraw_soon();
@@ -307,6 +316,7 @@ void BenchmarkPageView::start()
         return;
     if (const JobEntry* job = live_job(); job && job->running())
         return;
+    focus_button_ = true;
     if (page_.target == PageTarget::Directory)
         start_in_folder(host_.selected_folder());
     else if (const DeviceEntry* device = host_.selected_device())
@@ -391,6 +401,7 @@ void BenchmarkPageView::stop()
     if (!client || !job || !job->running() || stopping_)
         return;
     stopping_ = true;
+    focus_button_ = true;
     update_controls();
     std::weak_ptr<bool> alive = alive_;
     client->cancel_job(job->path, [this, alive](std::optional<CallError> error) {
@@ -400,6 +411,14 @@ void BenchmarkPageView::stop()
         update_controls();
         host_.toast(error_text(*error).message);
     });
+}
+
+void BenchmarkPageView::focus_primary()
+{
+    if (gtk_widget_get_visible(start_button_) && gtk_widget_is_sensitive(start_button_))
+        gtk_widget_grab_focus(start_button_);
+    else
+        gtk_widget_child_focus(root_.get(), GTK_DIR_TAB_FORWARD);
 }
 
 std::string BenchmarkPageView::graph_title() const

@@ -40,6 +40,8 @@ public:
 
     void start();
     void stop();
+    // The keyboard to Start (or Stop), else the page's first control.
+    void focus_primary();
     void show_result(SavedResult result);
     void set_reference(std::optional<SavedResult> reference, std::string label);
     // Changes one setting of the next run (as the settings popover does).
@@ -119,6 +121,7 @@ private:
     std::optional<SavedResult> opened_;  // a result shown from a file
     bool starting_ = false;
     bool stopping_ = false;
+    bool focus_button_ = false; // Start/Stop was used: the button takes the focus when it can again
     std::shared_ptr<bool> alive_ = std::make_shared<bool>(true);
 };
 

@@ -15,6 +15,7 @@ namespace diskbench::client {
 namespace {
 
 constexpr const char* info_page_name = "info";
+constexpr const char* history_page_name = "history";
 
 } // namespace
 
@@ -149,6 +150,14 @@ GtkWidget* Window::build_content()
 
     for (const BenchmarkPage& page : benchmark_pages())
         add_page(page);
+    history_ = std::make_unique<HistoryPage>(
+        recent_, [this](const std::string& path, bool as_reference) { open_result_file(path, as_reference); },
+        [this] {
+            sidebar_->set_results(recent_.results());
+            page_changed();
+        });
+    adw_view_stack_add_titled_with_icon(ADW_VIEW_STACK(stack_), history_->widget(), history_page_name, _("History"),
+                                        "document-open-recent-symbolic");
     info_ = std::make_unique<InfoPage>();
     adw_view_stack_add_titled_with_icon(ADW_VIEW_STACK(stack_), info_->widget(), info_page_name, _("Info"),
                                         "dialog-information-symbolic");
@@ -170,6 +179,12 @@ void Window::add_page(const BenchmarkPage& page)
     adw_view_stack_add_titled_with_icon(ADW_VIEW_STACK(stack_), view->widget(), page.kind.c_str(),
                                         _(page.title.c_str()), page.icon.c_str());
     pages_.push_back(std::move(view));
+    if (history_) {
+        // History and Info stay the last pages (they hold their own references to their widgets).
+        adw_view_stack_remove(ADW_VIEW_STACK(stack_), history_->widget());
+        adw_view_stack_add_titled_with_icon(ADW_VIEW_STACK(stack_), history_->widget(), history_page_name,
+                                            _("History"), "document-open-recent-symbolic");
+    }
     if (info_) {
         // Info stays the last page (it holds its own reference to the widget).
         adw_view_stack_remove(ADW_VIEW_STACK(stack_), info_->widget());
@@ -281,6 +296,7 @@ void Window::select_device(const std::string& selection)
         page->device_changed();
     update_page_visibility();
     update_info_page();
+    update_history_page();
     page_changed();
 }
 
@@ -311,6 +327,7 @@ void Window::devices_changed()
         for (auto& page : pages_)
             page->device_changed();
     update_info_page();
+    update_history_page();
     for (auto& page : pages_)
         page->benchmarks_changed();
 }
@@ -404,6 +421,9 @@ bool Window::run_benchmark(const std::string& kind)
 std::string Window::status()
 {
     BenchmarkPageView* page = shown_page();
+    const char* name = adw_view_stack_get_visible_child_name(ADW_VIEW_STACK(stack_));
+    if (!page && name && std::string_view(name) == history_page_name)
+        return history_->status();
     return page ? page->status() : std::string(info_page_name) + ":idle:0";
 }
 

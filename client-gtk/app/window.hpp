@@ -3,6 +3,7 @@
 
 #include "benchmark_page_view.hpp"
 #include "device_sidebar.hpp"
+#include "history_page.hpp"
 #include "info_page.hpp"
 #include "page_host.hpp"
 
@@ -72,6 +73,8 @@ private:
     void update_sidebar_devices();
     void fill_reference_list();
     void update_info_page();
+    void update_history_page(); // window_history.cpp
+    void focus_shown_page();    // window_pages.cpp
     void keep_if_ours(const JobEntry& job);
     void disconnect();
     static void on_destroy(GtkWidget*, gpointer self);
@@ -79,6 +82,7 @@ private:
     static void on_page_switched(GObject*, GParamSpec*, gpointer self);
     static void on_reference_row(GtkListBox*, GtkListBoxRow* row, gpointer self);
     static void on_reference_popover_shown(GtkPopover*, gpointer self);
+    static void on_reference_popover_closed(GtkPopover*, gpointer self); // window_pages.cpp
 
     DaemonClient* client_;
     RecentResults& recent_;
@@ -89,6 +93,7 @@ private:
     std::vector<std::string> folders_;                         // chosen this session, canonical paths
     std::string selected_folder_;                              // one of folders_, or "" (a device is selected)
     std::unique_ptr<InfoPage> info_;
+    std::unique_ptr<HistoryPage> history_;
     GtkWidget* leaflet_ = nullptr;
     GtkWidget* stack_ = nullptr;
     GtkWidget* toasts_ = nullptr;
@@ -96,6 +101,7 @@ private:
     GtkWidget* reference_list_ = nullptr;
     GtkWidget* reference_popover_ = nullptr;
     std::vector<std::string> reference_paths_;
+    Ref<GtkWidget> focus_before_picker_; // where Ctrl+R came from
     std::string selected_device_;
     std::set<std::string> kept_jobs_; // runs already written to the recent results
     bool destroyed_ = false;

@@ -68,6 +68,7 @@ GtkWidget* Window::build_reference_picker()
     reference_popover_ = gtk_popover_new();
     gtk_popover_set_child(GTK_POPOVER(reference_popover_), box);
     g_signal_connect(reference_popover_, "show", G_CALLBACK(&Window::on_reference_popover_shown), this);
+    g_signal_connect(reference_popover_, "closed", G_CALLBACK(&Window::on_reference_popover_closed), this);
     reference_button_ = gtk_menu_button_new();
     gtk_menu_button_set_icon_name(GTK_MENU_BUTTON(reference_button_), "view-dual-symbolic");
     gtk_menu_button_set_popover(GTK_MENU_BUTTON(reference_button_), reference_popover_);
@@ -93,6 +94,7 @@ void Window::keep_if_ours(const JobEntry& job)
     if (!error.empty())
         toast(std::string(_("Could not keep the result:")) + " " + error);
     sidebar_->set_results(recent_.results());
+    history_->refresh();
 }
 
 void Window::open_result_file(const std::string& path, bool as_reference)

@@ -8,6 +8,7 @@
 #include <glib/gstdio.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <memory>
 
 namespace diskbench::client {
@@ -88,6 +89,38 @@ std::string RecentResults::add(const SavedResult& result, std::string& error)
         return {};
     results_.insert(results_.begin(), { path, result });
     return path;
+}
+
+std::string RecentResults::remove(const std::string& path, std::string& contents)
+{
+    const auto found = std::find_if(results_.begin(), results_.end(),
+                                    [&path](const RecentResult& entry) { return entry.path == path; });
+    if (found == results_.end())
+        return _("This result is no longer kept.");
+    gchar* text = nullptr;
+    gsize length = 0;
+    GError* error = nullptr;
+    if (!g_file_get_contents(path.c_str(), &text, &length, &error)) {
+        std::string message = error->message;
+        g_error_free(error);
+        return message;
+    }
+    contents.assign(text, length);
+    g_free(text);
+    if (g_unlink(path.c_str()) != 0)
+        return g_strerror(errno);
+    results_.erase(found);
+    return {};
+}
+
+std::string RecentResults::restore(const std::string& path, const std::string& contents)
+{
+    if (g_file_test(path.c_str(), G_FILE_TEST_EXISTS))
+        return _("A result of that name exists again.");
+    if (std::string error = write_file_atomically(path, contents); !error.empty())
+        return error;
+    reload();
+    return {};
 }
 
 namespace {

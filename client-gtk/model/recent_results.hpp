@@ -27,6 +27,13 @@ public:
     // Writes the result as a new file; returns its path, or "" and a message.
     std::string add(const SavedResult& result, std::string& error);
 
+    // Deletes a kept result (the History page's Delete): only a file this
+    // list holds, so a stale or foreign path removes nothing. Its text goes
+    // to `contents` for restore(). Returns "" or a message.
+    std::string remove(const std::string& path, std::string& contents);
+    // Writes a removed result back under its old name (Undo).
+    std::string restore(const std::string& path, const std::string& contents);
+
     // Reads the directory (newest first). Files that do not load are skipped.
     void reload();
     // reload() only when the directory changed since (its mtime): opening

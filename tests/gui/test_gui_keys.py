@@ -9,6 +9,9 @@ daemon, never from the code that binds them:
   * F5 starts the shown page's benchmark (status KIND:running), Escape
     stops it (KIND:cancelled, and the daemon's job is cancelled);
     Ctrl+Return starts it too;
+  * focus: after F5 Space presses Stop, after Stop Space presses Start; a
+    page reached with Alt+1 has its Start focused; closing the Compare
+    popover puts the keyboard back where it was;
   * Ctrl+Page Down / Ctrl+Page Up go to the next / previous page, Alt+3 to
     the third (the order of the switcher: Seek, Random, Cont, ...);
   * Ctrl+? opens the shortcuts window (a toplevel named "Keyboard Shortcuts"; a
@@ -105,6 +108,28 @@ class KeysGuiTest(gui_stack.GuiTestCase):
                           what=f'{job} cancelled on the daemon')
         self.assertFalse(self.gui.describe_action('stop')[0])
 
+    def test_01b_focus_follows_start_and_stop(self):
+        # Focus is seen by what Space does: it presses the focused button.
+        # After F5 that is Stop (the same button, relabelled), after Stop Start.
+        before = set(self.seek_jobs())
+        self.press('F5')
+        self.gui.wait_status('seek', states=('running',), min_points=0, timeout=30)
+        [job] = set(self.seek_jobs()) - before
+        self.gui.wait_for(lambda: self.gui.describe_action('stop')[0], 10, what='stop enabled')
+        time.sleep(0.5)
+        self.press('space')
+        self.gui.wait_status('seek', states=('cancelled',), min_points=0, timeout=30)
+        self.gui.wait_for(lambda: self.daemon_property(job, 'Job', 'State') == 'cancelled', 20,
+                          what=f'{job} cancelled by Space on Stop')
+        before = set(self.seek_jobs())
+        time.sleep(0.5)
+        self.press('space')
+        self.gui.wait_status('seek', states=('running',), min_points=0, timeout=30)
+        self.assertEqual(len(set(self.seek_jobs()) - before), 1, 'Space on Start started no (or two) runs')
+        self.gui.wait_for(lambda: self.gui.describe_action('stop')[0], 10, what='stop enabled')
+        self.press('Escape')
+        self.gui.wait_status('seek', states=('cancelled',), min_points=0, timeout=30)
+
     def test_02_ctrl_return_starts(self):
         self.gui.activate_action('set-parameter', "('count', <uint64 300>)")
         before = set(self.seek_jobs())
@@ -130,6 +155,13 @@ class KeysGuiTest(gui_stack.GuiTestCase):
         self.wait_page('sequential')
         self.press('alt+1')
         self.wait_page('seek')
+        # A page reached by keyboard has the keyboard on its Start: Space runs it.
+        self.gui.activate_action('set-parameter', "('count', <uint64 1000000>)")
+        self.press('space')
+        self.gui.wait_status('seek', states=('running',), min_points=0, timeout=30)
+        self.gui.wait_for(lambda: self.gui.describe_action('stop')[0], 10, what='stop enabled')
+        self.press('Escape')
+        self.gui.wait_status('seek', states=('cancelled',), min_points=0, timeout=30)
 
     def test_04_shortcuts_window(self):
         self.press('ctrl+question')
@@ -160,6 +192,7 @@ class KeysGuiTest(gui_stack.GuiTestCase):
         # going again with Escape (Stop is disabled, so Escape reaches it).
         self.gui.activate('show-page', 'seek')
         self.wait_page('seek')
+        self.press('alt+1')  # the keyboard on Start
         time.sleep(0.5)
         before = self.screenshot_path('compare-before.png')
         shown = self.screenshot_path('compare-shown.png')
@@ -173,6 +206,13 @@ class KeysGuiTest(gui_stack.GuiTestCase):
         time.sleep(1)
         self.gui.screenshot(after)
         self.assertLess(self.differing_pixels(before, after), 2000, f'still open: {before} vs {after}')
+        # Closed, the keyboard is back on Start (on the Compare button,
+        # Space would open the popover again instead).
+        self.press('space')
+        self.gui.wait_status('seek', states=('running',), min_points=0, timeout=30)
+        self.gui.wait_for(lambda: self.gui.describe_action('stop')[0], 10, what='stop enabled')
+        self.press('Escape')
+        self.gui.wait_status('seek', states=('cancelled',), min_points=0, timeout=30)
 
 
 if __name__ == '__main__':
