@@ -52,6 +52,10 @@ TEST_CASE("values are typed from the daemon's parameter types", "[cli]")
     CHECK(typed("count", "4k", error) == SavedValue(std::int64_t { 4096 }));
     CHECK(typed("count", "2M", error) == SavedValue(std::int64_t { 2 << 20 }));
     CHECK(typed("count", "1GiB", error) == SavedValue(std::int64_t { 1 } << 30));
+    // The app's forms, through the same parser (contract/byte_size).
+    CHECK(typed("count", "1 GiB", error) == SavedValue(std::int64_t { 1 } << 30));
+    CHECK(typed("count", "512 MiB", error) == SavedValue(std::int64_t { 512 } << 20));
+    CHECK(typed("count", "1.5G", error) == SavedValue(std::int64_t { 3 } << 29));
     CHECK(typed("duration_s", "2", error) == SavedValue(2.0));
     CHECK(typed("duration_s", "0.25", error) == SavedValue(0.25));
     CHECK(typed("direct", "no", error) == SavedValue(false));
