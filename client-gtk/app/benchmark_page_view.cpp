@@ -478,6 +478,12 @@ void BenchmarkPageView::set_parameter(const std::string& key, const SavedValue& 
     update_file_profile_controls();
 }
 
+void BenchmarkPageView::show_settings()
+{
+    if (settings_button_)
+        gtk_menu_button_popup(GTK_MENU_BUTTON(settings_button_));
+}
+
 void BenchmarkPageView::on_settings_shown(GtkPopover*, gpointer self)
 {
     auto* page = static_cast<BenchmarkPageView*>(self);
