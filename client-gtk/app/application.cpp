@@ -145,11 +145,13 @@ void Application::add_actions()
               if (app.window_)
                   app.window_->show_page(kind);
           } },
-        // show-settings: opens the shown page's settings (read back through "parameter-form").
-        { "show-settings", nullptr,
-          [](Application& app, const std::string&) {
+        // show-settings (key): opens the shown page's settings with the
+        // keyboard in that parameter's field ("": none); read back through
+        // "parameter-form".
+        { "show-settings", "s",
+          [](Application& app, const std::string& key) {
               if (BenchmarkPageView* page = app.window_ ? app.window_->shown_page() : nullptr) {
-                  page->show_settings();
+                  page->show_settings(key);
                   app.update_status();
               }
           } },

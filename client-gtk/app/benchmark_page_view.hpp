@@ -44,8 +44,9 @@ public:
     void set_reference(std::optional<SavedResult> reference, std::string label);
     // Changes one setting of the next run (as the settings popover does).
     void set_parameter(const std::string& key, const SavedValue& value);
-    // Opens the settings popover; its form as scripts see it (ParameterEditor::describe()).
-    void show_settings();
+    // Opens the settings popover, the keyboard in `key`'s field ("": where
+    // GTK puts it); its form as scripts see it (ParameterEditor::describe()).
+    void show_settings(const std::string& key);
     [[nodiscard]] std::string settings_form() const { return settings_.describe(); }
     [[nodiscard]] bool has_reference() const noexcept { return chart_.has_reference(); }
 

@@ -232,6 +232,18 @@ void ParameterEditor::reset()
         on_changed_();
 }
 
+bool ParameterEditor::focus(const std::string& key)
+{
+    for (const auto& row : rows_)
+        if (row->info.key == key && row->editor) {
+            gtk_widget_grab_focus(row->editor);
+            if (GTK_IS_EDITABLE(row->editor))
+                gtk_editable_select_region(GTK_EDITABLE(row->editor), 0, -1);
+            return true;
+        }
+    return false;
+}
+
 std::string ParameterEditor::describe() const
 {
     std::string form;

@@ -40,6 +40,8 @@ public:
     // "|"; widget is drop-down, size (size-error while its text is not a
     // size), switch, spin or entry. "" before the form was built.
     [[nodiscard]] std::string describe() const;
+    // Puts the keyboard in `key`'s field, its text selected; false when the form has no such row.
+    bool focus(const std::string& key);
 
 private:
     struct Row {
