@@ -96,7 +96,7 @@ constexpr std::array words {
     /* TRANSLATORS: write mode: random data over the device's contents */
     Word { "mode", "destroy", N_("Overwrite the data") },
     /* TRANSLATORS: data written: incompressible random bytes */
-    Word { "data", "random", N_("Random") },
+    Word { "data", "random", N_("Random data") },
     /* TRANSLATORS: data written: zero bytes (what compression would shrink) */
     Word { "data", "zeros", N_("Zeros") },
 };
