@@ -141,7 +141,10 @@ void ParameterEditor::rebuild()
         } else if (info.type == "unsigned" || info.type == "number") {
             const bool integer = info.type == "unsigned";
             // Sizes reach 2^40 and more; doubles hold integers exactly to 2^53.
-            editor = gtk_spin_button_new_with_range(0, integer ? 9.0e15 : 1.0e6, integer ? 1 : 0.1);
+            // The daemon's range when it gives one (ListParameterRanges).
+            const double minimum = info.ranged ? info.minimum : 0;
+            const double maximum = info.ranged ? std::min(info.maximum, 9.0e15) : integer ? 9.0e15 : 1.0e6;
+            editor = gtk_spin_button_new_with_range(minimum, maximum, integer ? 1 : 0.1);
             gtk_spin_button_set_digits(GTK_SPIN_BUTTON(editor), integer ? 0 : 2);
             gtk_spin_button_set_value(GTK_SPIN_BUTTON(editor), as_number(value));
             gtk_editable_set_width_chars(GTK_EDITABLE(editor), 14);
@@ -184,7 +187,7 @@ void ParameterEditor::read(Row& row)
         else
             value = number;
     } else if (row.size_field) {
-        const SizeInput input = read_size_field(info.key, gtk_editable_get_text(GTK_EDITABLE(row.editor)));
+        const SizeInput input = read_size_field(info, gtk_editable_get_text(GTK_EDITABLE(row.editor)));
         gtk_label_set_text(GTK_LABEL(row.error_label), input.error.c_str());
         gtk_widget_set_visible(row.error_label, !input.error.empty());
         if (!input.value) {

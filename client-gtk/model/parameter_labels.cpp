@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "parameter_labels.hpp"
 
+#include "printf_text.hpp"
+
 #include "contract/byte_size.hpp"
 
 #include <glib/gi18n-lib.h>
@@ -182,17 +184,25 @@ std::string size_field_text(std::string_view key, std::uint64_t bytes)
     return size_text(bytes);
 }
 
-SizeInput read_size_field(std::string_view key, std::string_view text)
+SizeInput read_size_field(const ParameterInfo& info, std::string_view text)
 {
     const bool blank = std::all_of(text.begin(), text.end(), [](char c) { return g_ascii_isspace(c); });
-    if (blank) {
-        if (!zero_meaning(key).empty())
-            return { 0, {} };
+    std::uint64_t bytes = 0;
+    if (!blank) {
+        const auto parsed = contract::parse_byte_size(text, unit_names());
+        if (!parsed)
+            return { std::nullopt, _("Not a size: write it like “1 GiB”, “512 MiB” or “4k”.") };
+        bytes = *parsed;
+    } else if (zero_meaning(info.key).empty()) {
         return { std::nullopt, _("Type a size, like “1 GiB”, “512 MiB” or “4k”.") };
     }
-    if (const auto bytes = contract::parse_byte_size(text, unit_names()))
-        return { static_cast<std::int64_t>(*bytes), {} };
-    return { std::nullopt, _("Not a size: write it like “1 GiB”, “512 MiB” or “4k”.") };
+    // The daemon's range (ListParameterRanges), where it gives one: said
+    // here rather than as an error when the run starts.
+    if (info.ranged && static_cast<double>(bytes) < info.minimum)
+        return { std::nullopt, printf_text(_("At least %s."), size_text(static_cast<std::uint64_t>(info.minimum)).c_str()) };
+    if (info.ranged && static_cast<double>(bytes) > info.maximum)
+        return { std::nullopt, printf_text(_("At most %s."), size_text(static_cast<std::uint64_t>(info.maximum)).c_str()) };
+    return { static_cast<std::int64_t>(bytes), {} };
 }
 
 } // namespace diskbench::client

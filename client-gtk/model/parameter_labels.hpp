@@ -47,11 +47,12 @@ std::string size_field_text(std::string_view key, std::uint64_t bytes);
 // What 0 means for `key` ("Device's block size"), translated, or "".
 std::string zero_meaning(std::string_view key);
 
-// A size field's text read back: the value, or the inline error to show.
+// A size field's text read back: the value, or the inline error to show
+// (not a size; outside the range the daemon gives, when it gives one).
 struct SizeInput {
     std::optional<std::int64_t> value;
     std::string error; // translated; empty when `value` is set
 };
-SizeInput read_size_field(std::string_view key, std::string_view text);
+SizeInput read_size_field(const ParameterInfo& info, std::string_view text);
 
 } // namespace diskbench::client

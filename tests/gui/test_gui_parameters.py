@@ -11,7 +11,8 @@ with xdotool as a user would:
     method (backend) are drop-downs showing translated words;
   * typing garbage (xdotool, after "show-settings" put the keyboard in the
     field) into the size field shows an inline error (the app
-    lives on), "128 MiB" is taken, and a run started then asks the daemon
+    lives on), so does 0 (a size, but outside the range the daemon
+    publishes), "128 MiB" is taken, and a run started then asks the daemon
     for region_size=134217728 (read back from the daemon's Job.Parameters);
   * a screenshot of the form is kept (parameters-form.png).
 
@@ -82,6 +83,10 @@ class ParametersGuiTest(gui_stack.GuiTestCase):
         self.gui.screenshot(path)
         print(f'screenshot {path}', flush=True)
         self.gui.check_app_alive()
+        # A size, but below the daemon's range (ListParameterRanges: at least 1 B).
+        self.gui.send_keys('ctrl+a')
+        self.gui.type_text('0')
+        self.wait_row('region_size', 'size-error', '0')
         self.gui.send_keys('ctrl+a')
         self.gui.type_text('128 MiB')
         self.wait_row('region_size', 'size', '128 MiB')

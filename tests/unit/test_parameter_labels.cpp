@@ -82,16 +82,46 @@ TEST_CASE("byte fields show sizes as people write them and read them back", "[cl
              { "1 GiB", 1LL << 30 }, { "1G", 1LL << 30 }, { "512 MiB", 512LL << 20 }, { "4k", 4096 },
              { "4096", 4096 }, { " 2 TiB", 2LL << 40 }, { "1.5 GiB", 3LL << 29 } }) {
         INFO(text);
-        const SizeInput read = read_size_field("region_size", text);
+        const SizeInput read = read_size_field(region, text);
         CHECK(read.value == bytes);
         CHECK(read.error.empty());
     }
     for (const char* bad : { "lots", "1 GB", "-4k", "0.1k", "12 parsecs", "" }) {
         INFO(bad);
-        const SizeInput read = read_size_field("region_size", bad);
+        const SizeInput read = read_size_field(region, bad);
         CHECK_FALSE(read.value.has_value());
         CHECK_FALSE(read.error.empty());
     }
     // An empty field is 0 where 0 has a meaning.
-    CHECK(read_size_field("block_size", "").value == 0);
+    const ParameterInfo block { "block_size", "unsigned", "", std::int64_t { 0 } };
+    CHECK(read_size_field(block, "").value == 0);
+}
+
+TEST_CASE("byte fields keep to the range the daemon gives", "[client-model]")
+{
+    ParameterInfo region { "region_size", "unsigned", "", std::int64_t { 1LL << 30 } };
+    region.ranged = true;
+    region.minimum = 1 << 20;
+    region.maximum = static_cast<double>(1ULL << 40);
+    CHECK(read_size_field(region, "1 MiB").value == 1 << 20);
+    CHECK(read_size_field(region, "1 TiB").value == 1LL << 40);
+    const SizeInput small = read_size_field(region, "4k");
+    CHECK_FALSE(small.value.has_value());
+    CHECK(small.error == "At least 1 MiB.");
+    const SizeInput big = read_size_field(region, "2 TiB");
+    CHECK_FALSE(big.value.has_value());
+    CHECK(big.error == "At most 1 TiB.");
+    // The real catalogue's ranges hold each byte parameter's default.
+    for (const engine::BenchmarkInfo& info : engine::all_benchmarks())
+        for (const engine::ParamSpec& spec : info.params)
+            if (is_byte_parameter_key(spec.key)) {
+                INFO(info.kind << " " << spec.key);
+                const auto fallback = std::get<std::uint64_t>(spec.default_value);
+                ParameterInfo p { std::string(spec.key), "unsigned", "", static_cast<std::int64_t>(fallback) };
+                p.ranged = true;
+                p.minimum = spec.minimum;
+                p.maximum = spec.maximum;
+                const SizeInput shown = read_size_field(p, size_field_text(spec.key, fallback));
+                CHECK(shown.value == static_cast<std::int64_t>(fallback));
+            }
 }
