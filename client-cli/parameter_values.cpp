@@ -123,7 +123,9 @@ std::optional<SavedValue> typed_value(const ParameterInfo& parameter, const std:
         error = printf_text(_("%s: “%s” is not %s"), parameter.key.c_str(), text.c_str(), expected);
         return std::nullopt;
     }
-    const std::vector<std::string> choices = parameter_choices(parameter);
+    // Only an exclusive list refuses other values; offered sizes (file_size)
+    // are suggestions, and the daemon takes any size in range.
+    const std::vector<std::string> choices = parameter.exclusive ? parameter_choices(parameter) : std::vector<std::string>();
     if (!choices.empty() && std::find(choices.begin(), choices.end(), value_text(*value)) == choices.end()) {
         std::string list;
         for (const std::string& choice : choices)

@@ -227,3 +227,19 @@ TEST_CASE("the progress line: percent, time left, last value with its unit", "[c
     job.points = { {} }; // nothing measured yet: no value
     CHECK(progress_line(job, now).find("ms") == std::string::npos);
 }
+
+TEST_CASE("only an exclusive list refuses other values", "[cli]")
+{
+    std::string error;
+    ParameterInfo preset { "preset", "string", "", std::string("default"),
+                           { std::string("default"), std::string("nvme") }, true, "" };
+    CHECK(typed_value(preset, "nvme", error) == SavedValue(std::string("nvme")));
+    CHECK_FALSE(typed_value(preset, "fast", error));
+    CHECK(error.find("preset") != std::string::npos);
+    // Offered sizes are suggestions: any size is typed (the daemon checks the range).
+    error.clear();
+    ParameterInfo file_size { "file_size", "unsigned", "", std::int64_t { 1LL << 30 },
+                              { std::int64_t { 16LL << 20 }, std::int64_t { 1LL << 30 } }, false, "bytes" };
+    CHECK(typed_value(file_size, "3G", error) == SavedValue(std::int64_t { 3LL << 30 }));
+    CHECK(error.empty());
+}
