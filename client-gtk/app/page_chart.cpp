@@ -24,6 +24,22 @@ std::vector<std::string> names_of(const std::vector<SeriesDeclaration>& series)
     return names;
 }
 
+std::vector<OverlaySource> overlay_sources(const JobEntry& job)
+{
+    std::vector<OverlaySource> sources;
+    for (std::size_t i = 0; i < job.series.size() && i < job.points.size(); ++i)
+        sources.push_back({ job.series[i].name, job.series[i].x_unit, job.series[i].y_unit, job.points[i] });
+    return sources;
+}
+
+std::size_t readings_in(std::span<const OverlaySource> series)
+{
+    for (const OverlaySource& s : series)
+        if (s.name == "temperature")
+            return s.points.size();
+    return 0;
+}
+
 } // namespace
 
 PageChart::PageChart(const BenchmarkPage& page)
@@ -44,6 +60,15 @@ void PageChart::set_reference(std::optional<SavedResult> reference, std::string 
 void PageChart::set_placeholder(const std::string& text)
 {
     graph_.chart().set_placeholder(text);
+}
+
+void PageChart::show_temperature(std::span<const OverlaySource> series)
+{
+    temperature_readings_ = readings_in(series);
+    if (std::optional<ChartSeries> overlay = temperature_overlay(view(), series))
+        graph_.chart().set_secondary(std::move(*overlay), Unit::Celsius);
+    else
+        graph_.chart().clear_secondary();
 }
 
 void PageChart::rebuild(const JobEntry* live, const std::optional<SavedResult>& opened, const DeviceEntry* device)
@@ -83,6 +108,7 @@ void PageChart::rebuild(const JobEntry* live, const std::optional<SavedResult>& 
         spec = spec_for(view(), page_.kind, reference_->parameters, reference_->summary, size);
     chart.set_spec(spec);
     chart.set_current(std::move(current));
+    show_temperature(shown ? overlay_sources(shown->series) : std::vector<OverlaySource> {});
     if (live && view().band_min.empty()) {
         // The run's size is known up front: room for all its points, so the
         // append that would outgrow the storage does not cost a slow frame.
@@ -97,7 +123,7 @@ void PageChart::rebuild(const JobEntry* live, const std::optional<SavedResult>& 
     else
         chart.clear_reference();
     if (table_)
-        table_->set(spec.categories, shown ? shown->series : std::vector<SavedSeries> {},
+        table_->set(spec.categories, shown ? shown->series : std::vector<SavedSeries> {}, summary,
                     reference_ ? &reference_->series : nullptr);
     if (file_table_)
         file_table_->set(file_profile_rows(shown.value_or(SavedResult {})));
@@ -119,6 +145,10 @@ void PageChart::append(const JobEntry& job)
             graph_.chart().append_band(*routes[i].band_max, {}, fresh);
         appended_[i] = job.points[i].size();
     }
+    // Once a second: a new reading redoes the (short) overlay.
+    const std::vector<OverlaySource> sources = overlay_sources(job);
+    if (readings_in(sources) != temperature_readings_)
+        show_temperature(sources);
     graph_.changed();
 }
 

@@ -3,6 +3,7 @@
 
 #include "../model/benchmark_pages.hpp"
 #include "../model/daemon_types.hpp"
+#include "../model/temperature_overlay.hpp"
 #include "graph_area.hpp"
 #include "file_profile_table.hpp"
 #include "profile_grid.hpp"
@@ -75,6 +76,10 @@ private:
     std::optional<SavedResult> reference_;
     std::string reference_label_;
     std::vector<std::size_t> appended_; // per job series: points already in the chart
+    std::size_t temperature_readings_ = 0; // in the overlay, to redo it only when one arrives
+
+    // The drive's temperature over the graph (right-hand axis), or none.
+    void show_temperature(std::span<const OverlaySource> series);
 };
 
 } // namespace diskbench::client

@@ -50,7 +50,7 @@ ProfileGrid::ProfileGrid()
 }
 
 void ProfileGrid::set(const std::vector<std::string>& tests, const std::vector<SavedSeries>& current,
-                      const std::vector<SavedSeries>* reference)
+                      const SavedValueMap& summary, const std::vector<SavedSeries>* reference)
 {
     for (GtkWidget* cell : cells_)
         gtk_grid_remove(GTK_GRID(grid_.get()), cell);
@@ -78,7 +78,12 @@ void ProfileGrid::set(const std::vector<std::string>& tests, const std::vector<S
         for (int c = 0; c < figures; ++c) {
             const auto value = value_at(current, columns[c].series, test);
             GtkWidget* cell = label(value ? format_value(*value, columns[c].unit) : "–", columns[c].css_class);
-            if (const auto spread = pass_spread(current, columns[c].series, test)) {
+            // The daemon's figures when it published them; while a run is
+            // still going (they come with its end), from the passes so far.
+            std::optional<PassSpread> spread = summary_pass_spread(summary, tests[test], columns[c].series);
+            if (!spread)
+                spread = pass_spread(current, columns[c].series, test);
+            if (spread) {
                 // The median over passes, and under it how far the passes spread.
                 GtkWidget* box = gtk_box_new(GTK_ORIENTATION_VERTICAL, 0);
                 gtk_box_append(GTK_BOX(box), cell);

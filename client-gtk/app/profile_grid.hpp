@@ -18,8 +18,9 @@ class ProfileGrid {
 public:
     ProfileGrid();
     [[nodiscard]] GtkWidget* widget() const noexcept { return grid_.get(); }
+    // `summary`: the current run's, for the spread over passes the daemon published.
     void set(const std::vector<std::string>& tests, const std::vector<SavedSeries>& current,
-             const std::vector<SavedSeries>* reference);
+             const SavedValueMap& summary, const std::vector<SavedSeries>* reference);
 
 private:
     Ref<GtkWidget> grid_;

@@ -22,6 +22,7 @@ struct Chart::State {
 
     TextMeasureCache measure;
     PlotArea last_area;
+    std::optional<std::pair<double, double>> last_secondary;
     ChartCacheStats stats;
 
     void forget_envelopes() noexcept
@@ -155,6 +156,17 @@ void Chart::clear_reference()
     state_->data.reference.clear();
 }
 
+void Chart::set_secondary(ChartSeries series, Unit unit)
+{
+    state_->data.secondary.emplace(std::move(series));
+    state_->data.secondary_unit = unit;
+}
+
+void Chart::clear_secondary()
+{
+    state_->data.secondary.reset();
+}
+
 void Chart::set_running_bar(std::optional<double> x, double fraction)
 {
     state_->data.running_x = x;
@@ -178,6 +190,7 @@ void Chart::paint(cairo_t* cr, double width, double height, const ChartTheme& th
     const MeasureText measure = [&](std::string_view text) { return s.measure.measure(text, theme.font_size, scale); };
     const ChartFrame frame = layout_chart(s.data.layout_input(width, height, theme.font_size), measure);
     s.last_area = frame.area;
+    s.last_secondary = frame.secondary ? std::optional(std::pair(frame.y2_low, frame.y2_high)) : std::nullopt;
     if (!s.layer_fits(frame, theme, scale))
         s.build_layer(cr, frame, theme, scale);
     if (!s.layer) {
@@ -207,6 +220,11 @@ void Chart::paint_uncached(cairo_t* cr, double width, double height, const Chart
 PlotArea Chart::last_plot_area() const noexcept
 {
     return state_->last_area;
+}
+
+std::optional<std::pair<double, double>> Chart::last_secondary_range() const noexcept
+{
+    return state_->last_secondary;
 }
 
 ChartCacheStats Chart::cache_stats() const noexcept

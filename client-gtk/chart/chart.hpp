@@ -13,6 +13,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace diskbench::client {
@@ -63,6 +64,9 @@ struct ChartSeries {
 struct ChartTheme {
     Rgba background, foreground, grid, reference;
     std::vector<Rgba> current; // at least 4
+    // The series on the right-hand axis (the drive's temperature), drawn
+    // dashed: a red apart from the current blues so it never reads as speed.
+    Rgba secondary;
     double font_size = 11;     // in logical pixels
 
     static ChartTheme light();
@@ -120,6 +124,13 @@ public:
     void set_reference(std::vector<ChartSeries> series);
     void clear_reference();
 
+    // A series against a second y axis on the right, in its own `unit` (the
+    // drive's temperature in °C over a line graph), dashed in the theme's
+    // secondary colour, with a legend entry. Its x must already be in the
+    // chart's x units; line charts on a linear x axis only (others ignore it).
+    void set_secondary(ChartSeries series, Unit unit);
+    void clear_secondary();
+
     // Bar charts: the bar being measured right now (x of the next bar) and
     // how far along it is (0..1), drawn in the first current series' place
     // as a full-height outline whose inside fills up from the bottom, so it
@@ -144,6 +155,8 @@ public:
     // On a Log2 axis x_low/x_high are log2 of the values (512 B -> 9), on a
     // Categories axis category indices (the first bar is at 0).
     [[nodiscard]] PlotArea last_plot_area() const noexcept;
+    // The right-hand axis of the last paint(): its range, or nullopt when none was drawn.
+    [[nodiscard]] std::optional<std::pair<double, double>> last_secondary_range() const noexcept;
 
     [[nodiscard]] ChartCacheStats cache_stats() const noexcept;
 

@@ -112,6 +112,24 @@ AxisLayout y_axis(const ChartSpec& spec, const DataExtent& extent, double plot_h
     return axis;
 }
 
+AxisLayout secondary_y_axis(Unit unit, const DataExtent& extent, double plot_height, double font_size,
+                            double min_span)
+{
+    double low = extent.empty() ? 0 : extent.y_min;
+    double high = extent.empty() ? min_span : extent.y_max;
+    if (high - low < min_span) {
+        const double middle = (low + high) / 2;
+        low = middle - min_span / 2;
+        high = middle + min_span / 2;
+    }
+    const int max_ticks = std::clamp(static_cast<int>(plot_height / (font_size * 3)), 2, 8);
+    const AxisTicks ticks = nice_ticks(low, high, max_ticks);
+    AxisLayout axis { ticks.first, ticks.last, 1, {} };
+    for (double value : ticks.values)
+        axis.ticks.push_back({ value, format_value(value, unit, ticks.step) });
+    return axis;
+}
+
 AxisLayout x_axis(const ChartSpec& spec, const DataExtent& extent, std::span<const double> bar_xs, double plot_width,
                   double font_size, const MeasureText& measure)
 {

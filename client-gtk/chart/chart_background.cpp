@@ -45,13 +45,27 @@ void paint_grid_and_axes(cairo_t* cr, const ChartFrame& frame, const ChartTheme&
     }
     set_colour(cr, theme.foreground, 0.55);
     cairo_stroke(cr);
+
+    if (frame.secondary) {
+        // The right-hand axis in the secondary series' colour: which line it
+        // belongs to shows without reading the legend.
+        cairo_move_to(cr, right + 0.5, area.top);
+        cairo_line_to(cr, right + 0.5, bottom + 0.5);
+        for (const AxisLabel& label : frame.y2_labels) {
+            cairo_move_to(cr, right + 1, crisp(label.tick));
+            cairo_line_to(cr, right + 1 + tick_length, crisp(label.tick));
+        }
+        set_colour(cr, theme.secondary);
+        cairo_stroke(cr);
+    }
 }
 
 void paint_legend(cairo_t* cr, const ChartFrame& frame, const ChartTheme& theme, const ChartText& text)
 {
     for (const LegendEntry& entry : frame.legend) {
         const Rgba colour = entry.item.role == LegendRole::Reference ? theme.reference
-                                                                     : theme.current_colour(entry.item.index);
+            : entry.item.role == LegendRole::Secondary                ? theme.secondary
+                                                                      : theme.current_colour(entry.item.index);
         cairo_rectangle(cr, entry.swatch_x, entry.swatch_y, entry.swatch_size, entry.swatch_size);
         set_colour(cr, colour);
         cairo_fill(cr);
@@ -74,6 +88,8 @@ void paint_chart_background(cairo_t* cr, const ChartFrame& frame, const ChartThe
         for (const AxisLabel& label : frame.y_labels)
             text.draw(cr, label.text, label.x, label.y, theme.foreground);
         for (const AxisLabel& label : frame.x_labels)
+            text.draw(cr, label.text, label.x, label.y, theme.foreground);
+        for (const AxisLabel& label : frame.y2_labels)
             text.draw(cr, label.text, label.x, label.y, theme.foreground);
         paint_legend(cr, frame, theme, text);
     }

@@ -136,6 +136,12 @@ bool ChartData::uses_band_envelope(const StoredSeries& series, const PlotArea& a
         && series.band_high.matches(area, series.series.band_max.size());
 }
 
+bool ChartData::shows_secondary() const noexcept
+{
+    return secondary && !secondary->series.points.empty() && spec.style == ChartStyle::Line
+        && spec.x_scale == AxisScale::Linear;
+}
+
 LayoutInput ChartData::layout_input(double width, double height, double font_size) const
 {
     LayoutInput input;
@@ -171,6 +177,12 @@ LayoutInput ChartData::layout_input(double width, double height, double font_siz
         /* TRANSLATORS: legend entry of the result a graph is compared with, when it has no name */
         input.legend.push_back({ label.empty() ? std::string(_("Reference")) : label, LegendRole::Reference, i });
     }
+    if (has_points() && shows_secondary()) {
+        input.secondary_extent = secondary->extent;
+        input.secondary_unit = secondary_unit;
+        if (!secondary->series.label.empty())
+            input.legend.push_back({ secondary->series.label, LegendRole::Secondary, 0 });
+    }
     return input;
 }
 
@@ -205,6 +217,17 @@ void paint_chart_data(cairo_t* cr, const ChartData& data, const ChartFrame& fram
             continue;
         paint_series(cr, data, frame, data.current[i], member, members, theme.current_colour(i), kept_envelopes);
         member += data.current[i].series.points.empty() ? 0 : 1;
+    }
+    if (frame.secondary && data.shows_secondary()) {
+        // Over everything, dashed, against the right-hand axis' range.
+        PlotArea right_axis = frame.area;
+        right_axis.y_low = frame.y2_low;
+        right_axis.y_high = frame.y2_high;
+        cairo_save(cr);
+        static constexpr double dashes[] = { 6, 3 };
+        cairo_set_dash(cr, dashes, 2, 0);
+        paint_line_series(cr, right_axis, data.secondary->series.points, theme.secondary);
+        cairo_restore(cr);
     }
     if (data.spec.style == ChartStyle::Bar && data.running_x)
         paint_running_bar(cr, frame.area, map_x(data.spec.x_scale, *data.running_x), data.running_fraction,

@@ -37,8 +37,14 @@ struct ChartData {
     std::optional<double> running_x;
     double running_fraction = 0;
     std::string placeholder;
+    // The series on the right-hand axis (Chart::set_secondary()).
+    std::optional<StoredSeries> secondary;
+    Unit secondary_unit = Unit::Plain;
 
     [[nodiscard]] bool has_points() const noexcept;
+    // Whether the secondary series is drawn: it has points, and the chart is
+    // a line graph on a linear x axis (bars and dots have no time to follow).
+    [[nodiscard]] bool shows_secondary() const noexcept;
     [[nodiscard]] LayoutInput layout_input(double width, double height, double font_size) const;
     // Whether paint_chart_data() would draw `series` from its envelope.
     [[nodiscard]] bool uses_envelope(const StoredSeries& series, const PlotArea& area) const noexcept;

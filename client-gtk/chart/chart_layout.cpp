@@ -64,6 +64,8 @@ bool ChartFrame::operator==(const ChartFrame& other) const noexcept
 {
     return width == other.width && height == other.height && axes == other.axes && same_area(area, other.area)
         && slot_width == other.slot_width && x_labels == other.x_labels && y_labels == other.y_labels
+        && secondary == other.secondary && y2_labels == other.y2_labels && y2_low == other.y2_low
+        && y2_high == other.y2_high
         && legend == other.legend && placeholder == other.placeholder && placeholder_x == other.placeholder_x
         && placeholder_y == other.placeholder_y && font_size == other.font_size;
 }
@@ -96,8 +98,18 @@ ChartFrame layout_chart(const LayoutInput& input, const MeasureText& measure)
     for (const AxisTick& tick : y.ticks)
         widest = std::max(widest, measure(tick.text).width);
     const double left = std::ceil(pad + widest + pad);
-    // The last x label is centred on the right edge: keep room for half of it.
-    const double right = std::ceil(pad + font * 2);
+    // The last x label is centred on the right edge: keep room for half of
+    // it, or for the right-hand axis' labels when there is one.
+    const bool secondary = !input.secondary_extent.empty();
+    AxisLayout y2;
+    double widest_y2 = 0;
+    if (secondary) {
+        y2 = secondary_y_axis(input.secondary_unit, input.secondary_extent, plot_height, font);
+        for (const AxisTick& tick : y2.ticks)
+            widest_y2 = std::max(widest_y2, measure(tick.text).width);
+    }
+    const double right = std::ceil(secondary ? std::max(pad + font * 2, tick_length + pad + widest_y2 + pad)
+                                             : pad + font * 2);
     const double plot_width = std::floor(input.width - left - right);
     if (plot_width < 8 || plot_height < 8) {
         frame.legend.clear();
@@ -113,6 +125,20 @@ ChartFrame layout_chart(const LayoutInput& input, const MeasureText& measure)
         const TextSize size = measure(tick.text);
         const double at = frame.area.to_y(tick.value);
         frame.y_labels.push_back({ tick.text, left - pad - size.width, std::round(at - size.height / 2), at });
+    }
+    if (secondary) {
+        frame.secondary = true;
+        frame.y2_low = y2.low;
+        frame.y2_high = y2.high;
+        PlotArea right_axis = frame.area;
+        right_axis.y_low = y2.low;
+        right_axis.y_high = y2.high;
+        for (const AxisTick& tick : y2.ticks) {
+            const TextSize size = measure(tick.text);
+            const double at = right_axis.to_y(tick.value);
+            frame.y2_labels.push_back(
+                { tick.text, left + plot_width + tick_length + pad, std::round(at - size.height / 2), at });
+        }
     }
     const double label_top = top + plot_height + tick_length + 2;
     for (const AxisTick& tick : x.ticks) {

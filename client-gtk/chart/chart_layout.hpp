@@ -40,7 +40,7 @@ struct AxisLabel {
     bool operator==(const AxisLabel&) const = default;
 };
 
-enum class LegendRole { Current, Reference };
+enum class LegendRole { Current, Reference, Secondary };
 
 // A legend entry before layout: its text and which colour its swatch takes.
 struct LegendItem {
@@ -66,6 +66,11 @@ struct ChartFrame {
     PlotArea area;
     double slot_width = 1; // bar charts: one x position's share of the axis, in mapped units
     std::vector<AxisLabel> x_labels, y_labels;
+    // The right-hand axis (secondary series), when there is one: its labels
+    // (x is their left edge) and the range it shows.
+    bool secondary = false;
+    std::vector<AxisLabel> y2_labels;
+    double y2_low = 0, y2_high = 1;
     std::vector<LegendEntry> legend;
     std::string placeholder;
     double placeholder_x = 0, placeholder_y = 0;
@@ -82,6 +87,9 @@ struct LayoutInput {
     std::vector<LegendItem> legend;
     std::string placeholder;
     bool has_content = false;    // something to plot: points or a running bar
+    // The secondary series' extent (its y on the right-hand axis), empty for none.
+    DataExtent secondary_extent;
+    Unit secondary_unit = Unit::Plain;
     double width = 0, height = 0, font_size = 11;
 };
 
@@ -112,6 +120,13 @@ struct AxisLayout {
 // The y axis: from 0 (or the lowest value, if negative) up to round ticks
 // above the highest value, at most as many as fit `plot_height`.
 AxisLayout y_axis(const ChartSpec& spec, const DataExtent& extent, double plot_height, double font_size);
+
+// The right-hand axis of a secondary series (a temperature): not from 0,
+// since 40 -> 52 °C drawn from 0 would look flat, but round ticks around the
+// data, at least `min_span` units high so a steady reading stays a flat line
+// in the middle instead of noise blown up to the full height.
+AxisLayout secondary_y_axis(Unit unit, const DataExtent& extent, double plot_height, double font_size,
+                            double min_span = 10);
 
 // The x axis for `plot_width` pixels: as many round ticks (or slot labels,
 // for bars, Log2 and categories) as fit without their labels touching.

@@ -43,6 +43,7 @@ ChartTheme ChartTheme::light()
     theme.reference = hex(0xe66100); // orange 5
     // The darker shades (blue 4, green 5, purple 4, red 4): all >= 3:1 on white.
     theme.current = { hex(0x1c71d8), hex(0x26a269), hex(0x813d9c), hex(0xc01c28) };
+    theme.secondary = hex(0xe01b24); // red 3: 4.6:1 on white
     return theme;
 }
 
@@ -55,6 +56,7 @@ ChartTheme ChartTheme::dark()
     theme.reference = hex(0xffa348); // orange 2
     // The lighter shades (blue 2, green 2, purple 2, red 1): all >= 3:1 on #1e1e1e.
     theme.current = { hex(0x62a0ea), hex(0x57e389), hex(0xc061cb), hex(0xf66151) };
+    theme.secondary = hex(0xed333b); // red 2: 4.1:1 on #1e1e1e
     return theme;
 }
 
@@ -68,7 +70,7 @@ Rgba ChartTheme::current_colour(std::size_t index) const
 bool ChartTheme::operator==(const ChartTheme& other) const noexcept
 {
     return same(background, other.background) && same(foreground, other.foreground) && same(grid, other.grid)
-        && same(reference, other.reference) && font_size == other.font_size
+        && same(reference, other.reference) && same(secondary, other.secondary) && font_size == other.font_size
         && std::equal(current.begin(), current.end(), other.current.begin(), other.current.end(), same);
 }
 

@@ -43,6 +43,8 @@ Unit unit_from_name(std::string_view name) noexcept
         return Unit::Seconds;
     if (name == "op/s")
         return Unit::OperationsPerSecond;
+    if (name == "°C")
+        return Unit::Celsius;
     return Unit::Plain;
 }
 
@@ -94,6 +96,9 @@ std::string format_value(double value, Unit unit, double step)
             return fmt::format("{:.1f}k {}", value / 1000, _("op/s"));
         /* TRANSLATORS: file operations (create, open, delete...) per second */
         return with_unit(value, decimals_for(value, step), _("op/s"));
+    case Unit::Celsius:
+        /* TRANSLATORS: degrees Celsius, as in "45 °C" (a drive's temperature) */
+        return with_unit(value, decimals_for(value, step), _("°C"));
     case Unit::Plain:
         break;
     }

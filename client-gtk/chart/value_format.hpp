@@ -7,7 +7,7 @@
 namespace diskbench::client {
 
 // How a series' unit (the daemon's short identifiers) is shown to people.
-enum class Unit { Bytes, MegabytesPerSecond, Iops, Microseconds, QueueDepth, Seconds, OperationsPerSecond, Plain };
+enum class Unit { Bytes, MegabytesPerSecond, Iops, Microseconds, QueueDepth, Seconds, OperationsPerSecond, Celsius, Plain };
 
 Unit unit_from_name(std::string_view daemon_unit) noexcept;
 

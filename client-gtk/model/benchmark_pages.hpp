@@ -27,6 +27,12 @@ struct PageView {
     std::vector<std::string> names;
 };
 
+// The graph of both write sweeps (folder and raw device): per block size
+// the median of the repetitions (the dd study's figure, robust to one
+// stalled repetition), with the slowest and fastest repetition as the band
+// around it; the mean ("throughput") and the single repetitions are not drawn.
+PageView write_sweep_view();
+
 // How a kind is started (ListBenchmarks' target).
 enum class PageTarget { Device, DeviceWrite, Directory };
 PageTarget page_target_from_name(std::string_view target) noexcept;

@@ -1,6 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "pass_spread.hpp"
 
+#include "saved_values.hpp"
+
+#include <glib.h>
+
 #include <algorithm>
 #include <cmath>
 
@@ -35,6 +39,26 @@ std::optional<PassSpread> pass_spread(const std::vector<SavedSeries>& series, co
     const double deviation = std::sqrt(squares / static_cast<double>(values.size() - 1));
     spread.cv_percent = mean != 0 ? deviation / std::fabs(mean) * 100 : 0;
     return spread;
+}
+
+std::optional<PassSpread> summary_pass_spread(const SavedValueMap& summary, const std::string& test,
+                                              const std::string& name)
+{
+    // The bar series' figure in the summary (engine profile.cpp's keys).
+    std::string figure = name == "throughput" ? "throughput_mb_s"
+        : name.starts_with("latency_")        ? name + "_us"
+                                              : name;
+    std::string key;
+    for (const char c : test)
+        key += c == ' ' ? '_' : g_ascii_tolower(c);
+    key += "." + figure;
+    const double minimum = number_of(summary, (key + "_min").c_str(), NAN);
+    const double maximum = number_of(summary, (key + "_max").c_str(), NAN);
+    const double cv = number_of(summary, (key + "_cv_percent").c_str(), NAN);
+    const std::int64_t passes = integer_of(summary, "passes", 0);
+    if (std::isnan(minimum) || std::isnan(maximum) || std::isnan(cv) || passes < 2)
+        return std::nullopt;
+    return PassSpread { static_cast<std::size_t>(passes), minimum, maximum, cv };
 }
 
 } // namespace diskbench::client

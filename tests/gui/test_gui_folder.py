@@ -215,7 +215,7 @@ class FolderGuiTest(gui_stack.GuiTestCase):
     def test_07_the_other_folder_pages_draw_their_series(self):
         # structure, small-files and mixed-load have no tailored page: drawn
         # from the series the job declares (bars in seconds; lines over
-        # time); write-sweep's mean MB/s per block size is a line in its
+        # time); write-sweep's median MB/s per block size is a line in its
         # min..max band.
         self.gui.activate('select-folder', self.folder)
         # Bars are solid blocks, which series_pixels() leaves out as

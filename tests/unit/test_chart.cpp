@@ -906,3 +906,114 @@ TEST_CASE("a band grown by appends draws like the same band given whole", "[clie
     no_band.paint(plain.cr.get(), 700, 350, theme);
     CHECK(plain.bytes() != b.bytes());
 }
+
+TEST_CASE("the right-hand axis of a temperature: round ticks around the data, not from 0", "[client][chart]")
+{
+    std::setlocale(LC_ALL, "C");
+    DataExtent warm;
+    warm.add(SeriesPoint { 0, 41 });
+    warm.add(SeriesPoint { 60, 52 });
+    const AxisLayout axis = secondary_y_axis(Unit::Celsius, warm, 300, 11);
+    CHECK(axis.low <= 41);
+    CHECK(axis.low > 20); // a rise of 11 °C fills the height, not a sliver of 0..60
+    CHECK(axis.high >= 52);
+    REQUIRE(axis.ticks.size() >= 2);
+    for (std::size_t i = 1; i < axis.ticks.size(); ++i)
+        CHECK(axis.ticks[i].value > axis.ticks[i - 1].value);
+    CHECK(axis.ticks.back().text.find("°C") != std::string::npos);
+
+    // A steady reading: at least 10 °C high, the line in the middle.
+    DataExtent steady;
+    steady.add(SeriesPoint { 0, 45 });
+    steady.add(SeriesPoint { 9, 45 });
+    const AxisLayout flat = secondary_y_axis(Unit::Celsius, steady, 300, 11);
+    CHECK(flat.high - flat.low >= 10);
+    CHECK(flat.low < 45);
+    CHECK(flat.high > 45);
+}
+
+TEST_CASE("a secondary series is drawn dashed against its own axis, also in exports", "[client][chart]")
+{
+    std::setlocale(LC_ALL, "C");
+    const ChartTheme theme = ChartTheme::light();
+    ChartSpec spec = line_spec();
+    spec.x_unit = Unit::Seconds;
+    ChartSeries heat;
+    heat.label = "Temperature";
+    for (int i = 0; i <= 60; ++i)
+        heat.points.push_back({ i * 5e6, 40 + i * 0.5 }); // 40 -> 70 °C
+    // Pixels of the secondary colour inside the plot, and where on the
+    // right axis' scale a given temperature is.
+    auto painted = [&](Chart& chart, bool expect_axis) {
+        Image image(800, 400);
+        chart.paint(image.cr.get(), 800, 400, theme);
+        const PlotArea area = chart.last_plot_area();
+        const auto range = chart.last_secondary_range();
+        CHECK(range.has_value() == expect_axis);
+        return std::pair { count_pixels(image, static_cast<int>(area.left), static_cast<int>(area.top),
+                                        static_cast<int>(area.left + area.width),
+                                        static_cast<int>(area.top + area.height), theme.secondary, theme.background),
+                           std::move(image) };
+    };
+
+    Chart chart(spec);
+    chart.set_current({ wave("This run", 300, 1e6, 150) });
+    CHECK(painted(chart, false).first == 0);
+
+    chart.set_secondary(heat, Unit::Celsius);
+    const auto [with_heat, image] = painted(chart, true);
+    CHECK(with_heat > 200);
+    const auto range = chart.last_secondary_range();
+    REQUIRE(range);
+    CHECK(range->first <= 40);
+    CHECK(range->second >= 70);
+    CHECK(range->first > 0);
+    // At 150e6 the reading is 55 °C: the dashed line passes that height on
+    // the right axis' scale (and not at 55 on the MB/s scale).
+    PlotArea right = chart.last_plot_area();
+    right.y_low = range->first;
+    right.y_high = range->second;
+    const int x = static_cast<int>(right.to_x(150e6));
+    const int y = static_cast<int>(right.to_y(55));
+    // The dash may have a gap just there: a few columns either side.
+    CHECK(count_pixels(image, x - 8, y - 4, x + 9, y + 5, theme.secondary, theme.background) > 0);
+    // The primary axis still starts at 0 and covers the speed alone.
+    CHECK(chart.last_plot_area().y_low == 0);
+    CHECK(chart.last_plot_area().y_high < 250);
+
+    // The cached layer (right axis, legend) and an uncached paint agree.
+    Image uncached(800, 400);
+    chart.paint_uncached(uncached.cr.get(), 800, 400, theme);
+    CHECK(uncached.bytes() == image.bytes());
+    // Readable in both themes (WCAG 1.4.11: 3:1 for graph lines).
+    for (const ChartTheme& any : { ChartTheme::light(), ChartTheme::dark() })
+        CHECK(contrast_ratio(any.secondary, any.background) >= 3);
+
+    // Bars have no time to follow: no axis, no line.
+    ChartSpec bars = spec;
+    bars.style = ChartStyle::Bar;
+    chart.set_spec(bars);
+    CHECK(painted(chart, false).first == 0);
+    chart.set_spec(spec);
+
+    // The export draws the same overlay; without it, none of its colour.
+    GError* error = nullptr;
+    const GCharPtr dir(g_dir_make_tmp("diskbench-chart-XXXXXX", &error));
+    const ErrorPtr dir_error(error);
+    REQUIRE(dir);
+    const std::string png = std::string(dir.get()) + "/heat.png";
+    auto exported_heat_pixels = [&]() {
+        REQUIRE(export_chart(chart, png, ExportFormat::Png, "Sustained write", 800, 400, theme) == "");
+        const SurfacePtr loaded(cairo_image_surface_create_from_png(png.c_str()));
+        REQUIRE(cairo_surface_status(loaded.get()) == CAIRO_STATUS_SUCCESS);
+        Image copy(cairo_image_surface_get_width(loaded.get()), cairo_image_surface_get_height(loaded.get()));
+        cairo_set_source_surface(copy.cr.get(), loaded.get(), 0, 0);
+        cairo_paint(copy.cr.get());
+        return count_pixels(copy, 0, 0, copy.width, copy.height, theme.secondary, theme.background, 0.9);
+    };
+    CHECK(exported_heat_pixels() > 200);
+    chart.clear_secondary();
+    CHECK(exported_heat_pixels() == 0);
+    g_remove(png.c_str());
+    g_rmdir(dir.get());
+}

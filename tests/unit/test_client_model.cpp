@@ -390,8 +390,9 @@ TEST_CASE("pages of listed write and folder kinds: tailored when known, else gen
     const BenchmarkPage sweep = page_for_kind("write-sweep", "directory", "", "");
     const auto sweep_routes = route_series(sweep.views[0], { "throughput", "throughput-median", "throughput-min",
                                                              "throughput-max", "repetitions" });
-    CHECK(sweep_routes[0].line == std::optional<std::size_t>(0));
-    CHECK_FALSE(sweep_routes[1].line);
+    // The median is the line (test_client_routing.cpp has the full rule).
+    CHECK_FALSE(sweep_routes[0].line);
+    CHECK(sweep_routes[1].line == std::optional<std::size_t>(0));
     CHECK(sweep_routes[2].band_min == std::optional<std::size_t>(0));
     CHECK(sweep_routes[3].band_max == std::optional<std::size_t>(0));
 
@@ -742,6 +743,41 @@ TEST_CASE("the Profiles grid's spread over passes comes from the pass series", "
     CHECK(pass_spread(series, "throughput", 1)->cv_percent == 0);
     CHECK_FALSE(pass_spread(series, "iops", 0));
     CHECK_FALSE(pass_spread({ series[3] }, "throughput", 0)); // one pass: no spread
+}
+
+TEST_CASE("the Profiles grid reads the spread the daemon published, not its own sums", "[client-model]")
+{
+    // Keys as engine passes.cpp writes them (see the 5-pass profile in the
+    // issue 14 hand-over); values that the pass series would not give, so
+    // the test fails if the grid recomputed instead of reading.
+    const SavedValueMap summary = {
+        { "passes", std::int64_t { 5 } },
+        { "seq1m_q8t1.throughput_mb_s_min", 1565.4 },
+        { "seq1m_q8t1.throughput_mb_s_max", 2006.8 },
+        { "seq1m_q8t1.throughput_mb_s_cv_percent", 10.2 },
+        { "rnd4k_q1t1.latency_p99_9_us_min", 8000.0 },
+        { "rnd4k_q1t1.latency_p99_9_us_max", 9000.0 },
+        { "rnd4k_q1t1.latency_p99_9_us_cv_percent", 4.5 },
+        { "rnd4k_q1t1.iops_min", 1000.0 },
+        { "rnd4k_q1t1.iops_max", 2000.0 },
+        { "rnd4k_q1t1.iops_cv_percent", 30.0 },
+    };
+    const auto seq = summary_pass_spread(summary, "SEQ1M Q8T1", "throughput");
+    REQUIRE(seq);
+    CHECK(seq->passes == 5);
+    CHECK(seq->minimum == 1565.4);
+    CHECK(seq->maximum == 2006.8);
+    CHECK(seq->cv_percent == 10.2);
+    const auto tail = summary_pass_spread(summary, "RND4K Q1T1", "latency_p99_9");
+    REQUIRE(tail);
+    CHECK(tail->cv_percent == 4.5);
+    CHECK(summary_pass_spread(summary, "RND4K Q1T1", "iops")->maximum == 2000.0);
+    // Not published (another test, a figure without keys, one pass): nothing, so the grid falls back.
+    CHECK_FALSE(summary_pass_spread(summary, "SEQ1M Q1T1", "throughput"));
+    CHECK_FALSE(summary_pass_spread(summary, "SEQ1M Q8T1", "latency_p50"));
+    SavedValueMap one_pass = summary;
+    one_pass["passes"] = std::int64_t { 1 };
+    CHECK_FALSE(summary_pass_spread(one_pass, "SEQ1M Q8T1", "throughput"));
 }
 
 TEST_CASE("a run's headline line shows the drive's temperature start → max", "[client-model]")
