@@ -8,6 +8,8 @@
 #include "text_table.hpp"
 
 #include "chart/value_format.hpp"
+#include "contract/byte_size.hpp"
+#include "model/parameter_labels.hpp"
 #include "model/printf_text.hpp"
 
 #include <glib/gi18n-lib.h>
@@ -115,10 +117,17 @@ ExitCode benchmarks_command(const CommandLine& line)
                 info->description.c_str());
     TextTable table({ _("Parameter"), _("Type"), _("Default"), _("Choices"), _("Description") });
     for (const client::ParameterInfo& parameter : info->parameters) {
+        // Byte counts as the app shows them ("1 GiB"), which size= takes back.
+        auto shown = [&](const SavedValue& value) {
+            const auto* bytes = std::get_if<std::int64_t>(&value);
+            return client::is_byte_parameter(parameter) && bytes && *bytes >= 0
+                ? contract::byte_size_text(static_cast<std::uint64_t>(*bytes))
+                : value_text(value);
+        };
         std::string choices;
-        for (const std::string& choice : parameter_choices(parameter))
-            choices += (choices.empty() ? "" : ", ") + choice;
-        table.add_row({ parameter.key, parameter.type, value_text(parameter.default_value), choices.empty() ? "-" : choices,
+        for (const SavedValue& choice : parameter.choices)
+            choices += (choices.empty() ? "" : ", ") + shown(choice);
+        table.add_row({ parameter.key, parameter.type, shown(parameter.default_value), choices.empty() ? "-" : choices,
                         parameter.description });
     }
     std::fputs(table.render().c_str(), stdout);

@@ -3,14 +3,14 @@
 
 #include "model/printf_text.hpp"
 
+#include "contract/byte_size.hpp"
+
 #include <glib.h>
 #include <glib/gi18n-lib.h>
 
 #include <algorithm>
-#include <cerrno>
 #include <cmath>
 #include <cstdlib>
-#include <limits>
 
 namespace diskbench::cli {
 
@@ -18,34 +18,16 @@ namespace {
 
 using client::printf_text;
 
+// Whole numbers with the binary suffixes the app accepts too (4k, 1G,
+// "512 MiB", 1.5G): one parser for both clients (contract/byte_size).
 std::optional<std::int64_t> unsigned_value(const std::string& text)
 {
     if (text.empty() || !g_ascii_isdigit(text.front()))
-        return std::nullopt; // no sign, no blanks: "-1" must not wrap around
-    errno = 0;
-    char* end = nullptr;
-    const unsigned long long number = std::strtoull(text.c_str(), &end, 10);
-    if (errno == ERANGE)
+        return std::nullopt; // no sign, no leading blanks: "-1" must not wrap around
+    const auto bytes = contract::parse_byte_size(text);
+    if (!bytes)
         return std::nullopt;
-    const std::string suffix = end;
-    unsigned shift = 0;
-    if (suffix.empty())
-        shift = 0;
-    else if (suffix == "k" || suffix == "K" || suffix == "KiB")
-        shift = 10;
-    else if (suffix == "M" || suffix == "MiB")
-        shift = 20;
-    else if (suffix == "G" || suffix == "GiB")
-        shift = 30;
-    else if (suffix == "T" || suffix == "TiB")
-        shift = 40;
-    else
-        return std::nullopt;
-    // SavedValue keeps integers as int64 (the result file's JSON integers).
-    const auto limit = static_cast<unsigned long long>(std::numeric_limits<std::int64_t>::max()) >> shift;
-    if (number > limit)
-        return std::nullopt;
-    return static_cast<std::int64_t>(number << shift);
+    return static_cast<std::int64_t>(*bytes); // at most int64's largest (the result file's JSON integers)
 }
 
 std::optional<double> number_value(const std::string& text)
@@ -141,7 +123,9 @@ std::optional<SavedValue> typed_value(const ParameterInfo& parameter, const std:
         error = printf_text(_("%s: “%s” is not %s"), parameter.key.c_str(), text.c_str(), expected);
         return std::nullopt;
     }
-    const std::vector<std::string> choices = parameter_choices(parameter);
+    // Only an exclusive list refuses other values; offered sizes (file_size)
+    // are suggestions, and the daemon takes any size in range.
+    const std::vector<std::string> choices = parameter.exclusive ? parameter_choices(parameter) : std::vector<std::string>();
     if (!choices.empty() && std::find(choices.begin(), choices.end(), value_text(*value)) == choices.end()) {
         std::string list;
         for (const std::string& choice : choices)

@@ -65,6 +65,9 @@ void Application::update_status()
         for (const std::string& cell : page->grid_cells())
             cells += (cells.empty() ? "" : "|") + cell;
     g_simple_action_set_state(grid_action_, g_variant_new_string(cells.c_str()));
+    const BenchmarkPageView* shown = window_->shown_page();
+    const std::string form = shown ? shown->settings_form() : std::string();
+    g_simple_action_set_state(form_action_, g_variant_new_string(form.c_str()));
     if (shortcuts_)
         shortcuts_->update();
 }
@@ -141,6 +144,16 @@ void Application::add_actions()
           [](Application& app, const std::string& kind) {
               if (app.window_)
                   app.window_->show_page(kind);
+          } },
+        // show-settings (key): opens the shown page's settings with the
+        // keyboard in that parameter's field ("": none); read back through
+        // "parameter-form".
+        { "show-settings", "s",
+          [](Application& app, const std::string& key) {
+              if (BenchmarkPageView* page = app.window_ ? app.window_->shown_page() : nullptr) {
+                  page->show_settings(key);
+                  app.update_status();
+              }
           } },
         { "run-benchmark", "s",
           [](Application& app, const std::string& kind) {
@@ -281,6 +294,12 @@ void Application::add_actions()
     g_signal_connect(grid_action_, "activate", G_CALLBACK(+[](GSimpleAction*, GVariant*, gpointer) {}), nullptr);
     g_action_map_add_action(G_ACTION_MAP(app_.get()), G_ACTION(grid_action_));
     g_object_unref(grid_action_);
+    // "parameter-form": the shown page's settings form, "key=widget:text|..."
+    // (ParameterEditor::describe()); read-only.
+    form_action_ = g_simple_action_new_stateful("parameter-form", nullptr, g_variant_new_string(""));
+    g_signal_connect(form_action_, "activate", G_CALLBACK(+[](GSimpleAction*, GVariant*, gpointer) {}), nullptr);
+    g_action_map_add_action(G_ACTION_MAP(app_.get()), G_ACTION(form_action_));
+    g_object_unref(form_action_);
 
     // The keyboard's own actions, and every accelerator (model/shortcuts)
     // but Ctrl+C, which belongs to copying (below).

@@ -78,6 +78,7 @@ GtkWidget* BenchmarkPageView::build_header()
     GtkWidget* settings = gtk_menu_button_new();
     gtk_menu_button_set_icon_name(GTK_MENU_BUTTON(settings), "emblem-system-symbolic");
     gtk_menu_button_set_popover(GTK_MENU_BUTTON(settings), settings_popover);
+    settings_button_ = settings;
     gtk_widget_set_tooltip_text(settings, _("Settings of the next run"));
     gtk_widget_set_valign(settings, GTK_ALIGN_CENTER);
     gtk_box_append(GTK_BOX(header), settings);

@@ -497,6 +497,15 @@ void BenchmarkPageView::set_parameter(const std::string& key, const SavedValue& 
     update_file_profile_controls();
 }
 
+void BenchmarkPageView::show_settings(const std::string& key)
+{
+    if (!settings_button_)
+        return;
+    gtk_menu_button_popup(GTK_MENU_BUTTON(settings_button_)); // builds the form (on_settings_shown)
+    if (!key.empty())
+        settings_.focus(key);
+}
+
 void BenchmarkPageView::on_settings_shown(GtkPopover*, gpointer self)
 {
     auto* page = static_cast<BenchmarkPageView*>(self);

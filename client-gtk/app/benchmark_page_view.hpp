@@ -46,6 +46,10 @@ public:
     void set_reference(std::optional<SavedResult> reference, std::string label);
     // Changes one setting of the next run (as the settings popover does).
     void set_parameter(const std::string& key, const SavedValue& value);
+    // Opens the settings popover, the keyboard in `key`'s field ("": where
+    // GTK puts it); its form as scripts see it (ParameterEditor::describe()).
+    void show_settings(const std::string& key);
+    [[nodiscard]] std::string settings_form() const { return settings_.describe(); }
     [[nodiscard]] bool has_reference() const noexcept { return chart_.has_reference(); }
 
     // What is shown (a live job as it stands, or the opened result).
@@ -115,7 +119,9 @@ private:
     PageChart chart_;
     // The raw-write consent (DeviceWrite pages only).
     std::unique_ptr<WriteConsentCard> write_card_;
-    ParameterEditor settings_ { [] {} };
+    GtkWidget* settings_button_ = nullptr;
+    // Each change reaches the window, so the "parameter-form" action follows the form.
+    ParameterEditor settings_ { [this] { host_.page_changed(); } };
 
     std::string job_path_;               // the live job shown, or ""
     std::optional<SavedResult> opened_;  // a result shown from a file

@@ -2,6 +2,8 @@
 #include "parameter_editor.hpp"
 
 #include "../model/parameter_choices.hpp"
+#include "../model/parameter_labels.hpp"
+#include "../model/printf_text.hpp"
 
 #include <glib/gi18n-lib.h>
 
@@ -78,9 +80,13 @@ void ParameterEditor::rebuild()
         const ParameterInfo& info = row->info;
         const auto changed = changed_.find(info.key);
         const SavedValue& value = changed != changed_.end() ? changed->second : info.default_value;
-        GtkWidget* label = gtk_label_new(info.key.c_str());
+        const std::string name = parameter_label(info.key);
+        GtkWidget* label = gtk_label_new(name.c_str());
         gtk_label_set_xalign(GTK_LABEL(label), 0);
-        gtk_widget_set_tooltip_text(label, info.description.c_str());
+        // The key stays in sight for those who run the same test with busctl or diskbenchctl.
+        const std::string tooltip
+            = info.description + "\n\n" + printf_text(_("Setting “%s”"), info.key.c_str());
+        gtk_widget_set_tooltip_text(label, tooltip.c_str());
         GtkWidget* editor = nullptr;
         if (!info.choices.empty()) {
             row->offered = offered_values(info, value);
@@ -102,6 +108,26 @@ void ParameterEditor::rebuild()
             const auto* flag = std::get_if<bool>(&value);
             gtk_switch_set_active(GTK_SWITCH(editor), flag && *flag);
             g_signal_connect(editor, "notify::active", G_CALLBACK(&ParameterEditor::on_switch_changed), row.get());
+        } else if (is_byte_parameter(info)) {
+            row->size_field = true;
+            editor = gtk_entry_new();
+            const auto* integer = std::get_if<std::int64_t>(&value);
+            const std::string text
+                = size_field_text(info.key, integer && *integer > 0 ? static_cast<std::uint64_t>(*integer) : 0);
+            gtk_editable_set_text(GTK_EDITABLE(editor), text.c_str());
+            const std::string zero = zero_meaning(info.key);
+            if (!zero.empty())
+                gtk_entry_set_placeholder_text(GTK_ENTRY(editor), zero.c_str());
+            gtk_editable_set_width_chars(GTK_EDITABLE(editor), 14);
+            g_signal_connect(editor, "changed", G_CALLBACK(&ParameterEditor::on_entry_changed), row.get());
+            // The inline error goes under the field, in the grid's next line.
+            row->error_label = gtk_label_new(nullptr);
+            gtk_label_set_xalign(GTK_LABEL(row->error_label), 0);
+            gtk_label_set_wrap(GTK_LABEL(row->error_label), TRUE);
+            gtk_label_set_max_width_chars(GTK_LABEL(row->error_label), 30);
+            gtk_widget_add_css_class(row->error_label, "error");
+            gtk_widget_add_css_class(row->error_label, "caption");
+            gtk_widget_set_visible(row->error_label, FALSE);
         } else if (info.type == "unsigned" && as_number(info.default_value) > 0x1p50) {
             // Seeds use all 64 bits: a spin button (a double) would round
             // them, so they are typed. Kept as int64 like every saved value.
@@ -115,7 +141,10 @@ void ParameterEditor::rebuild()
         } else if (info.type == "unsigned" || info.type == "number") {
             const bool integer = info.type == "unsigned";
             // Sizes reach 2^40 and more; doubles hold integers exactly to 2^53.
-            editor = gtk_spin_button_new_with_range(0, integer ? 9.0e15 : 1.0e6, integer ? 1 : 0.1);
+            // The daemon's range when it gives one (ListParameterRanges).
+            const double minimum = info.ranged ? info.minimum : 0;
+            const double maximum = info.ranged ? std::min(info.maximum, 9.0e15) : integer ? 9.0e15 : 1.0e6;
+            editor = gtk_spin_button_new_with_range(minimum, maximum, integer ? 1 : 0.1);
             gtk_spin_button_set_digits(GTK_SPIN_BUTTON(editor), integer ? 0 : 2);
             gtk_spin_button_set_value(GTK_SPIN_BUTTON(editor), as_number(value));
             gtk_editable_set_width_chars(GTK_EDITABLE(editor), 14);
@@ -126,12 +155,14 @@ void ParameterEditor::rebuild()
             gtk_editable_set_text(GTK_EDITABLE(editor), text ? text->c_str() : "");
             g_signal_connect(editor, "changed", G_CALLBACK(&ParameterEditor::on_entry_changed), row.get());
         }
-        gtk_widget_set_tooltip_text(editor, info.description.c_str());
-        gtk_accessible_update_property(GTK_ACCESSIBLE(editor), GTK_ACCESSIBLE_PROPERTY_LABEL, info.key.c_str(), -1);
+        gtk_widget_set_tooltip_text(editor, tooltip.c_str());
+        gtk_accessible_update_property(GTK_ACCESSIBLE(editor), GTK_ACCESSIBLE_PROPERTY_LABEL, name.c_str(), -1);
         row->editor = editor;
         gtk_grid_attach(GTK_GRID(grid_), label, 0, line, 1, 1);
         gtk_grid_attach(GTK_GRID(grid_), editor, 1, line, 1, 1);
         ++line;
+        if (row->error_label)
+            gtk_grid_attach(GTK_GRID(grid_), row->error_label, 1, line++, 1, 1);
     }
     filling_ = false;
 }
@@ -155,6 +186,18 @@ void ParameterEditor::read(Row& row)
             value = static_cast<std::int64_t>(std::llround(number));
         else
             value = number;
+    } else if (row.size_field) {
+        const SizeInput input = read_size_field(info, gtk_editable_get_text(GTK_EDITABLE(row.editor)));
+        gtk_label_set_text(GTK_LABEL(row.error_label), input.error.c_str());
+        gtk_widget_set_visible(row.error_label, !input.error.empty());
+        if (!input.value) {
+            gtk_widget_add_css_class(row.editor, "error");
+            if (on_changed_)
+                on_changed_(); // the form's state changed, the value did not
+            return; // keep the last valid value
+        }
+        gtk_widget_remove_css_class(row.editor, "error");
+        value = *input.value;
     } else if (row.big_number) {
         guint64 number = 0;
         const bool valid = g_ascii_string_to_unsigned(gtk_editable_get_text(GTK_EDITABLE(row.editor)), 10, 0,
@@ -190,6 +233,45 @@ void ParameterEditor::reset()
     rebuild();
     if (on_changed_)
         on_changed_();
+}
+
+bool ParameterEditor::focus(const std::string& key)
+{
+    for (const auto& row : rows_)
+        if (row->info.key == key && row->editor) {
+            gtk_widget_grab_focus(row->editor);
+            if (GTK_IS_EDITABLE(row->editor))
+                gtk_editable_select_region(GTK_EDITABLE(row->editor), 0, -1);
+            return true;
+        }
+    return false;
+}
+
+std::string ParameterEditor::describe() const
+{
+    std::string form;
+    for (const auto& row : rows_) {
+        if (!row->editor)
+            continue;
+        std::string widget, text;
+        if (GTK_IS_DROP_DOWN(row->editor)) {
+            widget = "drop-down";
+            const guint selected = gtk_drop_down_get_selected(GTK_DROP_DOWN(row->editor));
+            if (selected < row->offered.size())
+                text = choice_label(row->info, row->offered[selected]);
+        } else if (GTK_IS_SWITCH(row->editor)) {
+            widget = "switch";
+            text = gtk_switch_get_active(GTK_SWITCH(row->editor)) ? "true" : "false";
+        } else if (GTK_IS_SPIN_BUTTON(row->editor)) {
+            widget = "spin";
+            text = gtk_editable_get_text(GTK_EDITABLE(row->editor));
+        } else {
+            widget = row->size_field ? (gtk_widget_has_css_class(row->editor, "error") ? "size-error" : "size") : "entry";
+            text = gtk_editable_get_text(GTK_EDITABLE(row->editor));
+        }
+        form += (form.empty() ? "" : "|") + row->info.key + "=" + widget + ":" + text;
+    }
+    return form;
 }
 
 void ParameterEditor::on_spin_changed(GtkSpinButton*, gpointer row)

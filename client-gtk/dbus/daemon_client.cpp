@@ -290,6 +290,43 @@ void DaemonClient::load_parameter_choices()
                 }
             notify([](Observer& o) { o.benchmarks_changed(); });
         });
+    load_parameter_ranges();
+}
+
+void DaemonClient::load_parameter_ranges()
+{
+    using RangeList = std::vector<sdbus::Struct<std::string, std::string, sdbus::Variant, sdbus::Variant>>;
+    root_->proxy()
+        .callMethodAsync("ListParameterRanges")
+        .onInterface(ManagerInterface::INTERFACE_NAME)
+        .uponReplyInvoke([this](const sdbus::Error* error, const RangeList& ranges) {
+            if (error) {
+                // A daemon before 0.5: values are checked when a run starts.
+                g_message("no parameter ranges: %s", error->what());
+                return;
+            }
+            auto number = [](const sdbus::Variant& value) -> std::optional<double> {
+                if (value.containsValueOfType<std::uint64_t>())
+                    return static_cast<double>(value.get<std::uint64_t>());
+                if (value.containsValueOfType<double>())
+                    return value.get<double>();
+                return std::nullopt;
+            };
+            for (const auto& entry : ranges)
+                for (BenchmarkInfo& info : benchmarks_) {
+                    if (info.kind != entry.get<0>())
+                        continue;
+                    for (ParameterInfo& parameter : info.parameters) {
+                        const auto minimum = number(entry.get<2>()), maximum = number(entry.get<3>());
+                        if (parameter.key != entry.get<1>() || !minimum || !maximum)
+                            continue;
+                        parameter.ranged = true;
+                        parameter.minimum = *minimum;
+                        parameter.maximum = *maximum;
+                    }
+                }
+            notify([](Observer& o) { o.benchmarks_changed(); });
+        });
 }
 
 void DaemonClient::apply_objects(const ObjectMap& objects)

@@ -91,6 +91,7 @@ private:
     void load_objects();
     void load_benchmarks();
     void load_parameter_choices(); // after load_benchmarks(): the drop-down values
+    void load_parameter_ranges(); // after load_parameter_choices(): the accepted ranges
     void apply_objects(const ObjectMap& objects);
     void add_interfaces(const std::string& path, const std::map<std::string, std::map<std::string, sdbus::Variant>>& interfaces);
     void remove_interfaces(const std::string& path, const std::vector<std::string>& interfaces);

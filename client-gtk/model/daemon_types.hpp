@@ -66,6 +66,11 @@ struct ParameterInfo {
     std::vector<SavedValue> choices = {};
     bool exclusive = false;
     std::string unit = {};
+    // From Manager.ListParameterRanges() (daemon 0.5), for "unsigned" and
+    // "number": the inclusive range the daemon accepts; `ranged` false
+    // when the daemon did not say (an older one).
+    bool ranged = false;
+    double minimum = 0, maximum = 0;
 };
 
 struct BenchmarkInfo {

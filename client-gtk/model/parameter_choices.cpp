@@ -2,6 +2,7 @@
 #include "parameter_choices.hpp"
 
 #include "../chart/value_format.hpp"
+#include "parameter_labels.hpp"
 
 #include <algorithm>
 
@@ -10,10 +11,10 @@ namespace diskbench::client {
 std::string choice_label(const ParameterInfo& info, const SavedValue& value)
 {
     if (const auto* text = std::get_if<std::string>(&value))
-        return *text;
+        return choice_word_label(info.key, *text);
     if (const auto* integer = std::get_if<std::int64_t>(&value))
-        return info.unit == "bytes" ? format_value(static_cast<double>(*integer), Unit::Bytes)
-                                    : std::to_string(*integer);
+        return is_byte_parameter(info) && *integer >= 0 ? size_text(static_cast<std::uint64_t>(*integer))
+                                                        : std::to_string(*integer);
     if (const auto* number = std::get_if<double>(&value))
         return format_value(*number, Unit::Plain);
     if (const auto* flag = std::get_if<bool>(&value))

@@ -9,6 +9,8 @@
 #include "start_request.hpp"
 
 #include <algorithm>
+#include <cstdint>
+#include <limits>
 #include <set>
 
 namespace diskbench::service {
@@ -118,6 +120,27 @@ std::vector<Manager::ChoiceEntry> Manager::ListParameterChoices()
             const bool bytes = !spec.choices_bytes.empty();
             list.emplace_back(std::string(info.kind), std::string(spec.key), std::string(bytes ? "bytes" : ""),
                               !bytes, std::move(values));
+        }
+    return list;
+}
+
+std::vector<Manager::RangeEntry> Manager::ListParameterRanges()
+{
+    touch();
+    // ParamSpec keeps an unsigned range as doubles; the largest (2^64 - 1
+    // for seeds) rounds up to 2^64 there, which must not wrap to 0.
+    auto as_unsigned = [](double bound) {
+        return bound >= 0x1p64 ? std::numeric_limits<std::uint64_t>::max() : static_cast<std::uint64_t>(bound);
+    };
+    std::vector<RangeEntry> list;
+    for (const auto& info : engine::all_benchmarks())
+        for (const auto& spec : info.params) {
+            if (spec.type == engine::ParamType::Unsigned)
+                list.emplace_back(std::string(info.kind), std::string(spec.key),
+                                  sdbus::Variant(as_unsigned(spec.minimum)), sdbus::Variant(as_unsigned(spec.maximum)));
+            else if (spec.type == engine::ParamType::Real)
+                list.emplace_back(std::string(info.kind), std::string(spec.key), sdbus::Variant(spec.minimum),
+                                  sdbus::Variant(spec.maximum));
         }
     return list;
 }

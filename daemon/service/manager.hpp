@@ -85,6 +85,8 @@ private:
     std::vector<BenchmarkEntry> ListBenchmarks() override;
     using ChoiceEntry = sdbus::Struct<std::string, std::string, std::string, bool, std::vector<sdbus::Variant>>;
     std::vector<ChoiceEntry> ListParameterChoices() override;
+    using RangeEntry = sdbus::Struct<std::string, std::string, sdbus::Variant, sdbus::Variant>;
+    std::vector<RangeEntry> ListParameterRanges() override;
     sdbus::ObjectPath FindDevice(const std::string& node) override;
     void StartBenchmark(sdbus::Result<sdbus::ObjectPath>&& result, sdbus::ObjectPath device, std::string kind,
                         std::map<std::string, sdbus::Variant> options) override;

@@ -74,6 +74,27 @@ class BadInputTest(harness.IntegrationTestCase):
         self.assertInvalid({'size': ('t', 1 << 40), 'offset': ('t', 1 << 40)}, 'offset',
                            kind='sequential')
 
+    def test_published_ranges_are_the_ones_enforced(self):
+        # ListParameterRanges (0.5): every number parameter of ListBenchmarks,
+        # typed as it; the edges it names are where StartBenchmark refuses.
+        [ranges] = self.stack.call(MANAGER_PATH, MANAGER_IFACE, 'ListParameterRanges')
+        by_key = {(r[0], r[1]): (r[2], r[3]) for r in ranges}
+        [kinds] = self.stack.call(MANAGER_PATH, MANAGER_IFACE, 'ListBenchmarks')
+        numbers = {(k[0], p[0]): p for k in kinds for p in k[4] if p[1] in ('unsigned', 'number')}
+        self.assertEqual(set(by_key), set(numbers))
+        for (kind, key), (minimum, maximum) in by_key.items():
+            self.assertLessEqual(minimum, maximum, (kind, key))
+            self.assertTrue(minimum <= numbers[(kind, key)][3] <= maximum, (kind, key))
+            wanted = int if numbers[(kind, key)][1] == 'unsigned' else float
+            self.assertIsInstance(minimum, wanted, (kind, key))
+        low, high = by_key[('seek', 'count')]
+        self.assertGreater(low, 0)
+        self.assertInvalid({'count': ('t', low - 1)}, 'count')
+        self.assertInvalid({'count': ('t', high + 1)}, 'count')
+        # The lowest published value is taken.
+        job = self.stack.start_benchmark(self.loop, 'seek', {'count': ('t', low), 'detach': ('b', True)})
+        self.assertEqual(self.wait_job_state(job, FINAL_STATES, 60), 'finished')
+
     def test_other_integer_types_accepted(self):
         # "integers may be sent as any D-Bus integer type"
         options = {'count': ('u', 200), 'detach': ('b', True)}

@@ -52,6 +52,10 @@ TEST_CASE("values are typed from the daemon's parameter types", "[cli]")
     CHECK(typed("count", "4k", error) == SavedValue(std::int64_t { 4096 }));
     CHECK(typed("count", "2M", error) == SavedValue(std::int64_t { 2 << 20 }));
     CHECK(typed("count", "1GiB", error) == SavedValue(std::int64_t { 1 } << 30));
+    // The app's forms, through the same parser (contract/byte_size).
+    CHECK(typed("count", "1 GiB", error) == SavedValue(std::int64_t { 1 } << 30));
+    CHECK(typed("count", "512 MiB", error) == SavedValue(std::int64_t { 512 } << 20));
+    CHECK(typed("count", "1.5G", error) == SavedValue(std::int64_t { 3 } << 29));
     CHECK(typed("duration_s", "2", error) == SavedValue(2.0));
     CHECK(typed("duration_s", "0.25", error) == SavedValue(0.25));
     CHECK(typed("direct", "no", error) == SavedValue(false));
@@ -222,4 +226,20 @@ TEST_CASE("the progress line: percent, time left, last value with its unit", "[c
 
     job.points = { {} }; // nothing measured yet: no value
     CHECK(progress_line(job, now).find("ms") == std::string::npos);
+}
+
+TEST_CASE("only an exclusive list refuses other values", "[cli]")
+{
+    std::string error;
+    ParameterInfo preset { "preset", "string", "", std::string("default"),
+                           { std::string("default"), std::string("nvme") }, true, "" };
+    CHECK(typed_value(preset, "nvme", error) == SavedValue(std::string("nvme")));
+    CHECK_FALSE(typed_value(preset, "fast", error));
+    CHECK(error.find("preset") != std::string::npos);
+    // Offered sizes are suggestions: any size is typed (the daemon checks the range).
+    error.clear();
+    ParameterInfo file_size { "file_size", "unsigned", "", std::int64_t { 1LL << 30 },
+                              { std::int64_t { 16LL << 20 }, std::int64_t { 1LL << 30 } }, false, "bytes" };
+    CHECK(typed_value(file_size, "3G", error) == SavedValue(std::int64_t { 3LL << 30 }));
+    CHECK(error.empty());
 }

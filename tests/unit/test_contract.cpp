@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The contract library: what the daemon and its clients agree on.
 #include "contract/benchmark_kinds.hpp"
+#include "contract/byte_size.hpp"
 #include "contract/confirmation.hpp"
 #include "contract/error_names.hpp"
 #include "contract/result_file.hpp"
@@ -108,4 +109,48 @@ TEST_CASE("a result file written and read back is the same result", "[contract]"
     const auto broken = result_from_json(text.substr(0, text.size() / 2));
     REQUIRE(std::holds_alternative<LoadError>(broken));
     CHECK(std::get<LoadError>(broken).kind == LoadError::Kind::Corrupt);
+}
+
+TEST_CASE("byte sizes are read as people write them", "[contract]")
+{
+    const std::uint64_t KiB = 1024, MiB = KiB << 10, GiB = MiB << 10, TiB = GiB << 10;
+    CHECK(parse_byte_size("4096") == 4096u);
+    CHECK(parse_byte_size("1 GiB") == GiB);
+    CHECK(parse_byte_size("1G") == GiB);
+    CHECK(parse_byte_size("1g") == GiB);
+    CHECK(parse_byte_size("1gib") == GiB);
+    CHECK(parse_byte_size("512 MiB") == 512 * MiB);
+    CHECK(parse_byte_size("4k") == 4 * KiB);
+    CHECK(parse_byte_size("4 K") == 4 * KiB);
+    CHECK(parse_byte_size(" 2 TiB ") == 2 * TiB);
+    CHECK(parse_byte_size("1.5 GiB") == GiB + GiB / 2);
+    CHECK(parse_byte_size("0.25k") == 256u);
+    CHECK(parse_byte_size("100 B") == 100u);
+    // Fractions of a byte, signs, SI units, words, overflow: refused.
+    for (const char* bad : { "", "GiB", "-1", "+1", "1.", ".5G", "0.1k", "1.5", "1 GB", "1 KB", "1 GiBs", "12x",
+                             "1 G iB", "one", "9223372036854775808", "8388608 TiB", "1e3" })
+        CHECK_FALSE(parse_byte_size(bad).has_value());
+    CHECK(parse_byte_size("9223372036854775807") == 9223372036854775807u);
+}
+
+TEST_CASE("byte sizes are shown exactly, and read back the same", "[contract]")
+{
+    const std::uint64_t KiB = 1024, MiB = KiB << 10, GiB = MiB << 10;
+    CHECK(byte_size_text(GiB) == "1 GiB");
+    CHECK(byte_size_text(512 * MiB) == "512 MiB");
+    CHECK(byte_size_text(4 * KiB) == "4 KiB");
+    CHECK(byte_size_text(GiB + GiB / 2) == "1.5 GiB");
+    CHECK(byte_size_text(GiB + GiB / 4) == "1.25 GiB");
+    CHECK(byte_size_text(GiB + 1) == "1073741825 B"); // no unit shows it exactly in two decimals
+    CHECK(byte_size_text(1536 * KiB) == "1.5 MiB");
+    CHECK(byte_size_text(0) == "0 B");
+    CHECK(byte_size_text(1000) == "1000 B");
+    const ByteUnitNames russian = { "Б", "КиБ", "МиБ", "ГиБ", "ТиБ" };
+    CHECK(byte_size_text(GiB, russian) == "1 ГиБ");
+    CHECK(parse_byte_size("1 ГиБ", russian) == GiB);
+    CHECK(parse_byte_size("1 гиб", russian) == GiB);
+    CHECK(parse_byte_size("1 GiB", russian) == GiB); // English keeps working
+    for (const std::uint64_t bytes : { std::uint64_t { 0 }, std::uint64_t { 1 }, 4 * KiB, 1000 * KiB, 3 * GiB / 4,
+                                       GiB + 12345, 100 * GiB, (std::uint64_t { 1 } << 62) + 3 * MiB })
+        CHECK(parse_byte_size(byte_size_text(bytes)) == bytes);
 }

@@ -168,7 +168,7 @@ TEST_CASE("parameters with a list show as drop-downs, sizes in binary units", "[
 
     ParameterInfo preset { "preset", "string", "", std::string("default"),
                            { std::string("default"), std::string("nvme") }, true, "" };
-    CHECK(choice_label(preset, std::string("nvme")) == "nvme");
+    CHECK(choice_label(preset, std::string("nvme")) == "NVMe SSD"); // translated words (parameter_labels)
     CHECK(offered_values(preset, std::string("default")).size() == 2);
     CHECK(byte_size_text(1ULL << 30) == "1 GiB");
     CHECK(byte_size_text(256ULL << 20) == "256 MiB");
