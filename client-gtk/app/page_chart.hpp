@@ -75,6 +75,10 @@ private:
     std::optional<SavedResult> reference_;
     std::string reference_label_;
     std::vector<std::size_t> appended_; // per job series: points already in the chart
+    // Per job series: the last point given to the chart. SampleStream may
+    // replace a job's last point (a partial point of a bucket by a later
+    // one); append() then replaces it in the chart too.
+    std::vector<SeriesPoint> last_appended_;
 };
 
 } // namespace diskbench::client
