@@ -57,7 +57,7 @@ TEST_CASE("partial points replace each other, and the final point replaces them"
     CHECK(points[mean] == xy({ { 0, 50 }, { 100, 20 } })); // the later partial replaced the earlier
     CHECK(points[2] == xy({ { 100, 12 } }));                  // max's partial lands in max
     CHECK(stream.partial_tail(mean));
-    CHECK(points[mean_partial].empty()); // partial series keep nothing of their own
+    CHECK((points.size() <= mean_partial || points[mean_partial].empty())); // nothing of their own
 
     const std::vector<IndexedSample> second = { { mean_partial, 100, 25 }, { mean, 100, 30 }, { mean_partial, 200, 5 } };
     REQUIRE(stream.on_signal(4, second, points) == SampleStream::Signal::Appended);
