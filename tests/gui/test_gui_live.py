@@ -28,6 +28,7 @@ import sys
 import time
 
 import gui_stack
+from harness import DEVICE_IFACE, JOB_IFACE, wait_until
 
 MIN_FRAMES_PER_S = 10
 WINDOW_S = 3.0
@@ -72,11 +73,23 @@ class LiveGraphGuiTest(gui_stack.GuiTestCase):
         gui.screenshot(shot)
 
         # No answers from the disk: no samples, no progress reach the app.
+        job = self.stack.get_property(self.disk.loop.object_path, DEVICE_IFACE, 'Job')
+        self.assertNotEqual(job, '/')
+
+        def progress():
+            return self.stack.get_property(job, JOB_IFACE, 'Progress')
         self.disk.stall()
-        time.sleep(1.0)  # what was already on its way arrives
-        points = gui.status()[2]
+
+        def stopped():
+            before = progress()
+            time.sleep(0.6)  # the daemon publishes 20 times a second
+            return progress() == before
+        wait_until(stopped, 20, what='the surface map to stop getting answers')
+        before = (progress(), self.stack.get_property(job, JOB_IFACE, 'SampleCount'))
         stalled = self.frames_per_second()
-        self.assertEqual(gui.status(), ('surface', 'running', points), 'data arrived while the disk was stalled')
+        self.assertEqual((progress(), self.stack.get_property(job, JOB_IFACE, 'SampleCount')), before,
+                         'data came while the disk was stalled')
+        self.assertEqual(gui.status()[:2], ('surface', 'running'))
         self.disk.resume()
 
         gui.activate('stop')
