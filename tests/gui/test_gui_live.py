@@ -31,14 +31,14 @@ import gui_stack
 from harness import DEVICE_IFACE, JOB_IFACE, wait_until
 
 MIN_FRAMES_PER_S = 10
-WINDOW_S = 3.0
+WINDOW_S = 2.0
 
 
 class LiveGraphGuiTest(gui_stack.GuiTestCase):
 
     @classmethod
     def prepare(cls):
-        cls.disk = cls.gui.stack.attach_stalling_disk(size=128 * 1024 * 1024)
+        cls.disk = cls.gui.stack.attach_stalling_disk(size=256 * 1024 * 1024)
         cls.draw_log = os.path.join(cls.gui.home, 'draws.log')
         cls.gui.start_app(extra_env={'DISKBENCH_TEST_DRAW_LOG': cls.draw_log})
 
@@ -60,12 +60,14 @@ class LiveGraphGuiTest(gui_stack.GuiTestCase):
         gui.activate('select-device', self.disk.loop.node)
         gui.activate('show-page', 'surface')
         time.sleep(1)
-        # Two buckets of 64 MiB read 512 bytes at a time through FUSE: each
+        # Two buckets of 128 MiB read 512 bytes at a time through FUSE: each
         # takes seconds, so the daemon sends partial points of the bucket.
         gui.activate_action('set-parameter', "('buckets', <uint64 2>)")
         gui.activate_action('set-parameter', "('block_size', <uint64 512>)")
         gui.activate('run-benchmark', 'surface')
         gui.wait_status('surface', states=('running',), min_points=1, timeout=60)
+        job = self.stack.get_property(self.disk.loop.object_path, DEVICE_IFACE, 'Job')
+        self.assertNotEqual(job, '/')
 
         streaming = self.frames_per_second()
         self.assertEqual(gui.status()[1], 'running', 'the run ended inside the window: buckets too fast')
@@ -73,8 +75,6 @@ class LiveGraphGuiTest(gui_stack.GuiTestCase):
         gui.screenshot(shot)
 
         # No answers from the disk: no samples, no progress reach the app.
-        job = self.stack.get_property(self.disk.loop.object_path, DEVICE_IFACE, 'Job')
-        self.assertNotEqual(job, '/')
 
         def progress():
             return self.stack.get_property(job, JOB_IFACE, 'Progress')
