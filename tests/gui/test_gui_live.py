@@ -35,6 +35,8 @@ WINDOW_S = 2.0
 
 
 class LiveGraphGuiTest(gui_stack.GuiTestCase):
+    # No plain loop device: the stalling disk is the one this test reads.
+    gui_options = {'loop_size': 0}
 
     @classmethod
     def prepare(cls):
@@ -57,6 +59,10 @@ class LiveGraphGuiTest(gui_stack.GuiTestCase):
 
     def test_surface_map_redraws_while_running_also_without_data(self):
         gui = self.gui
+        # The app lists devices from an asynchronous call after it starts;
+        # a selection it cannot make yet would leave another device selected
+        # (caught below: the job must run on the stalling disk).
+        time.sleep(2)
         gui.activate('select-device', self.disk.loop.node)
         gui.activate('show-page', 'surface')
         time.sleep(1)
@@ -67,7 +73,7 @@ class LiveGraphGuiTest(gui_stack.GuiTestCase):
         gui.activate('run-benchmark', 'surface')
         gui.wait_status('surface', states=('running',), min_points=1, timeout=60)
         job = self.stack.get_property(self.disk.loop.object_path, DEVICE_IFACE, 'Job')
-        self.assertNotEqual(job, '/')
+        self.assertNotEqual(job, '/', 'the surface map does not run on the stalling disk')
 
         streaming = self.frames_per_second()
         self.assertEqual(gui.status()[1], 'running', 'the run ended inside the window: buckets too fast')
