@@ -11,7 +11,10 @@ namespace diskbench::client {
 // A GtkDrawingArea that draws a Chart, in the light or dark palette of the
 // current style, at the widget's scale factor. Live updates call
 // changed(): redraws are coalesced to at most 20 per second, so a flood of
-// samples costs at most 20 frames.
+// samples costs at most 20 frames. While a job runs (set_live) it also
+// redraws on its own every live_interval_ms, so a page whose points come
+// slowly (a surface map's bucket that takes minutes) still moves at more
+// than 10 frames a second; with nothing running it draws only on change.
 class GraphArea {
 public:
     GraphArea();
@@ -27,17 +30,25 @@ public:
     void changed();
     // Size/theme independent change that must show now (new spec, cleared).
     void redraw_now();
+    // A job runs on this graph's page: keep redrawing (see above).
+    void set_live(bool live);
+    [[nodiscard]] bool live() const noexcept { return live_timer_ != 0; }
+
+    // 12.5 frames a second: at least 10 even when the main loop is late.
+    static constexpr unsigned live_interval_ms = 80;
 
     [[nodiscard]] ChartTheme theme() const;
 
 private:
     static void draw(GtkDrawingArea* area, cairo_t* cr, int width, int height, gpointer self);
     static gboolean on_tick(gpointer self);
+    static gboolean on_live_tick(gpointer self);
     static void on_dark_changed(GObject*, GParamSpec*, gpointer self);
 
     Ref<GtkDrawingArea> area_;
     Chart chart_ { ChartSpec {} };
     guint pending_ = 0;
+    guint live_timer_ = 0;
     gulong dark_handler_ = 0;
 };
 

@@ -9,6 +9,7 @@
 #include <glib/gi18n-lib.h>
 
 #include <algorithm>
+#include <cstdint>
 
 namespace diskbench::client {
 
@@ -90,8 +91,12 @@ void PageChart::rebuild(const JobEntry* live, const std::optional<SavedResult>& 
         parameters = live->parameters;
         summary = live->summary;
         appended_.assign(live->series.size(), 0);
-        for (std::size_t i = 0; i < live->series.size() && i < live->points.size(); ++i)
+        last_appended_.assign(live->series.size(), {});
+        for (std::size_t i = 0; i < live->series.size() && i < live->points.size(); ++i) {
             appended_[i] = live->points[i].size();
+            if (!live->points[i].empty())
+                last_appended_[i] = live->points[i].back();
+        }
     } else if (opened) {
         current = chart_series_for(view(), opened->series, result_date_text(opened->finished_at_us));
         parameters = opened->parameters;
@@ -136,14 +141,29 @@ void PageChart::append(const JobEntry& job)
     // chart's kept envelopes are updated, not recomputed.
     const std::vector<SeriesRoute> routes = route_series(view(), names_of(job.series));
     for (std::size_t i = 0; i < routes.size() && i < job.points.size() && i < appended_.size(); ++i) {
-        const std::span<const SeriesPoint> fresh = std::span(job.points[i]).subspan(std::min(appended_[i], job.points[i].size()));
+        const std::vector<SeriesPoint>& points = job.points[i];
+        std::size_t from = std::min(appended_[i], points.size());
+        // The point we gave last was replaced (a bucket's partial point by
+        // a later one): take it back and give the new one.
+        if (from > 0 && from == appended_[i] && !(points[from - 1] == last_appended_[i])) {
+            --from;
+            if (routes[i].line)
+                graph_.chart().truncate_points(*routes[i].line, from);
+            if (routes[i].band_min)
+                graph_.chart().truncate_band(*routes[i].band_min, from, SIZE_MAX);
+            if (routes[i].band_max)
+                graph_.chart().truncate_band(*routes[i].band_max, SIZE_MAX, from);
+        }
+        const std::span<const SeriesPoint> fresh = std::span(points).subspan(from);
         if (routes[i].line)
             graph_.chart().append_points(*routes[i].line, fresh);
         if (routes[i].band_min)
             graph_.chart().append_band(*routes[i].band_min, fresh, {});
         if (routes[i].band_max)
             graph_.chart().append_band(*routes[i].band_max, {}, fresh);
-        appended_[i] = job.points[i].size();
+        appended_[i] = points.size();
+        if (!points.empty())
+            last_appended_[i] = points.back();
     }
     // Once a second: a new reading redoes the (short) overlay.
     const std::vector<OverlaySource> sources = overlay_sources(job);
@@ -155,6 +175,7 @@ void PageChart::append(const JobEntry& job)
 void PageChart::show_running_bar(const JobEntry* job, const DeviceEntry* device, double fraction, bool running)
 {
     graph_.chart().set_running_bar(std::nullopt, 0);
+    graph_.set_live(job && running);
     if (!job || !running || view().spec.style != ChartStyle::Bar || page_.target != PageTarget::Device)
         return;
     std::size_t done = 0;

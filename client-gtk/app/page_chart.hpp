@@ -80,6 +80,11 @@ private:
 
     // The drive's temperature over the graph (right-hand axis), or none.
     void show_temperature(std::span<const OverlaySource> series);
+
+    // Per job series: the last point given to the chart. SampleStream may
+    // replace a job's last point (a partial point of a bucket by a later
+    // one); append() then replaces it in the chart too.
+    std::vector<SeriesPoint> last_appended_;
 };
 
 } // namespace diskbench::client

@@ -123,6 +123,18 @@ void Chart::append_band(std::size_t index, std::span<const SeriesPoint> band_min
     current[index].append_band(band_min, band_max);
 }
 
+void Chart::truncate_points(std::size_t index, std::size_t count)
+{
+    if (index < state_->data.current.size())
+        state_->data.current[index].truncate(count);
+}
+
+void Chart::truncate_band(std::size_t index, std::size_t min_count, std::size_t max_count)
+{
+    if (index < state_->data.current.size())
+        state_->data.current[index].truncate_band(min_count, max_count);
+}
+
 void Chart::set_current_label(std::size_t index, std::string label)
 {
     auto& current = state_->data.current;

@@ -118,6 +118,12 @@ public:
     // Grows the band around series `index` (see ChartSeries), as a surface
     // map's per-bucket min and max arrive.
     void append_band(std::size_t index, std::span<const SeriesPoint> band_min, std::span<const SeriesPoint> band_max);
+    // Keeps only the first `count` points (or band points) of series `index`,
+    // so a partial point at the end (a surface map's bucket still filling)
+    // can be replaced by the next one: drop it, append the new one. The
+    // series' kept envelopes are computed anew at the next paint.
+    void truncate_points(std::size_t index, std::size_t count);
+    void truncate_band(std::size_t index, std::size_t min_count, std::size_t max_count);
     void clear_current();
 
     // The result to compare with (drawn under the current, in the reference colour).

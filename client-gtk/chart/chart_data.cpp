@@ -112,6 +112,39 @@ void StoredSeries::append_band(std::span<const SeriesPoint> lower, std::span<con
     extent.add(upper);
 }
 
+void StoredSeries::truncate(std::size_t count)
+{
+    if (count >= series.points.size())
+        return;
+    series.points.resize(count);
+    envelope.clear();
+    recompute_extent();
+}
+
+void StoredSeries::truncate_band(std::size_t min_count, std::size_t max_count)
+{
+    const bool lower = min_count < series.band_min.size(), upper = max_count < series.band_max.size();
+    if (lower) {
+        series.band_min.resize(min_count);
+        band_low.clear();
+    }
+    if (upper) {
+        series.band_max.resize(max_count);
+        band_high.clear();
+    }
+    if (lower || upper)
+        recompute_extent();
+}
+
+void StoredSeries::recompute_extent() noexcept
+{
+    // A replaced partial value must not keep stretching the axes.
+    extent = {};
+    extent.add(series.points);
+    extent.add(series.band_min);
+    extent.add(series.band_max);
+}
+
 bool ChartData::has_points() const noexcept
 {
     auto any = [](const std::vector<StoredSeries>& all) {

@@ -28,6 +28,10 @@ struct StoredSeries {
     explicit StoredSeries(ChartSeries from);
     void append(std::span<const SeriesPoint> points);
     void append_band(std::span<const SeriesPoint> lower, std::span<const SeriesPoint> upper);
+    // Drop points past `count`; the envelopes and the extent start over.
+    void truncate(std::size_t count);
+    void truncate_band(std::size_t min_count, std::size_t max_count);
+    void recompute_extent() noexcept;
 };
 
 // Everything a chart shows; Chart adds the caches around it.

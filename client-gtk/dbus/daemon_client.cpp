@@ -440,7 +440,9 @@ void DaemonClient::on_job_signal(sdbus::Message& message)
         std::vector<sdbus::Struct<std::uint32_t, double, double>> samples;
         message >> first >> samples;
         const std::vector<IndexedSample> batch = indexed(samples);
-        switch (streams_[job.path].on_signal(first, batch, job.points)) {
+        SampleStream& stream = streams_[job.path];
+        stream.declare_series(job.series);
+        switch (stream.on_signal(first, batch, job.points)) {
         case SampleStream::Signal::Appended:
             notify([&job](Observer& o) { o.job_points_added(job); });
             break;
@@ -486,6 +488,7 @@ void DaemonClient::request_samples(JobEntry& job)
                 g_message("cannot fetch samples of %s: %s", path.c_str(), error->what());
                 return;
             }
+            stream.declare_series(job.series);
             const bool added = stream.on_reply(from, indexed(samples), job.points);
             // More pages: a full one, or fewer samples than the job has.
             if (!samples.empty() && next > from && (samples.size() >= sample_page || next < job.sample_count))

@@ -166,6 +166,9 @@ bool is_pass_of(const PageView& view, const std::string& name)
 
 bool shows(const PageView& view, const std::string& name)
 {
+    // Its points are in its final series' list (SampleStream): no line of its own.
+    if (contract::is_partial_series(name))
+        return false;
     if (!view.names.empty())
         return std::find(view.names.begin(), view.names.end(), name) != view.names.end();
     return view.prefix ? name.starts_with(view.series) : name == view.series;

@@ -30,6 +30,9 @@ SavedResult saved_result_from_job(const JobEntry& job)
     result.notes = job.notes;
     for (std::size_t i = 0; i < job.series.size(); ++i) {
         const SeriesDeclaration& declared = job.series[i];
+        // Their latest point is in the final series' place already (SampleStream).
+        if (contract::is_partial_series(declared.name))
+            continue;
         SavedSeries series { declared.name, declared.x_unit, declared.y_unit, declared.style, {} };
         if (i < job.points.size())
             series.points = job.points[i];

@@ -20,9 +20,25 @@ namespace diskbench::client {
 //  - A batch that starts past what we have (we missed one) asks for a
 //    catch-up from our next index.
 //  - Overlaps (a reply covering a batch we already took) are skipped by index.
+//  - Partial points (series "NAME.partial", API 0.5) go to NAME's list, and
+//    each point of NAME or NAME.partial replaces a partial point at the same
+//    x at its end instead of following it: the list always holds the final
+//    points plus at most one partial last point (the bucket being filled),
+//    never a partial point twice. So a page that draws NAME shows the bucket
+//    grow, and a result saved after the run holds final points only. The
+//    NAME.partial lists themselves stay empty.
 class SampleStream {
 public:
     using Points = std::vector<std::vector<SeriesPoint>>;
+
+    // The job's Series, as known before samples are handed over (the daemon
+    // signals Series before the samples that use it); series only grow.
+    void declare_series(std::span<const SeriesDeclaration> series);
+    // Whether series `index`'s last point is partial.
+    [[nodiscard]] bool partial_tail(std::size_t index) const noexcept
+    {
+        return index < partial_tail_.size() && partial_tail_[index];
+    }
 
     // The catch-up to send: GetSampleRange(next(), ...). Marks it as on its way.
     std::uint64_t begin_catch_up() noexcept;
@@ -41,8 +57,15 @@ public:
 
 private:
     bool append(std::uint64_t first_index, std::span<const IndexedSample> samples, Points& points);
+    void add(std::uint32_t series, SeriesPoint point, Points& points);
 
     std::uint64_t next_ = 0;
+    // By series index: the series a point goes to (NAME's for NAME.partial)
+    // and whether the series is partial.
+    std::vector<std::uint32_t> target_;
+    std::vector<bool> partial_series_;
+    // By series index: whether points[index].back() is a partial point.
+    std::vector<bool> partial_tail_;
     bool catching_up_ = false;
 };
 

@@ -82,6 +82,8 @@ double median_of(std::vector<double> values)
 void add_median_series(Recorder& recorder, const std::vector<Result>& passes)
 {
     for (const Series& first : passes.front().series) {
+        if (is_partial_series(first.info.name))
+            continue; // a pass's live-only points have no median
         std::vector<const std::vector<SeriesPoint>*> points;
         for (const Result& pass : passes)
             for (const Series& series : pass.series)
@@ -122,6 +124,10 @@ std::uint64_t pass_seed(std::uint64_t seed, unsigned pass) noexcept
 
 std::string pass_series_name(std::string_view name, unsigned pass)
 {
+    // "mean.partial" -> "mean.pass2.partial": still the partial series of
+    // the pass's "mean.pass2".
+    if (is_partial_series(name))
+        return partial_series_name(pass_series_name(name.substr(0, name.size() - partial_series_suffix.size()), pass));
     return fmt::format("{}.pass{}", name, pass);
 }
 

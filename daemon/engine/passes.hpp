@@ -52,7 +52,8 @@ ParamSpec passes_param();
 // The seed pass `pass` (1-based) uses; pass_seed(seed, 1) == seed.
 std::uint64_t pass_seed(std::uint64_t seed, unsigned pass) noexcept;
 
-// "throughput.pass3" for pass 3 of series "throughput".
+// "throughput.pass3" for pass 3 of series "throughput"; "mean.pass3.partial"
+// for "mean.partial".
 std::string pass_series_name(std::string_view name, unsigned pass);
 
 // Runs one pass: the benchmark with `params` (seed already set for the

@@ -18,7 +18,10 @@ std::size_t Recorder::add_series(SeriesInfo info)
 void Recorder::add_point(std::size_t series_index, SeriesPoint point)
 {
     std::lock_guard lock(mutex_);
-    result_.series.at(series_index).points.push_back(point);
+    Series& series = result_.series.at(series_index);
+    // A partial point is for watchers only (see partial_series_suffix).
+    if (!is_partial_series(series.info.name))
+        series.points.push_back(point);
     if (sink_)
         sink_->point_added(series_index, point);
 }

@@ -18,6 +18,7 @@ public:
     Recorder(Result& result, SampleSink* sink) : result_(result), sink_(sink) {}
 
     std::size_t add_series(SeriesInfo info);
+    // A point of a partial series (is_partial_series) reaches the sink only.
     void add_point(std::size_t series_index, SeriesPoint point);
     // Forwarded when it moved by at least 0.1 % (or reached 1), so per-I/O
     // calls stay cheap for the sink.

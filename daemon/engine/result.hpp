@@ -6,6 +6,7 @@
 #include <chrono>
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace diskbench::engine {
@@ -17,6 +18,23 @@ struct SeriesPoint {
 
 // How a client should draw a series; the engine only names it.
 enum class SeriesStyle { Line, Bar, Scatter };
+
+// A series named "NAME.partial" carries partial points of series NAME: the
+// running value of an aggregate still being filled (a surface map's bucket),
+// each replaced by the next point of NAME or NAME.partial at the same x. So
+// a slow bucket shows while it fills, and a client can tell a partial point
+// from a final one by the series alone (the rule is in the D-Bus XML; the
+// client's reader is contract/series.hpp). Partial points go to the live
+// sink only, never into the Result: they are superseded by definition.
+inline constexpr std::string_view partial_series_suffix = ".partial";
+[[nodiscard]] inline bool is_partial_series(std::string_view name) noexcept
+{
+    return name.size() > partial_series_suffix.size() && name.ends_with(partial_series_suffix);
+}
+[[nodiscard]] inline std::string partial_series_name(std::string_view name)
+{
+    return std::string(name) + std::string(partial_series_suffix);
+}
 
 // Units are short, fixed identifiers ("B", "MB/s", "IOPS", "ns", "s",
 // "depth", "threads") so clients can format them.

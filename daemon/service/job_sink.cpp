@@ -12,13 +12,18 @@ std::optional<std::size_t> JobSink::add_series_locked(const engine::SeriesInfo& 
         return std::nullopt;
     }
     series_.emplace_back(info.name, info.x_unit, info.y_unit, std::string(engine::style_name(info.style)));
+    series_partial_.push_back(engine::is_partial_series(info.name));
     series_dirty_ = true;
     return series_.size() - 1;
 }
 
 void JobSink::add_point_locked(std::size_t index, const engine::SeriesPoint& point)
 {
-    if (samples_.size() >= max_samples) {
+    if (series_partial_[index]) {
+        if (partial_samples_ >= max_partial_samples || samples_.size() >= max_samples)
+            return;
+        ++partial_samples_;
+    } else if (samples_.size() >= max_samples) {
         ++dropped_samples_;
         return;
     }

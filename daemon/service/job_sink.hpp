@@ -27,6 +27,11 @@ public:
     static constexpr std::size_t max_samples = 1'500'000;
     static constexpr std::size_t max_per_message = 262'144;
     static constexpr std::size_t max_series = 256;
+    // Partial points (series "NAME.partial") are superseded by later ones,
+    // so they may not crowd out final points: past this many, further
+    // partial points are left out (not counted as dropped; the final point
+    // of their bucket still comes).
+    static constexpr std::size_t max_partial_samples = max_samples / 4;
 
     void series_added(std::size_t index, const engine::SeriesInfo& info) override;
     void point_added(std::size_t series_index, const engine::SeriesPoint& point) override;
@@ -72,6 +77,8 @@ private:
 
     mutable std::mutex mutex_;
     std::vector<SeriesDescription> series_;
+    std::vector<bool> series_partial_; // by our index: a "NAME.partial" series
+    std::size_t partial_samples_ = 0;
     // The engine's series index -> ours (nullopt: not kept).
     std::vector<std::optional<std::size_t>> engine_series_;
     std::vector<Sample> samples_;

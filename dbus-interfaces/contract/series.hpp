@@ -3,6 +3,7 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace diskbench::contract {
@@ -29,5 +30,22 @@ struct IndexedSample {
     std::uint32_t series = 0;
     double x = 0, y = 0;
 };
+
+// Since API 0.5 a series "NAME.partial" carries partial points of series
+// NAME (the running value of a surface map's bucket still being read): each
+// replaces the previous partial point at the same x, and NAME's point at that
+// x replaces them for good (see Job.Series in the XML).
+inline constexpr std::string_view partial_series_suffix = ".partial";
+
+[[nodiscard]] inline bool is_partial_series(std::string_view name) noexcept
+{
+    return name.size() > partial_series_suffix.size() && name.ends_with(partial_series_suffix);
+}
+
+// "mean" for "mean.partial"; the name itself for a final series.
+[[nodiscard]] inline std::string_view final_series_name(std::string_view name) noexcept
+{
+    return is_partial_series(name) ? name.substr(0, name.size() - partial_series_suffix.size()) : name;
+}
 
 } // namespace diskbench::contract

@@ -16,7 +16,9 @@
 #include <bit>
 #include <fstream>
 #include <iterator>
+#include <chrono>
 #include <optional>
+#include <thread>
 
 using namespace diskbench::engine;
 using namespace diskbench::testing;
@@ -46,6 +48,11 @@ void check_common(const Result& result, const RecordingSink& sink, const std::st
     REQUIRE(sink.series.size() == result.series.size());
     for (std::size_t i = 0; i < result.series.size(); ++i) {
         CHECK(sink.series[i].name == result.series[i].info.name);
+        if (is_partial_series(result.series[i].info.name)) {
+            // Live-only: the sink may have had some, the result keeps none.
+            CHECK(result.series[i].points.empty());
+            continue;
+        }
         REQUIRE(sink.points[i].size() == result.series[i].points.size());
         CHECK(!result.series[i].points.empty());
         for (std::size_t j = 0; j < sink.points[i].size(); ++j) {
@@ -357,4 +364,71 @@ TEST_CASE("1 MiB reads reach the device whole, not split by buffer segments", "[
     const std::uint64_t requests = loop.completed_reads() - before;
     CHECK(number(result, "bytes") == 64.0 * MiB);
     CHECK(requests == 64);
+}
+
+namespace {
+
+// Records every call in order, and takes 2 ms per progress call (the run
+// reports progress every 0.1 %), so the surface map's one bucket takes
+// about 2 s, as a bucket of a big disk takes minutes.
+class SlowOrderedSink final : public SampleSink {
+public:
+    struct Entry {
+        std::size_t series;
+        SeriesPoint point;
+        std::chrono::steady_clock::time_point at;
+    };
+    void series_added(std::size_t, const SeriesInfo& info) override { names.push_back(info.name); }
+    void point_added(std::size_t series, const SeriesPoint& point) override
+    {
+        entries.push_back({ series, point, std::chrono::steady_clock::now() });
+    }
+    void progress_changed(double) override { std::this_thread::sleep_for(std::chrono::milliseconds(2)); }
+
+    std::vector<std::string> names;
+    std::vector<Entry> entries;
+};
+
+} // namespace
+
+TEST_CASE("surface: a slow bucket sends partial points before its final one, none kept in the result",
+          "[benchmarks]")
+{
+    const SharedFiles& files = shared_files();
+    const BenchmarkInfo* info = find_benchmark("surface");
+    REQUIRE(info != nullptr);
+    const Target target = open_target_for_read(files.plain);
+    CancelToken cancel;
+    SlowOrderedSink sink;
+    const ValueMap params = { { "buckets", std::uint64_t { 1 } }, { "block_size", std::uint64_t { 64 * 1024 } } };
+    const Result result = run_benchmark(*info, target, params, &sink, cancel);
+
+    REQUIRE(sink.names
+            == std::vector<std::string> { "mean", "min", "max", "mean.partial", "min.partial", "max.partial" });
+    for (const Series& series : result.series)
+        CHECK(series.points.empty() == is_partial_series(series.info.name));
+    // The final point comes last; every partial point before it, at its x,
+    // at least 0.2 s after the one before, at most 100 of them.
+    REQUIRE(!sink.entries.empty());
+    std::size_t partial = 0;
+    std::optional<std::chrono::steady_clock::time_point> last_partial;
+    bool final_seen = false;
+    for (const auto& entry : sink.entries) {
+        CHECK(entry.point.x == 0.0);
+        CHECK(entry.point.y > 0);
+        if (entry.series < 3) {
+            final_seen = true;
+            continue;
+        }
+        CHECK_FALSE(final_seen);
+        if (entry.series == 3) {
+            ++partial;
+            if (last_partial)
+                CHECK(entry.at - *last_partial >= std::chrono::milliseconds(190));
+            last_partial = entry.at;
+        }
+    }
+    CHECK(final_seen);
+    CHECK(partial >= 2); // ~2 s of bucket: about 10
+    CHECK(partial <= 100);
 }

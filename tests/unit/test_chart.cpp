@@ -1016,4 +1016,40 @@ TEST_CASE("a secondary series is drawn dashed against its own axis, also in expo
     CHECK(exported_heat_pixels() == 0);
     g_remove(png.c_str());
     g_rmdir(dir.get());
+
+TEST_CASE("a partial last point replaced in place draws like the final series given whole", "[client][chart]")
+{
+    // A surface map's bucket being filled: its partial point is at the end of
+    // mean/min/max until a later one replaces it (truncate, then append).
+    const ChartTheme theme = ChartTheme::light();
+    ChartSpec spec = line_spec();
+    spec.x_low = 0;
+    spec.x_high = 5000;
+    ChartSeries whole = wave("now", 5000, 1, 100);
+    for (const SeriesPoint& point : whole.points) {
+        whole.band_min.push_back({ point.x, point.y - 20 });
+        whole.band_max.push_back({ point.x, point.y + 10 });
+    }
+    Chart given(spec);
+    given.set_current({ whole });
+    Chart grown(spec);
+    grown.set_current_label(0, "now");
+    const std::size_t half = whole.points.size() / 2;
+    grown.append_points(0, std::span(whole.points).first(half));
+    grown.append_band(0, std::span(whole.band_min).first(half), std::span(whole.band_max).first(half));
+    for (double partial : { 5.0, 400.0 }) { // far off the line: a stale one would show
+        const SeriesPoint point { whole.points[half].x, partial };
+        grown.append_points(0, std::span(&point, 1));
+        grown.append_band(0, std::span(&point, 1), std::span(&point, 1));
+        Image frame(700, 350);
+        grown.paint(frame.cr.get(), 700, 350, theme); // envelopes include the partial point
+        grown.truncate_points(0, half);
+        grown.truncate_band(0, half, half);
+    }
+    grown.append_points(0, std::span(whole.points).subspan(half));
+    grown.append_band(0, std::span(whole.band_min).subspan(half), std::span(whole.band_max).subspan(half));
+    Image a(700, 350), b(700, 350);
+    given.paint(a.cr.get(), 700, 350, theme);
+    grown.paint(b.cr.get(), 700, 350, theme);
+    CHECK(a.bytes() == b.bytes());
 }

@@ -81,6 +81,26 @@ TEST_CASE("per-user caps: running jobs and folders being prepared", "[daemon-par
     CHECK(limits.budget(1001) != first);
 }
 
+TEST_CASE("partial points never crowd out final points", "[daemon-parts]")
+{
+    service::JobSink sink;
+    sink.series_added(0, { "mean", "B", "MB/s", engine::SeriesStyle::Line });
+    sink.series_added(1, { "mean.partial", "B", "MB/s", engine::SeriesStyle::Line });
+    const std::size_t partial_made = service::JobSink::max_partial_samples + 500;
+    for (std::size_t i = 0; i < partial_made; ++i)
+        sink.point_added(1, { 0.0, static_cast<double>(i) });
+    // Past their own budget partial points are left out, and not reported
+    // as lost: a later point of their bucket replaces them anyway.
+    CHECK(sink.dropped_samples() == 0);
+    sink.point_added(0, { 0.0, 1.0 });
+    std::size_t partial = 0, final = 0;
+    while (sink.unpublished())
+        for (const auto& sample : sink.take_batch().samples)
+            (std::get<0>(sample) == 1 ? partial : final) += 1;
+    CHECK(partial == service::JobSink::max_partial_samples);
+    CHECK(final == 1);
+}
+
 TEST_CASE("a job keeps a bounded number of samples and no message carries more than the cap", "[daemon-parts]")
 {
     service::JobSink sink;

@@ -7,7 +7,15 @@
 // so memory does not grow with the device: a 20 TB disk costs what a 1 GB
 // stick does. The min/max envelope shows the zones and the slow spots that
 // a mean alone would hide.
+//
+// A bucket of a multi-terabyte disk takes minutes to read, so while one fills
+// its running mean/min/max go out as partial points ("mean.partial", ...; see
+// partial_series_suffix), at most every partial_interval_ns and only after
+// the bucket grew by 1/max_partials_per_bucket: at most 100 per bucket and 5
+// a second, so a 20 TB map (1000 buckets of 100 s at 200 MB/s) moves every
+// second and adds at most 300,000 points (the daemon caps them at 375,000).
 #include "../benchmark_support.hpp"
+#include "../clock.hpp"
 #include "../errors.hpp"
 #include "../request_sources.hpp"
 #include "benchmarks.hpp"
@@ -41,6 +49,9 @@ private:
     std::uint64_t count_;
 };
 
+constexpr std::uint64_t partial_interval_ns = 200'000'000;
+constexpr std::uint64_t max_partials_per_bucket = 100;
+
 struct Bucket {
     std::uint64_t bytes = 0;
     std::uint64_t busy_ns = 0; // sum of read latencies
@@ -66,6 +77,9 @@ void run(BenchmarkContext& ctx)
     const std::size_t mean_series = ctx.recorder.add_series({ "mean", "B", "MB/s", SeriesStyle::Line });
     const std::size_t min_series = ctx.recorder.add_series({ "min", "B", "MB/s", SeriesStyle::Line });
     const std::size_t max_series = ctx.recorder.add_series({ "max", "B", "MB/s", SeriesStyle::Line });
+    const std::size_t mean_partial = ctx.recorder.add_series({ partial_series_name("mean"), "B", "MB/s", SeriesStyle::Line });
+    const std::size_t min_partial = ctx.recorder.add_series({ partial_series_name("min"), "B", "MB/s", SeriesStyle::Line });
+    const std::size_t max_partial = ctx.recorder.add_series({ partial_series_name("max"), "B", "MB/s", SeriesStyle::Line });
 
     // One slot per bucket, bounded by the `buckets` parameter (at most
     // 100000 x 40 bytes).
@@ -74,6 +88,8 @@ void run(BenchmarkContext& ctx)
     double slowest = 0;
     double fastest = 0;
     bool any_bucket = false;
+    std::uint64_t last_point_ns = monotonic_ns(); // the last point of any kind
+    std::uint64_t reads_at_last_partial = 0;      // of the bucket being filled
     ObserverFunction observer([&](unsigned, const IoCompletion& c) {
         const std::uint64_t index = layout.bucket_of(c.request.offset / block);
         Bucket& bucket = buckets[index];
@@ -83,14 +99,25 @@ void run(BenchmarkContext& ctx)
         bucket.bytes += c.request.length;
         bucket.busy_ns += c.latency_ns();
         ++bucket.reads;
-        if (bucket.reads == layout.first_block(index + 1) - layout.first_block(index)) {
-            const auto x = static_cast<double>(layout.first_block(index) * block);
+        const std::uint64_t bucket_blocks = layout.first_block(index + 1) - layout.first_block(index);
+        const auto x = static_cast<double>(layout.first_block(index) * block);
+        if (bucket.reads == bucket_blocks) {
             ctx.recorder.add_point(mean_series, { x, mb_per_s(bucket.bytes, bucket.busy_ns) });
             ctx.recorder.add_point(min_series, { x, bucket.slowest });
             ctx.recorder.add_point(max_series, { x, bucket.fastest });
             slowest = any_bucket ? std::min(slowest, bucket.slowest) : bucket.slowest;
             any_bucket = true;
             fastest = std::max(fastest, bucket.fastest);
+            last_point_ns = monotonic_ns();
+            reads_at_last_partial = 0;
+        } else if ((bucket.reads - reads_at_last_partial) * max_partials_per_bucket >= bucket_blocks) {
+            if (const std::uint64_t now = monotonic_ns(); now - last_point_ns >= partial_interval_ns) {
+                ctx.recorder.add_point(mean_partial, { x, mb_per_s(bucket.bytes, bucket.busy_ns) });
+                ctx.recorder.add_point(min_partial, { x, bucket.slowest });
+                ctx.recorder.add_point(max_partial, { x, bucket.fastest });
+                last_point_ns = now;
+                reads_at_last_partial = bucket.reads;
+            }
         }
         done_bytes += c.request.length;
         ctx.recorder.set_progress(static_cast<double>(done_bytes) / static_cast<double>(size));
