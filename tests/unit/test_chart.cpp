@@ -1016,6 +1016,7 @@ TEST_CASE("a secondary series is drawn dashed against its own axis, also in expo
     CHECK(exported_heat_pixels() == 0);
     g_remove(png.c_str());
     g_rmdir(dir.get());
+}
 
 TEST_CASE("a partial last point replaced in place draws like the final series given whole", "[client][chart]")
 {
