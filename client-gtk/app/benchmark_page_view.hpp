@@ -79,7 +79,8 @@ private:
     [[nodiscard]] std::string summary_of(const SavedValueMap& summary) const;
     // The checks card and the message area for a result's summary, warnings and notes.
     void show_result_messages(const SavedValueMap& summary, const std::vector<std::string>& warnings,
-                              const std::vector<std::string>& notes);
+                              const std::vector<std::string>& notes,
+                              const std::vector<contract::Message>& warning_messages = {});
     std::weak_ptr<bool> begin_start();
     void start_on_device(const DeviceEntry& device);
     void start_in_folder(const std::string& folder);

@@ -201,7 +201,7 @@ void JobObject::finish(EngineOutcome outcome)
     do
         flush();
     while (sink_.unpublished());
-    emitPropertiesChangedSignal(interface_name, { "State", "Progress", "Backend", "Summary", "Warnings", "Notes",
+    emitPropertiesChangedSignal(interface_name, { "State", "Progress", "Backend", "Summary", "Warnings", "Notes", "WarningMessages", "NoteMessages",
                                                   "Error", "ErrorName", "ErrorMessage", "FinishedAt" });
     emitCompleted(state_, variants_from_values(result_.summary), Error());
     log_info("{} {} on {} ended: {}{}", getObjectPath(), setup_.benchmark->kind, setup_.target_name, state_,
