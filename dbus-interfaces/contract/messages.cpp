@@ -18,19 +18,26 @@ namespace {
 // Ids are stable API (clients look them up): add new ones, never rename.
 // Arguments in braces: see messages.hpp. Sizes ("4 KiB") and the daemon's
 // names of phases, devices, files and parameters arrive as text.
-// xgettext: no-c-format applies to the whole table (its % are literal).
+// Formats with a literal % say so to xgettext (no-c-format), so msgfmt -c does not take "% b" for a directive.
 constexpr std::array catalogue {
     // TRANSLATORS: {key} is a summary key such as seq_read_throughput_mb_s; {min} and {max} are its figures.
+    // xgettext:no-c-format
     MessageFormat { "passes-varied", N_("{key}: results varied {percent:.0f} % between passes ({min} to {max} over {passes} passes)") },
     // TRANSLATORS: {passes} is how many passes were asked for.
     MessageFormat { "cancelled-in-first-pass", N_("cancelled in pass 1 of {passes}: the figures are those of that pass so far") },
     MessageFormat { "cancelled-in-pass", N_("cancelled in pass {pass} of {passes}: the figures are those of the {complete} complete passes") },
     // TRANSLATORS: the speed fell by {percent} % while the drive was at {celsius} degrees Celsius.
+    // xgettext:no-c-format
     MessageFormat { "speed-drop-throttling", N_("speed fell {percent:.0f} % at {celsius:.0f} °C (warning threshold {threshold:.0f} °C): thermal throttling") },
+    // xgettext:no-c-format
     MessageFormat { "speed-drop-throttling-assumed", N_("speed fell {percent:.0f} % at {celsius:.0f} °C (the drive gives no warning threshold; taken as {threshold:.0f} °C): thermal throttling") },
+    // xgettext:no-c-format
     MessageFormat { "speed-drop-cache", N_("speed fell {percent:.0f} % at {celsius:.0f} °C (warning threshold {threshold:.0f} °C): the drive stayed cool, so a write cache filled up (SLC cache cliff), not thermal throttling") },
+    // xgettext:no-c-format
     MessageFormat { "speed-drop-cache-assumed", N_("speed fell {percent:.0f} % at {celsius:.0f} °C (the drive gives no warning threshold; taken as {threshold:.0f} °C): the drive stayed cool, so a write cache filled up (SLC cache cliff), not thermal throttling") },
+    // xgettext:no-c-format
     MessageFormat { "speed-drop-not-heat", N_("speed fell {percent:.0f} % at {celsius:.0f} °C (warning threshold {threshold:.0f} °C): the drive stayed cool, so not thermal throttling") },
+    // xgettext:no-c-format
     MessageFormat { "speed-drop-not-heat-assumed", N_("speed fell {percent:.0f} % at {celsius:.0f} °C (the drive gives no warning threshold; taken as {threshold:.0f} °C): the drive stayed cool, so not thermal throttling") },
     MessageFormat { "no-temperature", N_("this device reports no temperature") },
     // TRANSLATORS: {seconds} is a time in seconds, such as 0.25.
@@ -46,19 +53,26 @@ constexpr std::array catalogue {
     // TRANSLATORS: {device} is a loop device such as loop3, {backing_file} a path; keep the losetup command as it is.
     MessageFormat { "loop-page-cache-backed", N_("{device} is page-cache-backed: it reads and writes its backing file {backing_file} through the page cache (no direct I/O), so the figures are partly the memory's; attach it with losetup --direct-io=on") },
     MessageFormat { "loop-backing-in-memory", N_("{device}'s backing file {backing_file} is on {filesystem}: the figures are the memory's, not a disk's") },
+    // xgettext:no-c-format
     MessageFormat { "loop-backing-cached", N_("a cache answered reads under {device}: the page cache held {percent:.0f} % of its backing file {backing_file} during the test") },
     // TRANSLATORS: {under} is the disk under the backing file; {served} and {issued} are sizes such as "12 MiB".
+    // xgettext:no-c-format
     MessageFormat { "loop-backing-cached-served", N_("a cache answered reads under {device}: the page cache held {percent:.0f} % of its backing file {backing_file} during the test, and {under} served {served} of {issued} read") },
     // TRANSLATORS: {phases} names the test phases, e.g. "during SEQ1M Q8T1" or "in 2 of 4 phases (SEQ1M Q8T1, RND4K Q1T1)".
+    // xgettext:no-c-format
     MessageFormat { "loop-backing-served-reads", N_("a cache answered reads under {device}: {under} (under its backing file) served {served} of {issued} read ({share:.1f} %) {phases}") },
+    // xgettext:no-c-format
     MessageFormat { "loop-backing-absorbed-writes", N_("writes absorbed by the page cache under {device}: {under} (under its backing file) received {served} of {issued} written ({share:.1f} %) {phases}") },
     // TRANSLATORS: {link} describes a link such as "PCIe 3.0 x1 (the device supports x4)".
     MessageFormat { "link-degraded", N_("the link runs below what both its ends support: {link}, which carries at most {limit:.0f} MB/s") },
     MessageFormat { "link-too-fast", N_("faster than a {link} link allows: {speed:.0f} MB/s during {phase}, where the link carries at most {limit:.0f} MB/s: a cache answered") },
     MessageFormat { "rotating-impossible", N_("impossible for a rotating disk: {iops:.0f} random I/Os a second, {latency_us:.0f} us mean latency during {phase} (a spinning disk manages at most about {max_iops:.0f} a second and needs more than {min_latency_ms:.0f} ms a read at queue depth 1): a cache answered, or the disk does not rotate") },
+    // xgettext:no-c-format
     MessageFormat { "device-served-reads", N_("a cache answered reads: {device} served {served} of {issued} read ({share:.1f} %) {phases}") },
+    // xgettext:no-c-format
     MessageFormat { "device-absorbed-writes", N_("writes absorbed by the page cache inside the timing: {device} received {served} of {issued} written ({share:.1f} %) {phases}") },
     // TRANSLATORS: {activity} lists the other I/O, e.g. "during SEQ1M Q8T1: 4 MiB read".
+    // xgettext:no-c-format
     MessageFormat { "foreign-io", N_("other I/O on {device} during the test (more than 1 % beyond the benchmark's own): {activity}") },
     // TRANSLATORS: {reason} is the system's error text.
     MessageFormat { "io-uring-unavailable", N_("io_uring is not available ({reason}); used the psync thread pool, which costs more CPU per I/O") },
@@ -80,6 +94,7 @@ constexpr std::array catalogue {
     MessageFormat { "surface-fewer-buckets", N_("{buckets} buckets instead of {wanted}: the device holds only {blocks} blocks of {block}") },
     // TRANSLATORS: {test} is a test's label such as "SEQ1M Q8T1".
     MessageFormat { "profile-test-left-out", N_("{test} left out: the device is smaller than one block") },
+    // xgettext:no-c-format
     MessageFormat { "write-speed-unsettled", N_("the write speed did not settle (the last {windows} windows vary by more than ±{tolerance:.0f} % or still trend): write longer (duration_s) for a steady figure") },
     MessageFormat { "test-file-scaled", N_("the test file scaled down from {requested} to {fitted} to fit the free space") },
     MessageFormat { "largest-block-scaled-to-amount", N_("largest block size scaled down to {block} to fit the amount written per size") },
