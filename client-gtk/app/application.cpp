@@ -65,6 +65,9 @@ void Application::update_status()
         for (const std::string& cell : page->grid_cells())
             cells += (cells.empty() ? "" : "|") + cell;
     g_simple_action_set_state(grid_action_, g_variant_new_string(cells.c_str()));
+    const BenchmarkPageView* shown = window_->shown_page();
+    g_simple_action_set_state(messages_action_,
+                              g_variant_new_string(shown ? shown->message_text().c_str() : ""));
     if (shortcuts_)
         shortcuts_->update();
 }
@@ -281,6 +284,12 @@ void Application::add_actions()
     g_signal_connect(grid_action_, "activate", G_CALLBACK(+[](GSimpleAction*, GVariant*, gpointer) {}), nullptr);
     g_action_map_add_action(G_ACTION_MAP(app_.get()), G_ACTION(grid_action_));
     g_object_unref(grid_action_);
+    // "messages": the shown page's warnings and notes as the user reads them
+    // (translated), one per line; read-only, for scripts and the GUI tests.
+    messages_action_ = g_simple_action_new_stateful("messages", nullptr, g_variant_new_string(""));
+    g_signal_connect(messages_action_, "activate", G_CALLBACK(+[](GSimpleAction*, GVariant*, gpointer) {}), nullptr);
+    g_action_map_add_action(G_ACTION_MAP(app_.get()), G_ACTION(messages_action_));
+    g_object_unref(messages_action_);
 
     // The keyboard's own actions, and every accelerator (model/shortcuts)
     // but Ctrl+C, which belongs to copying (below).

@@ -48,6 +48,7 @@ private:
     GSimpleAction* status_action_ = nullptr;
     std::unique_ptr<ShortcutActions> shortcuts_;
     GSimpleAction* grid_action_ = nullptr; // the folder Profiles grid's cells, for scripts
+    GSimpleAction* messages_action_ = nullptr;
     Ref<GtkFileChooserNative> chooser_;
     std::function<void(const std::string&)> chosen_;
 };

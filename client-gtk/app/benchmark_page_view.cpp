@@ -432,6 +432,13 @@ std::string BenchmarkPageView::export_graph(const std::string& path) const
     return export_chart(chart_.chart(), path, *format, graph_title(), 1200, 700, ChartTheme::light());
 }
 
+std::string BenchmarkPageView::message_text() const
+{
+    if (!gtk_revealer_get_reveal_child(GTK_REVEALER(message_revealer_)))
+        return {};
+    return gtk_label_get_text(GTK_LABEL(message_label_));
+}
+
 std::string BenchmarkPageView::status() const
 {
     std::string state = "idle";

@@ -49,6 +49,8 @@ public:
     // What is shown (a live job as it stands, or the opened result).
     [[nodiscard]] std::optional<SavedResult> shown_result() const;
     [[nodiscard]] std::string export_graph(const std::string& path) const; // "" or a message
+    // The message area's text ("" when hidden): the warnings and notes shown.
+    [[nodiscard]] std::string message_text() const;
     [[nodiscard]] std::string status() const;                               // "kind:state:points"
     [[nodiscard]] std::string graph_title() const;
     // The folder Profiles page (file-profile): the shown run as a plain-text
