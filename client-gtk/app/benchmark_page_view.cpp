@@ -253,7 +253,9 @@ void BenchmarkPageView::update_progress(const JobEntry* job, bool running)
     } else if (opened_) {
         progress.fraction = opened_->state == "finished" ? 1 : 0;
         progress.text = printf_text(_("Result of %s"), result_date_text(opened_->finished_at_us).c_str());
-        show_result_messages(opened_->summary, opened_->warnings, opened_->notes);
+        show_result_messages(opened_->summary, opened_->warnings,
+                             localized_lines(opened_->notes, opened_->notes, opened_->note_messages),
+                             opened_->warning_messages);
         gtk_label_set_text(GTK_LABEL(summary_label_), summary_of(opened_->summary).c_str());
         set_latency_tooltip(summary_label_, opened_->summary);
     } else {

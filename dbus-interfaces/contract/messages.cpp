@@ -150,6 +150,14 @@ std::string value_text(const MessageValue& value, int decimals, const NumberText
 
 } // namespace
 
+bool Message::operator==(const Message& other) const
+{
+    return id == other.id && args.size() == other.args.size()
+        && std::all_of(args.begin(), args.end(), [&](const MessageArg& arg) {
+               return std::find(other.args.begin(), other.args.end(), arg) != other.args.end();
+           });
+}
+
 std::span<const MessageFormat> message_catalogue() noexcept
 {
     return catalogue;

@@ -43,7 +43,8 @@ struct MessageArg {
 struct Message {
     std::string id;
     std::vector<MessageArg> args;
-    bool operator==(const Message&) const = default;
+    // The same id and arguments, in any order (a{sv} and JSON keep none).
+    bool operator==(const Message& other) const;
 };
 
 struct MessageFormat {

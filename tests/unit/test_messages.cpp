@@ -4,6 +4,7 @@
 // not in it cannot be sent, and a client renders translations with its own
 // decimal separator and falls back to the daemon's English for unknown ids.
 #include "contract/messages.hpp"
+#include "contract/result_file.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -65,4 +66,38 @@ TEST_CASE("a client renders the translated format with its own numbers, else the
     // A translation naming an argument the message lacks: the English format.
     const auto broken = [](const char*) -> const char* { return "{secs} s"; };
     CHECK(localized_text(message, english, broken, c_number_text) == english);
+}
+
+TEST_CASE("a result file keeps the messages, and files without them still load", "[contract][messages]")
+{
+    SavedResult result;
+    result.kind = "seek";
+    result.state = "finished";
+    const Message note { "no-temperature", {} };
+    const Message warning { "device-served-reads",
+                            { { "device", "loop3" }, { "served", "1 MiB" }, { "issued", "8 MiB" }, { "share", 12.5 },
+                              { "phases", "during seek" } } };
+    result.notes = { english_text(note) };
+    result.note_messages = { note };
+    result.warnings = { english_text(warning) };
+    result.warning_messages = { warning };
+    const auto loaded = result_from_json(result_to_json(result));
+    REQUIRE(std::holds_alternative<SavedResult>(loaded));
+    const SavedResult& back = std::get<SavedResult>(loaded);
+    CHECK(back == result);
+    CHECK(english_text(back.warning_messages.at(0)) == result.warnings.at(0));
+
+    // A file of an older client: no "warning_messages" / "note_messages".
+    SavedResult old = result;
+    old.warning_messages.clear();
+    old.note_messages.clear();
+    std::string json = result_to_json(old);
+    for (const char* key : { "\"warning_messages\" : [],", "\"note_messages\" : [],", "\"warning_messages\":[],",
+                             "\"note_messages\":[]," })
+        if (const auto at = json.find(key); at != std::string::npos)
+            json.erase(at, std::string_view(key).size());
+    CHECK(json.find("note_messages") == std::string::npos);
+    const auto old_loaded = result_from_json(json);
+    REQUIRE(std::holds_alternative<SavedResult>(old_loaded));
+    CHECK(std::get<SavedResult>(old_loaded).note_messages.empty());
 }
