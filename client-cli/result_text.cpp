@@ -6,6 +6,7 @@
 
 #include "chart/value_format.hpp"
 #include "model/job_result.hpp"
+#include "model/message_text.hpp"
 #include "model/printf_text.hpp"
 #include "model/progress_text.hpp"
 #include "model/saved_values.hpp"
@@ -104,9 +105,10 @@ std::string result_summary_text(const SavedResult& result)
         text += figures.render();
     if (!facts.empty())
         text += facts.render();
-    for (const std::string& warning : result.warnings)
+    // In the user's language where the daemon sent catalogue messages (0.5).
+    for (const std::string& warning : client::localized_lines(result.warnings, result.warnings, result.warning_messages))
         text += printf_text(_("Warning: %s"), warning.c_str()) + "\n";
-    for (const std::string& note : result.notes)
+    for (const std::string& note : client::localized_lines(result.notes, result.notes, result.note_messages))
         text += printf_text(_("Note: %s"), note.c_str()) + "\n";
     return text;
 }

@@ -68,6 +68,8 @@ void Application::update_status()
     const BenchmarkPageView* shown = window_->shown_page();
     const std::string form = shown ? shown->settings_form() : std::string();
     g_simple_action_set_state(form_action_, g_variant_new_string(form.c_str()));
+    g_simple_action_set_state(messages_action_,
+                              g_variant_new_string(shown ? shown->message_text().c_str() : ""));
     if (shortcuts_)
         shortcuts_->update();
 }
@@ -300,6 +302,12 @@ void Application::add_actions()
     g_signal_connect(form_action_, "activate", G_CALLBACK(+[](GSimpleAction*, GVariant*, gpointer) {}), nullptr);
     g_action_map_add_action(G_ACTION_MAP(app_.get()), G_ACTION(form_action_));
     g_object_unref(form_action_);
+    // "messages": the shown page's warnings and notes as the user reads them
+    // (translated), one per line; read-only, for scripts and the GUI tests.
+    messages_action_ = g_simple_action_new_stateful("messages", nullptr, g_variant_new_string(""));
+    g_signal_connect(messages_action_, "activate", G_CALLBACK(+[](GSimpleAction*, GVariant*, gpointer) {}), nullptr);
+    g_action_map_add_action(G_ACTION_MAP(app_.get()), G_ACTION(messages_action_));
+    g_object_unref(messages_action_);
 
     // The keyboard's own actions, and every accelerator (model/shortcuts)
     // but Ctrl+C, which belongs to copying (below).

@@ -49,6 +49,7 @@ private:
     std::unique_ptr<ShortcutActions> shortcuts_;
     GSimpleAction* grid_action_ = nullptr; // the folder Profiles grid's cells, for scripts
     GSimpleAction* form_action_ = nullptr; // the shown page's settings form, for scripts
+    GSimpleAction* messages_action_ = nullptr;
     Ref<GtkFileChooserNative> chooser_;
     std::function<void(const std::string&)> chosen_;
 };

@@ -5,6 +5,7 @@
 #include "../model/folder.hpp"
 #include "../model/job_result.hpp"
 #include "../model/latency_text.hpp"
+#include "../model/message_text.hpp"
 #include "../model/write_consent.hpp"
 #include "../model/progress_text.hpp"
 #include "../model/result_checks.hpp"
@@ -208,12 +209,15 @@ void BenchmarkPageView::update_messages(const std::vector<std::string>& warnings
 }
 
 void BenchmarkPageView::show_result_messages(const SavedValueMap& summary, const std::vector<std::string>& warnings,
-                                             const std::vector<std::string>& notes)
+                                             const std::vector<std::string>& notes,
+                                             const std::vector<contract::Message>& warning_messages)
 {
+    // The checks card matches the English texts; the message area shows
+    // the rest in the user's language.
     const ResultChecks checks = result_checks(summary, warnings);
     gtk_label_set_text(GTK_LABEL(checks_label_), checks_text(checks).c_str());
     gtk_widget_set_visible(checks_card_, !checks.lines.empty());
-    update_messages(warnings_outside(checks, warnings), notes);
+    update_messages(localized_lines(warnings_outside(checks, warnings), warnings, warning_messages), notes);
 }
 
 void BenchmarkPageView::update_controls()
@@ -248,17 +252,19 @@ void BenchmarkPageView::update_progress(const JobEntry* job, bool running)
     JobProgress progress;
     if (job) {
         progress = job_progress(*job, g_get_real_time());
-        std::vector<std::string> notes = job->notes;
+        std::vector<std::string> notes = localized_lines(job->notes, job->notes, job->note_messages);
         const std::string folder = job->in_directory() ? folder_display_name(job->target) : std::string();
         if (const std::optional<ErrorText> failure = job_error_text(*job, folder))
             notes = { failure->message };
-        show_result_messages(job->summary, job->warnings, notes);
+        show_result_messages(job->summary, job->warnings, notes, job->warning_messages);
         gtk_label_set_text(GTK_LABEL(summary_label_), summary_of(job->summary).c_str());
         set_latency_tooltip(summary_label_, job->summary);
     } else if (opened_) {
         progress.fraction = opened_->state == "finished" ? 1 : 0;
         progress.text = printf_text(_("Result of %s"), result_date_text(opened_->finished_at_us).c_str());
-        show_result_messages(opened_->summary, opened_->warnings, opened_->notes);
+        show_result_messages(opened_->summary, opened_->warnings,
+                             localized_lines(opened_->notes, opened_->notes, opened_->note_messages),
+                             opened_->warning_messages);
         gtk_label_set_text(GTK_LABEL(summary_label_), summary_of(opened_->summary).c_str());
         set_latency_tooltip(summary_label_, opened_->summary);
     } else {
@@ -445,6 +451,13 @@ std::string BenchmarkPageView::export_graph(const std::string& path) const
     if (!format)
         return _("Pick a file name ending in .png, .svg or .pdf.");
     return export_chart(chart_.chart(), path, *format, graph_title(), 1200, 700, ChartTheme::light());
+}
+
+std::string BenchmarkPageView::message_text() const
+{
+    if (!gtk_revealer_get_reveal_child(GTK_REVEALER(message_revealer_)))
+        return {};
+    return gtk_label_get_text(GTK_LABEL(message_label_));
 }
 
 std::string BenchmarkPageView::status() const

@@ -55,6 +55,8 @@ public:
     // What is shown (a live job as it stands, or the opened result).
     [[nodiscard]] std::optional<SavedResult> shown_result() const;
     [[nodiscard]] std::string export_graph(const std::string& path) const; // "" or a message
+    // The message area's text ("" when hidden): the warnings and notes shown.
+    [[nodiscard]] std::string message_text() const;
     [[nodiscard]] std::string status() const;                               // "kind:state:points"
     [[nodiscard]] std::string graph_title() const;
     // The folder Profiles page (file-profile): the shown run as a plain-text
@@ -85,7 +87,8 @@ private:
     [[nodiscard]] std::string summary_of(const SavedValueMap& summary) const;
     // The checks card and the message area for a result's summary, warnings and notes.
     void show_result_messages(const SavedValueMap& summary, const std::vector<std::string>& warnings,
-                              const std::vector<std::string>& notes);
+                              const std::vector<std::string>& notes,
+                              const std::vector<contract::Message>& warning_messages = {});
     std::weak_ptr<bool> begin_start();
     void start_on_device(const DeviceEntry& device);
     void start_in_folder(const std::string& folder);

@@ -9,11 +9,15 @@
 
 #include <clocale>
 #include <cstdio>
+#include <cstdlib>
 
 int main(int argc, char** argv)
 {
     std::setlocale(LC_ALL, "");
-    bindtextdomain(GETTEXT_PACKAGE, DISKBENCH_LOCALEDIR);
+    // DISKBENCH_LOCALEDIR in the environment: the build tree's translations
+    // (po/), so the GUI tests can run the app in Czech before installing.
+    const char* localedir = std::getenv("DISKBENCH_LOCALEDIR");
+    bindtextdomain(GETTEXT_PACKAGE, localedir && *localedir ? localedir : DISKBENCH_LOCALEDIR);
     bind_textdomain_codeset(GETTEXT_PACKAGE, "UTF-8");
     textdomain(GETTEXT_PACKAGE);
 

@@ -21,6 +21,28 @@ void read_path(const PropertyMap& properties, const char* key, std::string& out)
         out = found->second.get<sdbus::ObjectPath>();
 }
 
+// Job.WarningMessages / NoteMessages: a(ssa{sv}), arguments s, x or d.
+void read_messages(const PropertyMap& properties, const char* key, std::vector<contract::Message>& out)
+{
+    using Entries = std::vector<sdbus::Struct<std::string, std::string, PropertyMap>>;
+    const auto found = properties.find(key);
+    if (found == properties.end() || !found->second.containsValueOfType<Entries>())
+        return;
+    out.clear();
+    for (const auto& entry : found->second.get<Entries>()) {
+        contract::Message message { entry.get<0>(), {} };
+        for (const auto& [name, value] : entry.get<2>()) {
+            if (value.containsValueOfType<std::string>())
+                message.args.emplace_back(name, value.get<std::string>());
+            else if (value.containsValueOfType<std::int64_t>())
+                message.args.emplace_back(name, value.get<std::int64_t>());
+            else if (value.containsValueOfType<double>())
+                message.args.emplace_back(name, value.get<double>());
+        }
+        out.push_back(std::move(message));
+    }
+}
+
 void read_map(const PropertyMap& properties, const char* key, SavedValueMap& out)
 {
     const auto found = properties.find(key);
@@ -77,6 +99,8 @@ void apply_job_properties(JobEntry& job, const PropertyMap& p)
     read_map(p, "Summary", job.summary);
     read(p, "Warnings", job.warnings);
     read(p, "Notes", job.notes);
+    read_messages(p, "WarningMessages", job.warning_messages);
+    read_messages(p, "NoteMessages", job.note_messages);
     // Not "Error": that is "NAME: message" for 0.1 clients; the two
     // properties say the same without anything to parse.
     read(p, "ErrorName", job.error_name);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "contract/messages.hpp"
 #include "result_types.hpp"
 
 #include <cstdint>
@@ -48,6 +49,9 @@ struct JobEntry {
     SavedValueMap parameters, device_info, summary;
     std::vector<SeriesDeclaration> series;
     std::vector<std::string> warnings, notes;
+    // Job.WarningMessages / NoteMessages (daemon 0.5): the same, as catalogue
+    // messages the app translates (model/message_text); empty from older daemons.
+    std::vector<contract::Message> warning_messages, note_messages;
     std::vector<std::vector<SeriesPoint>> points; // by series index
 
     [[nodiscard]] bool running() const noexcept { return state == "running"; }

@@ -28,6 +28,8 @@ SavedResult saved_result_from_job(const JobEntry& job)
     result.device_info = job.device_info;
     result.warnings = job.warnings;
     result.notes = job.notes;
+    result.warning_messages = job.warning_messages;
+    result.note_messages = job.note_messages;
     for (std::size_t i = 0; i < job.series.size(); ++i) {
         const SeriesDeclaration& declared = job.series[i];
         // Their latest point is in the final series' place already (SampleStream).

@@ -92,8 +92,7 @@ void finish_result(Result& result, Recorder& recorder, const CancelToken& cancel
 void warn_about_fallback(Recorder& recorder, const IoRunner& io)
 {
     if (!io.fallback_reason().empty())
-        recorder.warn("io_uring is not available (" + io.fallback_reason()
-                      + "); used the psync thread pool, which costs more CPU per I/O");
+        recorder.warn({ "io-uring-unavailable", { { "reason", io.fallback_reason() } } });
 }
 
 } // namespace
@@ -137,7 +136,7 @@ Result run_benchmark(const BenchmarkInfo& info, const Target& target, const Valu
     Recorder recorder(result, sink);
     warn_about_fallback(recorder, io);
     if (!target.is_block_device)
-        recorder.warn("the target is a regular file: the figures include its filesystem and the device under it");
+        recorder.warn({ "target-regular-file", {} });
     run_passes(params, recorder, result, cancel,
                [&](const ParameterSet& pass_params, Recorder& pass_recorder, Result& pass_result) {
                    BenchmarkContext ctx { target, pass_params, pass_recorder, pass_result, cancel, io, false };
@@ -188,11 +187,11 @@ Result run_directory_benchmark(const BenchmarkInfo& info, FilesystemScope& scope
         result.physical_block = facts.block_size;
         result.summary["filesystem"] = facts.type;
         if (facts.type == "tmpfs")
-            recorder.warn("the folder is on tmpfs: its files live in memory, so the figures are the memory's, not a "
-                          "disk's");
+            recorder.warn({ "folder-on-tmpfs", {} });
         if (scope.leftovers_removed() > 0)
-            recorder.note(fmt::format("removed {} scratch director{} left behind by an earlier run that did not end",
-                                      scope.leftovers_removed(), scope.leftovers_removed() == 1 ? "y" : "ies"));
+            recorder.note(scope.leftovers_removed() == 1
+                              ? contract::Message { "scratch-removed-one", {} }
+                              : contract::Message { "scratch-removed", { { "count", scope.leftovers_removed() } } });
         run_passes(params, recorder, result, cancel,
                    [&](const ParameterSet& pass_params, Recorder& pass_recorder, Result& pass_result) {
                        DirectoryContext ctx { facts, &scope, pass_params, pass_recorder, pass_result, cancel, io, false };

@@ -86,8 +86,8 @@ std::uint32_t checked_block_size(const BenchmarkContext& ctx, std::string_view k
         // power of two that fits (a multiple of the logical block, since
         // that is a power of two no larger than the size).
         const std::uint64_t fitted = std::bit_floor(ctx.target.size);
-        ctx.recorder.note(fmt::format("{} scaled down from {} to {} to fit the device", key, format_bytes(requested),
-                                      format_bytes(fitted)));
+        ctx.recorder.note({ "parameter-scaled-to-device",
+                            { { "parameter", key }, { "requested", format_bytes(requested) }, { "fitted", format_bytes(fitted) } } });
         return static_cast<std::uint32_t>(fitted);
     }
     if (requested > ctx.target.size)
@@ -115,8 +115,9 @@ std::uint64_t fitted_amount(const ParameterSet& params, Recorder& recorder, std:
         throw ParameterError(std::string(key), fmt::format("{} does not fit: only {} are available", format_bytes(requested),
                                                            format_bytes(room)));
     const std::uint64_t fitted = room - room % granule;
-    recorder.note(fmt::format("{} scaled down from {} to {} to fit {}", what, format_bytes(requested),
-                              format_bytes(fitted), where));
+    // `where` is "the device" or "the free space": one catalogue message each.
+    recorder.note({ where == "the device" ? "parameter-scaled-to-device" : "parameter-scaled-to-free-space",
+                    { { "parameter", what }, { "requested", format_bytes(requested) }, { "fitted", format_bytes(fitted) } } });
     return fitted;
 }
 

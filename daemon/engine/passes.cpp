@@ -153,7 +153,7 @@ PassSpread spread_of(std::vector<double> values)
     return spread;
 }
 
-ValueMap merge_pass_summaries(const std::vector<ValueMap>& passes, std::vector<std::string>& warnings)
+ValueMap merge_pass_summaries(const std::vector<ValueMap>& passes, std::vector<contract::Message>& warnings)
 {
     ValueMap merged;
     for (const ValueMap& pass : passes)
@@ -186,9 +186,12 @@ ValueMap merge_pass_summaries(const std::vector<ValueMap>& passes, std::vector<s
             const bool said_by_throughput = key.ends_with("iops")
                 && merged.contains(key.substr(0, key.size() - 4) + "throughput_mb_s");
             if (is_rate(key) && !said_by_throughput && spread.cv_percent > passes_cv_warning_percent)
-                warnings.push_back(fmt::format("{}: results varied {:.0f} % between passes ({} to {} over {} passes)",
-                                               key, spread.cv_percent, figure_text(spread.minimum),
-                                               figure_text(spread.maximum), values.size()));
+                warnings.push_back({ "passes-varied",
+                                     { { "key", key },
+                                       { "percent", spread.cv_percent },
+                                       { "min", figure_text(spread.minimum) },
+                                       { "max", figure_text(spread.maximum) },
+                                       { "passes", values.size() } } });
         } else if (std::holds_alternative<std::uint64_t>(last)) {
             merged[key] = static_cast<std::uint64_t>(std::llround(spread.median));
         } else if (std::holds_alternative<std::int64_t>(last)) {
@@ -236,14 +239,16 @@ void run_passes(const ParameterSet& params, Recorder& recorder, Result& result, 
         pass_result.series.clear();
         pass_result.warnings.clear();
         pass_result.notes.clear();
+        pass_result.warning_messages.clear();
+        pass_result.note_messages.clear();
         PassSink sink(recorder, pass, count);
         Recorder pass_recorder(pass_result, &sink);
         const ParameterSet pass_params
             = seeded ? params.with_value("seed", pass_seed(params.unsigned_value("seed"), pass)) : params;
         run_pass(pass_params, pass_recorder, pass_result);
-        for (std::string& warning : pass_result.warnings)
+        for (contract::Message& warning : pass_result.warning_messages)
             recorder.warn(std::move(warning));
-        for (std::string& note : pass_result.notes)
+        for (contract::Message& note : pass_result.note_messages)
             recorder.note(std::move(note));
         cut_short = cancel.cancelled();
         // A pass cut short measured less than the others: its figures
@@ -257,17 +262,17 @@ void run_passes(const ParameterSet& params, Recorder& recorder, Result& result, 
     std::vector<ValueMap> summaries;
     for (const Result& pass : passes)
         summaries.push_back(pass.summary);
-    std::vector<std::string> warnings;
+    std::vector<contract::Message> warnings;
     result.summary = merge_pass_summaries(summaries, warnings);
     result.summary["passes"] = static_cast<std::uint64_t>(passes.size());
-    for (std::string& warning : warnings)
+    for (contract::Message& warning : warnings)
         recorder.warn(std::move(warning));
     if (cut_short)
-        recorder.note(last_pass == 1 ? fmt::format("cancelled in pass 1 of {}: the figures are those of that pass so far",
-                                                   count)
-                                     : fmt::format("cancelled in pass {} of {}: the figures are those of the {} "
-                                                   "complete passes",
-                                                   last_pass, count, passes.size()));
+        recorder.note(last_pass == 1 ? contract::Message { "cancelled-in-first-pass", { { "passes", count } } }
+                                     : contract::Message { "cancelled-in-pass",
+                                                           { { "pass", last_pass },
+                                                             { "passes", count },
+                                                             { "complete", passes.size() } } });
     add_median_series(recorder, passes);
 }
 

@@ -81,7 +81,7 @@ PassSpread spread_of(std::vector<double> values);
 // The merged summary of `passes` (at least one) and the warnings about
 // throughput figures whose coefficient of variation exceeds
 // passes_cv_warning_percent.
-ValueMap merge_pass_summaries(const std::vector<ValueMap>& passes, std::vector<std::string>& warnings);
+ValueMap merge_pass_summaries(const std::vector<ValueMap>& passes, std::vector<contract::Message>& warnings);
 
 // The point-by-point median of each pass's points (point i of the median
 // is the median of point i of the passes that have one).

@@ -36,18 +36,16 @@ void Recorder::set_progress(double progress)
     }
 }
 
-void Recorder::warn(std::string message)
+void Recorder::warn(contract::Message message)
 {
     std::lock_guard lock(mutex_);
-    if (std::find(result_.warnings.begin(), result_.warnings.end(), message) == result_.warnings.end())
-        result_.warnings.push_back(std::move(message));
+    add_warning(result_, std::move(message));
 }
 
-void Recorder::note(std::string message)
+void Recorder::note(contract::Message message)
 {
     std::lock_guard lock(mutex_);
-    if (std::find(result_.notes.begin(), result_.notes.end(), message) == result_.notes.end())
-        result_.notes.push_back(std::move(message));
+    add_note(result_, std::move(message));
 }
 
 } // namespace diskbench::engine

@@ -23,8 +23,9 @@ public:
     // Forwarded when it moved by at least 0.1 % (or reached 1), so per-I/O
     // calls stay cheap for the sink.
     void set_progress(double progress);
-    void warn(std::string message);
-    void note(std::string message);
+    // A catalogue message (contract/messages.hpp): see add_warning().
+    void warn(contract::Message message);
+    void note(contract::Message message);
 
 private:
     std::mutex mutex_;

@@ -3,6 +3,8 @@
 
 #include "value.hpp"
 
+#include "contract/messages.hpp"
+
 #include <chrono>
 #include <cstdint>
 #include <string>
@@ -61,6 +63,10 @@ struct Result {
     ValueMap summary;
     std::vector<std::string> warnings; // things that may distort the figures
     std::vector<std::string> notes;    // e.g. sizes scaled down to fit the device
+    // The same warnings and notes as catalogue messages (id and arguments),
+    // one per text, in the same order: add them through add_warning/add_note.
+    std::vector<contract::Message> warning_messages;
+    std::vector<contract::Message> note_messages;
     std::string backend;               // "io_uring" or "psync"
     std::string target_name;
     std::uint64_t target_size = 0;
@@ -72,5 +78,12 @@ struct Result {
 };
 
 std::string_view style_name(SeriesStyle style) noexcept;
+
+// The only ways to give a result a warning or a note: the English text comes
+// from the catalogue (contract/messages.cpp), so every text the daemon sends
+// has an id a client can translate. Throws std::invalid_argument for an id
+// not in the catalogue. A message already there is not added twice.
+void add_warning(Result& result, contract::Message message);
+void add_note(Result& result, contract::Message message);
 
 } // namespace diskbench::engine

@@ -108,7 +108,7 @@ void JobObject::summarize_temperature()
 {
     result_.summary["temperature_source"] = temperature_source_;
     if (temperature_source_.empty()) {
-        result_.notes.emplace_back("this device reports no temperature");
+        engine::add_note(result_, { "no-temperature", {} });
         return;
     }
     result_.summary["temperature_start_c"] = temperature_start_;
@@ -134,16 +134,8 @@ void JobObject::end_without_run()
     EngineOutcome outcome;
     outcome.result.cancelled = true;
     const auto grace_s = std::chrono::duration<double>(answer_grace).count();
-    outcome.result.warnings.push_back(
-        private_samples_
-            ? fmt::format("the device did not answer within {:.2f} s of the cancel: requests were still at the "
-                          "device, so the job ended without them; the benchmark's scratch files in the folder are "
-                          "removed when they come back",
-                          grace_s)
-            : fmt::format("the device did not answer within {:.2f} s of the cancel: requests were still at the "
-                          "device, so the job ended without them; the device stays in use (Device.Job) until they "
-                          "come back",
-                          grace_s));
+    engine::add_warning(outcome.result, { private_samples_ ? "cancel-unanswered-folder" : "cancel-unanswered-device",
+                                          { { "seconds", grace_s } } });
     log_warning("{}: {} did not answer within {:.2f} s of the cancel; ending the job without its thread",
                 getObjectPath(), setup_.target_name, grace_s);
     finish(std::move(outcome));
@@ -202,17 +194,14 @@ void JobObject::finish(EngineOutcome outcome)
     if (run_->returned())
         summarize_temperature();
     if (const auto dropped = sink_.dropped_samples(); dropped > 0)
-        result_.warnings.push_back(fmt::format("the run made {} more points than the {} a job keeps; they are not "
-                                               "in the samples",
-                                               dropped, JobSink::max_samples));
+        engine::add_warning(result_, { "samples-dropped", { { "dropped", dropped }, { "kept", JobSink::max_samples } } });
     if (const auto dropped = sink_.dropped_series(); dropped > 0)
-        result_.warnings.push_back(fmt::format("the run made {} more series than the {} a job keeps", dropped,
-                                               JobSink::max_series));
+        engine::add_warning(result_, { "series-dropped", { { "dropped", dropped }, { "kept", JobSink::max_series } } });
     // Every sample goes out before Completed, in batches a message can hold.
     do
         flush();
     while (sink_.unpublished());
-    emitPropertiesChangedSignal(interface_name, { "State", "Progress", "Backend", "Summary", "Warnings", "Notes",
+    emitPropertiesChangedSignal(interface_name, { "State", "Progress", "Backend", "Summary", "Warnings", "Notes", "WarningMessages", "NoteMessages",
                                                   "Error", "ErrorName", "ErrorMessage", "FinishedAt" });
     emitCompleted(state_, variants_from_values(result_.summary), Error());
     log_info("{} {} on {} ended: {}{}", getObjectPath(), setup_.benchmark->kind, setup_.target_name, state_,

@@ -143,6 +143,14 @@ private:
     std::map<std::string, sdbus::Variant> Summary() override { return variants_from_values(result_.summary); }
     std::vector<std::string> Warnings() override { return result_.warnings; }
     std::vector<std::string> Notes() override { return result_.notes; }
+    std::vector<MessageStruct> WarningMessages() override
+    {
+        return message_structs(result_.warning_messages, result_.warnings);
+    }
+    std::vector<MessageStruct> NoteMessages() override
+    {
+        return message_structs(result_.note_messages, result_.notes);
+    }
     std::string Error() override { return error_name_.empty() ? "" : error_name_ + ": " + error_message_; }
     std::string ErrorName() override { return error_name_; }
     std::string ErrorMessage() override { return error_message_; }

@@ -89,25 +89,24 @@ void judge_speed_drop(engine::Result& result, const std::vector<HeatSample>& hea
     if (!drop.found)
         return;
     const bool writes_cache = result.kind == "sustained-write";
-    const std::string threshold = warning_c > 0
-        ? fmt::format("warning threshold {:.0f} °C", warning_c)
-        : fmt::format("the drive gives no warning threshold; taken as {:.0f} °C", assumed_warning_c);
+    // The catalogue has each message with and without the drive's own threshold.
+    const std::string assumed = warning_c > 0 ? "" : "-assumed";
+    const double threshold = warning_c > 0 ? warning_c : assumed_warning_c;
+    const auto message = [&](std::string id) {
+        return contract::Message { std::move(id) + assumed,
+                                   { { "percent", drop.percent }, { "celsius", drop.celsius }, { "threshold", threshold } } };
+    };
     result.summary["speed_drop_percent"] = drop.percent;
     result.summary["speed_drop_c"] = drop.celsius;
     if (drop.hot) {
         result.summary["speed_drop_cause"] = std::string("thermal-throttling");
-        result.warnings.push_back(fmt::format("speed fell {:.0f} % at {:.0f} °C ({}): thermal throttling", drop.percent,
-                                              drop.celsius, threshold));
+        engine::add_warning(result, message("speed-drop-throttling"));
     } else if (writes_cache) {
         result.summary["speed_drop_cause"] = std::string("cache");
-        result.notes.push_back(fmt::format("speed fell {:.0f} % at {:.0f} °C ({}): the drive stayed cool, so a write "
-                                           "cache filled up (SLC cache cliff), not thermal throttling",
-                                           drop.percent, drop.celsius, threshold));
+        engine::add_note(result, message("speed-drop-cache"));
     } else {
         result.summary["speed_drop_cause"] = std::string("not-heat");
-        result.notes.push_back(fmt::format("speed fell {:.0f} % at {:.0f} °C ({}): the drive stayed cool, so not "
-                                           "thermal throttling",
-                                           drop.percent, drop.celsius, threshold));
+        engine::add_note(result, message("speed-drop-not-heat"));
     }
 }
 

@@ -64,4 +64,17 @@ VariantMap variants_from_values(const engine::ValueMap& values)
     return variants;
 }
 
+std::vector<MessageStruct> message_structs(const std::vector<contract::Message>& messages,
+                                           const std::vector<std::string>& texts)
+{
+    std::vector<MessageStruct> structs;
+    for (std::size_t i = 0; i < messages.size() && i < texts.size(); ++i) {
+        VariantMap args;
+        for (const contract::MessageArg& arg : messages[i].args)
+            std::visit([&](const auto& value) { args[arg.name] = sdbus::Variant(value); }, arg.value);
+        structs.emplace_back(messages[i].id, texts[i], std::move(args));
+    }
+    return structs;
+}
+
 } // namespace diskbench::service

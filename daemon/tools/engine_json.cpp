@@ -78,6 +78,8 @@ contract::SavedResult saved_from_engine(const engine::Result& result)
     };
     saved.warnings = result.warnings;
     saved.notes = result.notes;
+    saved.warning_messages = result.warning_messages;
+    saved.note_messages = result.note_messages;
     for (const auto& series : result.series) {
         contract::SavedSeries copy { series.info.name, series.info.x_unit, series.info.y_unit,
                                    std::string(engine::style_name(series.info.style)), {} };

@@ -55,6 +55,37 @@ void add_strings(JsonBuilder* builder, const char* name, const std::vector<std::
     json_builder_end_array(builder);
 }
 
+// [{"id": "...", "args": {"name": value}}]
+void add_messages(JsonBuilder* builder, const char* name, const std::vector<Message>& messages)
+{
+    json_builder_set_member_name(builder, name);
+    json_builder_begin_array(builder);
+    for (const Message& message : messages) {
+        json_builder_begin_object(builder);
+        json_builder_set_member_name(builder, "id");
+        json_builder_add_string_value(builder, message.id.c_str());
+        json_builder_set_member_name(builder, "args");
+        json_builder_begin_object(builder);
+        for (const MessageArg& arg : message.args) {
+            json_builder_set_member_name(builder, arg.name.c_str());
+            std::visit(
+                [builder](const auto& v) {
+                    using T = std::decay_t<decltype(v)>;
+                    if constexpr (std::is_same_v<T, std::int64_t>)
+                        json_builder_add_int_value(builder, v);
+                    else if constexpr (std::is_same_v<T, double>)
+                        json_builder_add_double_value(builder, v);
+                    else
+                        json_builder_add_string_value(builder, v.c_str());
+                },
+                arg.value);
+        }
+        json_builder_end_object(builder);
+        json_builder_end_object(builder);
+    }
+    json_builder_end_array(builder);
+}
+
 void add_string(JsonBuilder* builder, const char* name, const std::string& value)
 {
     json_builder_set_member_name(builder, name);
@@ -152,6 +183,34 @@ std::vector<std::string> strings_member(JsonObject* object, const char* name)
     return strings;
 }
 
+// Optional (files before API 0.5 have none).
+std::vector<Message> messages_member(JsonObject* object, const char* name)
+{
+    std::vector<Message> messages;
+    if (!json_object_has_member(object, name))
+        return messages;
+    JsonArray* array = array_member(object, name);
+    for (guint i = 0; i < json_array_get_length(array); ++i) {
+        JsonNode* node = json_array_get_element(array, i);
+        if (!JSON_NODE_HOLDS_OBJECT(node))
+            throw Corrupt { fmt::format("\"{}\" holds something that is not an object", name) };
+        JsonObject* entry = json_node_get_object(node);
+        Message message { string_member(entry, "id"), {} };
+        for (const auto& [key, value] : map_member(entry, "args")) {
+            if (const auto* integer = std::get_if<std::int64_t>(&value))
+                message.args.emplace_back(key, *integer);
+            else if (const auto* real = std::get_if<double>(&value))
+                message.args.emplace_back(key, *real);
+            else if (const auto* text = std::get_if<std::string>(&value))
+                message.args.emplace_back(key, *text);
+            else
+                throw Corrupt { fmt::format("\"{}\" has an argument that is neither a number nor text", name) };
+        }
+        messages.push_back(std::move(message));
+    }
+    return messages;
+}
+
 SavedSeries series_from(JsonNode* node)
 {
     if (!JSON_NODE_HOLDS_OBJECT(node))
@@ -181,6 +240,7 @@ bool SavedResult::operator==(const SavedResult& other) const
         || target != other.target || started_at_us != other.started_at_us
         || finished_at_us != other.finished_at_us || parameters != other.parameters || summary != other.summary
         || device_info != other.device_info || warnings != other.warnings || notes != other.notes
+        || warning_messages != other.warning_messages || note_messages != other.note_messages
         || series.size() != other.series.size())
         return false;
     for (std::size_t i = 0; i < series.size(); ++i) {
@@ -223,6 +283,8 @@ std::string result_to_json(const SavedResult& result)
     add_map(builder, "device_info", result.device_info);
     add_strings(builder, "warnings", result.warnings);
     add_strings(builder, "notes", result.notes);
+    add_messages(builder, "warning_messages", result.warning_messages);
+    add_messages(builder, "note_messages", result.note_messages);
     json_builder_set_member_name(builder, "series");
     json_builder_begin_array(builder);
     for (const auto& series : result.series) {
@@ -289,6 +351,8 @@ std::variant<SavedResult, LoadError> result_from_json(std::string_view text)
         result.device_info = map_member(object, "device_info");
         result.warnings = strings_member(object, "warnings");
         result.notes = strings_member(object, "notes");
+        result.warning_messages = messages_member(object, "warning_messages");
+        result.note_messages = messages_member(object, "note_messages");
         JsonArray* series = array_member(object, "series");
         for (guint i = 0; i < json_array_get_length(series); ++i)
             result.series.push_back(series_from(json_array_get_element(series, i)));

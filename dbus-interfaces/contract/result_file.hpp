@@ -3,6 +3,8 @@
 
 #include "series.hpp"
 
+#include "messages.hpp"
+
 #include <cstdint>
 #include <map>
 #include <string>
@@ -43,6 +45,11 @@ struct SavedResult {
     std::vector<SavedSeries> series;
     std::vector<std::string> warnings;
     std::vector<std::string> notes;
+    // The same as catalogue messages (messages.hpp), one per text, so a
+    // reopened result is shown translated; empty in files written before
+    // API 0.5 (the keys "warning_messages"/"note_messages" are optional).
+    std::vector<Message> warning_messages;
+    std::vector<Message> note_messages;
 
     bool operator==(const SavedResult&) const;
     // The folder's name for titles ("Music" for /home/ann/Music); "" for device results.

@@ -22,6 +22,19 @@ def show(what, props):
         print(f'  warning: {warning}', file=sys.stderr)
 
 
+def check_messages(case, props):
+    """Job.WarningMessages/NoteMessages (API 0.5) say what Warnings/Notes say,
+    entry by entry: (id, the same English text, arguments). Returns the
+    warnings' ids with their arguments."""
+    for texts, messages in (('Warnings', 'WarningMessages'), ('Notes', 'NoteMessages')):
+        entries = props[messages]
+        case.assertEqual([text for _id, text, _args in entries], props[texts], entries)
+        for message_id, _text, args in entries:
+            case.assertRegex(message_id, r'^[a-z0-9-]+$')
+            case.assertIsInstance(args, dict)
+    return {message_id: args for message_id, _text, args in props['WarningMessages']}
+
+
 def run_job(case, options, kind='seek'):
     with case.stack.client('dbtest-in', (case.loop.object_path, kind, options)) as c:
         case.assertIsNone(c.error)
@@ -58,6 +71,9 @@ class ChecksTest(harness.LoopDeviceTestCase):
         self.assertLessEqual(abs(served - issued), issued / 100, summary)
         self.assertNotIn('foreign_read_bytes', summary)
         self.assertEqual(props['Warnings'], [])
+        check_messages(self, props)
+        # A loop device has no temperature sensor: a note, with its id.
+        self.assertIn(['no-temperature', 'this device reports no temperature', {}], props['NoteMessages'])
         self.assertEqual(summary['link'], 'virtual (loop)')
         self.assertTrue(summary['stack'].startswith(self.loop.name), summary['stack'])
         self.assertEqual(props['DeviceInfo']['link'], 'virtual (loop)')
@@ -69,6 +85,10 @@ class ChecksTest(harness.LoopDeviceTestCase):
         show('seek without direct I/O', props)
         self.assertEqual(len([w for w in props['Warnings']
                               if w.startswith(f'{self.loop.name} is page-cache-backed')]), 1, props['Warnings'])
+        # The same warning as id and arguments, for a client to translate.
+        ids = check_messages(self, props)
+        self.assertEqual(ids['loop-page-cache-backed'],
+                         {'device': self.loop.name, 'backing_file': self.loop.backing})
         for attempt in range(3):
             with self.subTest(attempt=attempt):
                 # The planted cache hit: the whole backing file in the page

@@ -83,7 +83,7 @@ TEST_CASE("merged summaries: median headline, spread keys for figures, warning o
         { { "a.throughput_mb_s", 120.0 }, { "a.iops", 30.0 }, { "b.iops", 1010.0 }, { "bytes", std::uint64_t { 30 } }, { "tests", std::string("y") } },
         { { "a.throughput_mb_s", 80.0 }, { "a.iops", 20.0 }, { "b.iops", 990.0 }, { "bytes", std::uint64_t { 20 } }, { "tests", std::string("z") } },
     };
-    std::vector<std::string> warnings;
+    std::vector<diskbench::contract::Message> warnings;
     const ValueMap merged = merge_pass_summaries(passes, warnings);
     CHECK(std::get<double>(merged.at("a.throughput_mb_s")) == 100.0);
     CHECK(std::get<double>(merged.at("a.throughput_mb_s_min")) == 80.0);
@@ -98,7 +98,9 @@ TEST_CASE("merged summaries: median headline, spread keys for figures, warning o
     // throughput, which already says so.
     CHECK(std::get<double>(merged.at("a.iops_cv_percent")) == Approx(20.0));
     REQUIRE(warnings.size() == 1);
-    CHECK(warnings[0] == "a.throughput_mb_s: results varied 20 % between passes (80 to 120 over 3 passes)");
+    CHECK(warnings[0].id == "passes-varied");
+    CHECK(diskbench::contract::english_text(warnings[0])
+          == "a.throughput_mb_s: results varied 20 % between passes (80 to 120 over 3 passes)");
 }
 
 TEST_CASE("each pass reads with its own seed, pass 1 with the caller's", "[passes]")

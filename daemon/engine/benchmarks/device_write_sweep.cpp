@@ -20,7 +20,7 @@ void run(BenchmarkContext& ctx)
 {
     checked_write_mode(ctx, false);
     WriteSweepPlan plan = plan_write_sweep(ctx.params, ctx.recorder, ctx.target.size, "the device");
-    keep_aligned_sizes(plan, ctx.recorder, ctx.target.logical_block, "the device's logical block");
+    keep_aligned_sizes(plan, ctx.recorder, ctx.target.logical_block, device_logical_block);
     const std::uint64_t seed = ctx.params.unsigned_value("seed");
     // Everything the sweep writes lies in [0, written_range_bytes).
     ctx.result.summary["written_range_bytes"] = plan.amount;

@@ -135,8 +135,9 @@ std::uint64_t file_size(DirectoryContext& ctx, std::uint32_t largest_block)
                                       format_bytes(ctx.facts.available_bytes), format_bytes(room)),
                           ENOSPC);
         size = room;
-        ctx.recorder.note(fmt::format("the test file scaled down from {} to {} to fit the free space",
-                                      format_bytes(ctx.params.unsigned_value("file_size")), format_bytes(room)));
+        ctx.recorder.note({ "test-file-scaled",
+                            { { "requested", format_bytes(ctx.params.unsigned_value("file_size")) },
+                              { "fitted", format_bytes(room) } } });
     }
     size -= size % std::max<std::uint64_t>(fill_block, largest_block);
     if (size < largest_block)
@@ -189,10 +190,7 @@ void run(DirectoryContext& ctx)
             throw ParameterError("tests", fmt::format("{}: {} is not a multiple of this filesystem's {}-byte direct "
                                                       "I/O alignment", t.label, format_bytes(t.test.block),
                                                       file.target.logical_block));
-    explain_cache_mode(ctx, want_direct, file.direct,
-                       "writes went through the page cache, with fdatasync inside each write test's time, and the "
-                       "file's cached pages were dropped before each read test where the filesystem allows it; "
-                       "reads may still have come from memory");
+    explain_cache_mode(ctx, want_direct, file.direct, BufferedUse::Profile);
     const bool zeros = ctx.params.text("data") == "zeros";
     const std::unique_ptr<ZeroBuffers> zero_buffers
         = zeros ? std::make_unique<ZeroBuffers>(std::max<std::uint32_t>(largest, fill_block),

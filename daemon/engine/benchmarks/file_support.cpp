@@ -44,20 +44,15 @@ ScratchFile open_scratch_file(DirectoryContext& ctx, bool want_direct, std::uint
     return { target_for_scratch_file(std::move(fd), ctx.scope->name(), size), direct };
 }
 
-void explain_cache_mode(DirectoryContext& ctx, bool wanted_direct, bool got_direct, std::string_view buffered_means)
+void explain_cache_mode(DirectoryContext& ctx, bool wanted_direct, bool got_direct, BufferedUse use)
 {
     ctx.result.summary["direct_io"] = got_direct;
     ctx.result.summary["scratch_file"] = std::string(ctx.scope->uses_tmpfile() ? "O_TMPFILE" : "unlinked file");
     if (got_direct)
         return;
-    if (buffered_means.empty())
-        buffered_means = "writes went through the page cache, with fdatasync inside the timing, and the file's cached "
-                         "pages were dropped before reading it back; caches below the filesystem may still have "
-                         "served some reads";
-    ctx.recorder.warn(fmt::format("{}: {}",
-                                  wanted_direct ? "this filesystem does not allow direct I/O (O_DIRECT)"
-                                                : "direct I/O was turned off",
-                                  buffered_means));
+    const std::string why = wanted_direct ? "no-direct-io-" : "direct-io-off-";
+    const char* what = use == BufferedUse::Profile ? "profile" : use == BufferedUse::Sort ? "sort" : "file";
+    ctx.recorder.warn({ why + what, {} });
 }
 
 void sync_data(const Target& file)

@@ -31,11 +31,17 @@ struct ScratchFile {
 // does not). `size` is what will be written.
 ScratchFile open_scratch_file(DirectoryContext& ctx, bool want_direct, std::uint64_t size);
 
-// Records, once, what a buffered run means for the figures: by default
-// what it means for a write-then-read benchmark; `buffered_means` says it
-// for one that reads and writes otherwise.
+// How a benchmark uses the page cache when it cannot bypass it; each has
+// its own catalogue message (contract/messages.cpp).
+enum class BufferedUse {
+    WriteThenRead, // writes, then reads the file back (file-rw, write-sweep)
+    Profile,       // the file profile's write and read tests
+    Sort,          // mixed-load's chunk sort
+};
+
+// Records, once, what a buffered run means for the figures.
 void explain_cache_mode(DirectoryContext& ctx, bool wanted_direct, bool got_direct,
-                        std::string_view buffered_means = {});
+                        BufferedUse use = BufferedUse::WriteThenRead);
 
 // fdatasync(); throws IoError (delayed write errors such as ENOSPC on some
 // filesystems only surface here).

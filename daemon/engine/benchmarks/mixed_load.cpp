@@ -495,11 +495,7 @@ void run(DirectoryContext& ctx)
                                     format_bytes(chunk_size)));
         workers.push_back(std::move(worker));
     }
-    explain_cache_mode(ctx, want_direct, workers.front()->file.direct,
-                       "the sort's reads and writes went through the page cache, so a chunk read again after it was "
-                       "written came from memory, and writes were timed into the cache, only the fdatasync at the "
-                       "end of each thread (inside the write timing) reaching the device; the files were synced and "
-                       "dropped from the cache before the sort started");
+    explain_cache_mode(ctx, want_direct, workers.front()->file.direct, BufferedUse::Sort);
     ctx.result.summary["threads"] = threads;
     ctx.result.summary["file_size"] = file_size;
     ctx.result.summary["chunk_size"] = chunk_size;

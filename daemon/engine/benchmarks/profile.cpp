@@ -38,7 +38,7 @@ void run(BenchmarkContext& ctx)
             // out and say so; a test the caller named is an error.
             if (ctx.params.given("tests"))
                 throw ParameterError("tests", test.label() + ": block size is larger than the device");
-            ctx.recorder.note(test.label() + " left out: the device is smaller than one block");
+            ctx.recorder.note({ "profile-test-left-out", { { "test", test.label() } } });
             continue;
         }
         check_in_flight("tests", test.threads, test.queue_depth, test.block);

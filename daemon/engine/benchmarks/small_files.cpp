@@ -73,10 +73,7 @@ void run(DirectoryContext& ctx)
         return;
     ctx.result.summary["files_cached_before_read"] = cached;
     if (cached > 0)
-        ctx.recorder.warn(fmt::format("{} of {} files kept pages in the page cache although they were dropped "
-                                      "(POSIX_FADV_DONTNEED), or it could not be checked; their reads may have come "
-                                      "from memory (tmpfs and some FUSE filesystems keep them)",
-                                      cached, plan.files()));
+        ctx.recorder.warn({ "files-stayed-cached", { { "cached", cached }, { "files", plan.files() } } });
 
     const auto read = tree.read_files();
     if (!read)

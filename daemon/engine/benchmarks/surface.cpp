@@ -71,8 +71,11 @@ void run(BenchmarkContext& ctx)
     const std::uint64_t blocks_total = (size + block - 1) / block;
     const BucketLayout layout(blocks_total, wanted_buckets);
     if (layout.count() < wanted_buckets)
-        ctx.recorder.note(fmt::format("{} buckets instead of {}: the device holds only {} blocks of {}", layout.count(),
-                                      wanted_buckets, blocks_total, format_bytes(block)));
+        ctx.recorder.note({ "surface-fewer-buckets",
+                            { { "buckets", layout.count() },
+                              { "wanted", wanted_buckets },
+                              { "blocks", blocks_total },
+                              { "block", format_bytes(block) } } });
 
     const std::size_t mean_series = ctx.recorder.add_series({ "mean", "B", "MB/s", SeriesStyle::Line });
     const std::size_t min_series = ctx.recorder.add_series({ "min", "B", "MB/s", SeriesStyle::Line });

@@ -108,9 +108,9 @@ void run(BenchmarkContext& ctx)
     ctx.result.summary["steady_state"] = analysis.steady_state;
     add_latency_summary(ctx.result.summary, stats.latency);
     if (!analysis.steady_state && !stats.cancelled)
-        ctx.recorder.note(fmt::format("the write speed did not settle (the last {} windows vary by more than ±{:.0f} %"
-                                      " or still trend): write longer (duration_s) for a steady figure",
-                                      SteadyStateCriteria {}.windows, SteadyStateCriteria {}.tolerance * 100));
+        ctx.recorder.note({ "write-speed-unsettled",
+                            { { "windows", SteadyStateCriteria {}.windows },
+                              { "tolerance", SteadyStateCriteria {}.tolerance * 100 } } });
 }
 
 } // namespace

@@ -16,7 +16,7 @@ std::vector<std::uint32_t> sweep_block_sizes(const BenchmarkContext& ctx)
     if (ctx.params.unsigned_value("max_block") > ctx.target.size && !ctx.params.given("max_block")) {
         // A device smaller than the default largest block: stop at its size.
         largest = static_cast<std::uint32_t>(std::bit_floor(ctx.target.size));
-        ctx.recorder.note(fmt::format("largest block size scaled down to {} to fit the device", format_bytes(largest)));
+        ctx.recorder.note({ "largest-block-scaled-to-device", { { "block", format_bytes(largest) } } });
     } else {
         largest = checked_block_size(ctx, "max_block");
     }

@@ -172,9 +172,11 @@ TreeCounts fitted_tree_counts(DirectoryContext& ctx, std::uint64_t directory_byt
         throw IoError(fmt::format("{}: the filesystem is full: not even one directory and one file fit ({} free)",
                                   ctx.result.target_name, scarce),
                       ENOSPC);
-    ctx.recorder.note(fmt::format("directories and files scaled down from {} and {} to {} and {} to fit the {}",
-                                  counts.directories, counts.files, fitted.directories, fitted.files,
-                                  short_of_inodes ? "free inodes" : "free space"));
+    ctx.recorder.note({ short_of_inodes ? "tree-scaled-to-inodes" : "tree-scaled-to-space",
+                        { { "directories", counts.directories },
+                          { "files", counts.files },
+                          { "fitted_directories", fitted.directories },
+                          { "fitted_files", fitted.files } } });
     return fitted;
 }
 

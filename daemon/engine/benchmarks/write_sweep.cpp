@@ -38,7 +38,7 @@ void run(DirectoryContext& ctx)
         direct = probe.direct;
         alignment = probe.target.logical_block;
     }
-    keep_aligned_sizes(plan, ctx.recorder, alignment, "this filesystem's direct I/O alignment");
+    keep_aligned_sizes(plan, ctx.recorder, alignment, direct_io_alignment);
     explain_cache_mode(ctx, want_direct, direct);
 
     run_write_sweep(ctx.recorder, ctx.result, ctx.cancel, plan, seed, [&](const PassSpec& pass) {

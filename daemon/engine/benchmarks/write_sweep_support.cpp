@@ -63,8 +63,7 @@ WriteSweepPlan plan_write_sweep(const ParameterSet& params, Recorder& recorder, 
             throw ParameterError("max_block", fmt::format("{} is more than the {} written per block size",
                                                           format_bytes(largest), format_bytes(amount)));
         largest = std::bit_floor(amount);
-        recorder.note(fmt::format("largest block size scaled down to {} to fit the amount written per size",
-                                  format_bytes(largest)));
+        recorder.note({ "largest-block-scaled-to-amount", { { "block", format_bytes(largest) } } });
     }
     amount -= amount % largest; // a whole number of blocks of every size
     return { powers_of_two(static_cast<std::uint32_t>(smallest), static_cast<std::uint32_t>(largest)), amount,
@@ -80,8 +79,9 @@ void keep_aligned_sizes(WriteSweepPlan& plan, Recorder& recorder, std::uint32_t 
         throw ParameterError("max_block", fmt::format("no block size up to {} is a multiple of the {}-byte {}",
                                                       format_bytes(largest), alignment, why));
     if (plan.sizes.front() != smallest)
-        recorder.note(fmt::format("block sizes below {} left out: {} is {} bytes", format_bytes(plan.sizes.front()),
-                                  why, alignment));
+        recorder.note({ why == device_logical_block ? "small-blocks-left-out-logical-block"
+                                                    : "small-blocks-left-out-direct-io",
+                        { { "block", format_bytes(plan.sizes.front()) }, { "alignment", alignment } } });
 }
 
 void run_write_sweep(Recorder& recorder, Result& result, const CancelToken& cancel, const WriteSweepPlan& plan,

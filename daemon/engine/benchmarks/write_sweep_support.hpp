@@ -30,6 +30,9 @@ WriteSweepPlan plan_write_sweep(const ParameterSet& params, Recorder& recorder, 
                                 std::string_view where);
 // Leaves out the sizes that are not multiples of `alignment`, with a note;
 // ParameterError("max_block") when none is left. `why` ends the note.
+// `why` is one of these two (each has its own catalogue message).
+inline constexpr std::string_view device_logical_block = "the device's logical block";
+inline constexpr std::string_view direct_io_alignment = "this filesystem's direct I/O alignment";
 void keep_aligned_sizes(WriteSweepPlan& plan, Recorder& recorder, std::uint32_t alignment, std::string_view why);
 
 // One timed repetition: writes `pass` (`pass.size` bytes of `pass.block`-

@@ -141,9 +141,9 @@ void BlockCrossCheck::report(Result& result, Recorder& recorder) const
 
 namespace {
 
-std::string percent(std::uint64_t part, std::uint64_t whole)
+double percent(std::uint64_t part, std::uint64_t whole)
 {
-    return fmt::format("{:.1f} %", whole ? 100.0 * static_cast<double>(part) / static_cast<double>(whole) : 0.0);
+    return whole ? 100.0 * static_cast<double>(part) / static_cast<double>(whole) : 0.0;
 }
 
 // "in SEQ1M Q8T1", "in 2 of 4 phases (SEQ1M Q8T1, RND4K Q1T1)", at most
@@ -183,21 +183,18 @@ bool served_too_little(std::uint64_t issued, std::uint64_t served)
     return issued > 0 && static_cast<double>(served) < served_minimum * static_cast<double>(issued);
 }
 
-std::string no_device_note(const std::string& reason)
+contract::Message no_device_note(const std::string& reason)
 {
+    const auto message = [&](std::string id) {
+        return contract::Message { std::move(id), { { "filesystem", reason }, { "reason", reason } } };
+    };
     if (reason == "tmpfs" || reason == "ramfs")
-        return fmt::format("the block-layer cross-check cannot run: the files are on {}, which keeps them in memory "
-                           "with no block device under it",
-                           reason);
+        return message("cross-check-memory-fs");
     if (reason.starts_with("fuse"))
-        return fmt::format("the block-layer cross-check cannot run: the files are on a FUSE filesystem ({}), whose "
-                           "storage the kernel's block layer does not see",
-                           reason);
+        return message("cross-check-fuse");
     if (reason.starts_with("nfs") || reason == "cifs" || reason == "smb3" || reason == "9p" || reason == "ceph")
-        return fmt::format("the block-layer cross-check cannot run: the files are on a network filesystem ({}), "
-                           "with no local block device under it",
-                           reason);
-    return fmt::format("the block-layer cross-check cannot run: no block device found under the target ({})", reason);
+        return message("cross-check-network");
+    return message("cross-check-no-device");
 }
 
 void report_loop(const CheckedDevices& devices, const std::vector<PhaseFigures>& phases, Result& result,
@@ -206,13 +203,12 @@ void report_loop(const CheckedDevices& devices, const std::vector<PhaseFigures>&
     const LoopFacts& loop = *devices.loop;
     const std::string& name = devices.device->name;
     if (!loop.direct_io)
-        recorder.warn(fmt::format("{} is page-cache-backed: it reads and writes its backing file {} through the page "
-                                  "cache (no direct I/O), so the figures are partly the memory's; attach it with "
-                                  "losetup --direct-io=on",
-                                  name, loop.backing_file));
+        recorder.warn({ "loop-page-cache-backed", { { "device", name }, { "backing_file", loop.backing_file } } });
     if (loop.backing_filesystem == "tmpfs" || loop.backing_filesystem == "ramfs")
-        recorder.warn(fmt::format("{}'s backing file {} is on {}: the figures are the memory's, not a disk's", name,
-                                  loop.backing_file, loop.backing_filesystem));
+        recorder.warn({ "loop-backing-in-memory",
+                        { { "device", name },
+                          { "backing_file", loop.backing_file },
+                          { "filesystem", loop.backing_filesystem } } });
     const auto reads = select(phases, [](const PhaseFigures& p) { return served_too_little(p.issued_read, p.backing_read); });
     if (loop.cached_share) {
         result.summary["backing_cached_percent"] = *loop.cached_share * 100;
@@ -220,14 +216,17 @@ void report_loop(const CheckedDevices& devices, const std::vector<PhaseFigures>&
         // counters may hide a cache hit behind others' reads, the page
         // cache's own answer cannot.
         if (*loop.cached_share >= 1 - served_minimum && !phases.empty()) {
-            std::string served;
-            if (devices.backing && !reads.empty())
-                served = fmt::format(", and {} served {} of {} read", devices.backing->name,
-                                     format_bytes(sum(reads, &PhaseFigures::backing_read)),
-                                     format_bytes(sum(reads, &PhaseFigures::issued_read)));
-            recorder.warn(fmt::format("a cache answered reads under {}: the page cache held {:.0f} % of its backing "
-                                      "file {} during the test{}",
-                                      name, *loop.cached_share * 100, loop.backing_file, served));
+            contract::Message message { "loop-backing-cached",
+                                        { { "device", name },
+                                          { "percent", *loop.cached_share * 100 },
+                                          { "backing_file", loop.backing_file } } };
+            if (devices.backing && !reads.empty()) {
+                message.id = "loop-backing-cached-served";
+                message.args.emplace_back("under", devices.backing->name);
+                message.args.emplace_back("served", format_bytes(sum(reads, &PhaseFigures::backing_read)));
+                message.args.emplace_back("issued", format_bytes(sum(reads, &PhaseFigures::issued_read)));
+            }
+            recorder.warn(std::move(message));
             return;
         }
     }
@@ -235,22 +234,23 @@ void report_loop(const CheckedDevices& devices, const std::vector<PhaseFigures>&
         return;
     const std::string& under = devices.backing->name;
     if (!reads.empty())
-        recorder.warn(fmt::format("a cache answered reads under {}: {} (under its backing file) served {} of {} read "
-                                  "({}) {}",
-                                  name, under, format_bytes(sum(reads, &PhaseFigures::backing_read)),
-                                  format_bytes(sum(reads, &PhaseFigures::issued_read)),
-                                  percent(sum(reads, &PhaseFigures::backing_read), sum(reads, &PhaseFigures::issued_read)),
-                                  phase_list(reads, phases.size())));
+        recorder.warn({ "loop-backing-served-reads",
+                        { { "device", name },
+                          { "under", under },
+                          { "served", format_bytes(sum(reads, &PhaseFigures::backing_read)) },
+                          { "issued", format_bytes(sum(reads, &PhaseFigures::issued_read)) },
+                          { "share", percent(sum(reads, &PhaseFigures::backing_read), sum(reads, &PhaseFigures::issued_read)) },
+                          { "phases", phase_list(reads, phases.size()) } } });
     const auto writes
         = select(phases, [](const PhaseFigures& p) { return served_too_little(p.issued_write, p.backing_write); });
     if (!writes.empty())
-        recorder.warn(fmt::format("writes absorbed by the page cache under {}: {} (under its backing file) received "
-                                  "{} of {} written ({}) {}",
-                                  name, under, format_bytes(sum(writes, &PhaseFigures::backing_write)),
-                                  format_bytes(sum(writes, &PhaseFigures::issued_write)),
-                                  percent(sum(writes, &PhaseFigures::backing_write),
-                                          sum(writes, &PhaseFigures::issued_write)),
-                                  phase_list(writes, phases.size())));
+        recorder.warn({ "loop-backing-absorbed-writes",
+                        { { "device", name },
+                          { "under", under },
+                          { "served", format_bytes(sum(writes, &PhaseFigures::backing_write)) },
+                          { "issued", format_bytes(sum(writes, &PhaseFigures::issued_write)) },
+                          { "share", percent(sum(writes, &PhaseFigures::backing_write), sum(writes, &PhaseFigures::issued_write)) },
+                          { "phases", phase_list(writes, phases.size()) } } });
 }
 
 void report_link(const CheckedDevices& devices, const std::vector<PhaseFigures>& phases, Result& result,
@@ -263,9 +263,7 @@ void report_link(const CheckedDevices& devices, const std::vector<PhaseFigures>&
         result.summary["link_limit_mb_s"] = link.limit_mb_s;
     if (!link.degraded.empty()) {
         result.summary["link_degraded"] = link.degraded;
-        recorder.warn(fmt::format("the link runs below what both its ends support: {}, which carries at most {:.0f} "
-                                  "MB/s",
-                                  link.degraded, link.limit_mb_s));
+        recorder.warn({ "link-degraded", { { "link", link.degraded }, { "limit", link.limit_mb_s } } });
     }
     if (link.limit_mb_s > 0) {
         const auto fast = select(phases, [&](const PhaseFigures& p) {
@@ -275,9 +273,11 @@ void report_link(const CheckedDevices& devices, const std::vector<PhaseFigures>&
             const auto* fastest = *std::max_element(fast.begin(), fast.end(), [](const auto* a, const auto* b) {
                 return a->mb_per_s() < b->mb_per_s();
             });
-            recorder.warn(fmt::format("faster than a {} link allows: {:.0f} MB/s during {}, where the link carries at "
-                                      "most {:.0f} MB/s: a cache answered",
-                                      link.text, fastest->mb_per_s(), fastest->name, link.limit_mb_s));
+            recorder.warn({ "link-too-fast",
+                            { { "link", link.text },
+                              { "speed", fastest->mb_per_s() },
+                              { "phase", fastest->name },
+                              { "limit", link.limit_mb_s } } });
         }
     }
     if (link.kind == LinkKind::Virtual || !rotational(devices.device->directory))
@@ -289,11 +289,12 @@ void report_link(const CheckedDevices& devices, const std::vector<PhaseFigures>&
     if (impossible.empty())
         return;
     const auto* first = impossible.front();
-    recorder.warn(fmt::format("impossible for a rotating disk: {:.0f} random I/Os a second, {:.0f} us mean latency "
-                              "during {} (a spinning disk manages at most about {:.0f} a second and needs more than "
-                              "{:.0f} ms a read at queue depth 1): a cache answered, or the disk does not rotate",
-                              first->iops(), first->mean_latency_us(), first->name, rotational_max_iops,
-                              rotational_min_latency_us / 1000));
+    recorder.warn({ "rotating-impossible",
+                    { { "iops", first->iops() },
+                      { "latency_us", first->mean_latency_us() },
+                      { "phase", first->name },
+                      { "max_iops", rotational_max_iops },
+                      { "min_latency_ms", rotational_min_latency_us / 1000 } } });
 }
 
 } // namespace
@@ -328,21 +329,21 @@ void report_phases(const CheckedDevices& devices, const std::vector<PhaseFigures
 
     const auto reads = select(phases, [](const PhaseFigures& p) { return served_too_little(p.issued_read, p.device_read); });
     if (!reads.empty())
-        recorder.warn(fmt::format("a cache answered reads: {} served {} of {} read ({}) {}", name,
-                                  format_bytes(sum(reads, &PhaseFigures::device_read)),
-                                  format_bytes(sum(reads, &PhaseFigures::issued_read)),
-                                  percent(sum(reads, &PhaseFigures::device_read), sum(reads, &PhaseFigures::issued_read)),
-                                  phase_list(reads, phases.size())));
+        recorder.warn({ "device-served-reads",
+                        { { "device", name },
+                          { "served", format_bytes(sum(reads, &PhaseFigures::device_read)) },
+                          { "issued", format_bytes(sum(reads, &PhaseFigures::issued_read)) },
+                          { "share", percent(sum(reads, &PhaseFigures::device_read), sum(reads, &PhaseFigures::issued_read)) },
+                          { "phases", phase_list(reads, phases.size()) } } });
     const auto writes
         = select(phases, [](const PhaseFigures& p) { return served_too_little(p.issued_write, p.device_write); });
     if (!writes.empty())
-        recorder.warn(fmt::format("writes absorbed by the page cache inside the timing: {} received {} of {} written "
-                                  "({}) {}",
-                                  name, format_bytes(sum(writes, &PhaseFigures::device_write)),
-                                  format_bytes(sum(writes, &PhaseFigures::issued_write)),
-                                  percent(sum(writes, &PhaseFigures::device_write),
-                                          sum(writes, &PhaseFigures::issued_write)),
-                                  phase_list(writes, phases.size())));
+        recorder.warn({ "device-absorbed-writes",
+                        { { "device", name },
+                          { "served", format_bytes(sum(writes, &PhaseFigures::device_write)) },
+                          { "issued", format_bytes(sum(writes, &PhaseFigures::issued_write)) },
+                          { "share", percent(sum(writes, &PhaseFigures::device_write), sum(writes, &PhaseFigures::issued_write)) },
+                          { "phases", phase_list(writes, phases.size()) } } });
 
     std::uint64_t foreign_read = 0, foreign_write = 0;
     std::vector<std::string> foreign_phases;
@@ -368,8 +369,7 @@ void report_phases(const CheckedDevices& devices, const std::vector<PhaseFigures
             list += (i ? "; " : "") + foreign_phases[i];
         if (foreign_phases.size() > 3)
             list += fmt::format("; and {} more phases", foreign_phases.size() - 3);
-        recorder.warn(fmt::format("other I/O on {} during the test (more than 1 % beyond the benchmark's own): {}",
-                                  name, list));
+        recorder.warn({ "foreign-io", { { "device", name }, { "activity", list } } });
     }
 
     if (devices.backing) {

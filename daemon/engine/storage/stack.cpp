@@ -184,11 +184,9 @@ void report_stack(const Stack& stack, Result& result, Recorder& recorder)
         recorder.note(compression_note(stack.compression));
 }
 
-std::string compression_note(const std::string& compression)
+contract::Message compression_note(const std::string& compression)
 {
-    return fmt::format("{} on the path: the benchmark writes pseudo-random data, which does not compress, so the "
-                       "figures are those of incompressible files; compressible files may go faster",
-                       compression);
+    return { "compression-on-path", { { "compression", compression } } };
 }
 
 } // namespace diskbench::engine::storage

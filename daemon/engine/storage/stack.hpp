@@ -38,7 +38,7 @@ Stack filesystem_stack(const Sysfs& sysfs, dev_t file_device);
 std::vector<std::string> result_affecting_options(const std::string& type, const std::string& options);
 
 // The note a result with compression on its path carries.
-std::string compression_note(const std::string& compression);
+contract::Message compression_note(const std::string& compression);
 
 // The stack of what `fd` reads or writes (a block device, or a file or
 // folder on a filesystem).

@@ -1,0 +1,42 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "message_text.hpp"
+
+#include <glib.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+namespace diskbench::client {
+
+std::string locale_number_text(double value, int decimals)
+{
+    if (decimals < 0)
+        return std::to_string(std::llround(value));
+    char buffer[64];
+    // printf's "%f" follows LC_NUMERIC, which main() set from the environment.
+    std::snprintf(buffer, sizeof buffer, "%.*f", decimals, value);
+    return buffer;
+}
+
+std::string localized_message(const contract::Message& message, const std::string& english)
+{
+    return contract::localized_text(
+        message, english, [](const char* format) { return g_dgettext(GETTEXT_PACKAGE, format); }, locale_number_text);
+}
+
+std::vector<std::string> localized_lines(const std::vector<std::string>& lines, const std::vector<std::string>& texts,
+                                         const std::vector<contract::Message>& messages)
+{
+    std::vector<std::string> shown;
+    shown.reserve(lines.size());
+    for (const std::string& line : lines) {
+        const auto found = std::find(texts.begin(), texts.end(), line);
+        const auto index = static_cast<std::size_t>(found - texts.begin());
+        shown.push_back(found != texts.end() && index < messages.size() ? localized_message(messages[index], line)
+                                                                         : line);
+    }
+    return shown;
+}
+
+} // namespace diskbench::client
