@@ -375,6 +375,8 @@ void DaemonClient::add_interfaces(const std::string& path, const std::map<std::s
             if (entry.in_directory() && entry.target.empty())
                 request_target(entry);
         }
+        if (entry.ended())
+            streams_[path].end(entry.points);
         notify([&entry](Observer& o) { o.job_changed(entry); });
     }
 }
@@ -410,8 +412,11 @@ void DaemonClient::on_properties_changed(sdbus::Message& message)
         }
     } else if (interface == JobInterface::INTERFACE_NAME) {
         if (const auto found = jobs_.find(path); found != jobs_.end()) {
-            apply_job_properties(found->second, changed);
-            notify([&job = found->second](Observer& o) { o.job_changed(job); });
+            JobEntry& job = found->second;
+            apply_job_properties(job, changed);
+            if (job.ended())
+                streams_[path].end(job.points);
+            notify([&job](Observer& o) { o.job_changed(job); });
         }
     }
 }
@@ -460,6 +465,8 @@ void DaemonClient::on_job_signal(sdbus::Message& message)
         message >> state >> summary;
         job.state = state;
         job.summary = saved_map_from_variants(summary);
+        if (job.ended())
+            streams_[job.path].end(job.points);
         notify([&job](Observer& o) { o.job_changed(job); });
     }
 }
@@ -489,6 +496,10 @@ void DaemonClient::request_samples(JobEntry& job)
                 return;
             }
             stream.declare_series(job.series);
+            // A job found already ended (or ended since): its result has no
+            // partial points, so neither has its copy here.
+            if (job.ended())
+                stream.end(job.points);
             const bool added = stream.on_reply(from, indexed(samples), job.points);
             // More pages: a full one, or fewer samples than the job has.
             if (!samples.empty() && next > from && (samples.size() >= sample_page || next < job.sample_count))

@@ -55,6 +55,11 @@ struct JobEntry {
     std::vector<std::vector<SeriesPoint>> points; // by series index
 
     [[nodiscard]] bool running() const noexcept { return state == "running"; }
+    // Finished, failed or cancelled: no more samples will change its series.
+    [[nodiscard]] bool ended() const noexcept
+    {
+        return state == "finished" || state == "failed" || state == "cancelled";
+    }
     // A filesystem benchmark (its DeviceInfo has the filesystem's facts).
     [[nodiscard]] bool in_directory() const noexcept { return device_info.count("filesystem_type") > 0; }
 };

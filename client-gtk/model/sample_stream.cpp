@@ -43,6 +43,22 @@ void SampleStream::add(std::uint32_t series, SeriesPoint point, Points& points)
     partial_tail_[series] = partial;
 }
 
+bool SampleStream::end(Points& points)
+{
+    ended_ = true;
+    bool removed = false;
+    for (std::size_t i = 0; i < partial_tail_.size(); ++i) {
+        if (!partial_tail_[i])
+            continue;
+        partial_tail_[i] = false;
+        if (i < points.size() && !points[i].empty()) {
+            points[i].pop_back();
+            removed = true;
+        }
+    }
+    return removed;
+}
+
 std::uint64_t SampleStream::begin_catch_up() noexcept
 {
     catching_up_ = true;
@@ -81,6 +97,8 @@ bool SampleStream::append(std::uint64_t first_index, std::span<const IndexedSamp
         }
         next_ = first_index + i + 1;
     }
+    if (ended_)
+        end(points);
     return added;
 }
 

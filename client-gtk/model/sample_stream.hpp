@@ -40,6 +40,13 @@ public:
         return index < partial_tail_.size() && partial_tail_[index];
     }
 
+    // Once the job has ended: a partial last point (a bucket that was still
+    // filling when the job was cancelled or failed) is no measurement, and
+    // the daemon's result has none, so it leaves the lists; one that comes
+    // later (a catch-up reply after the end) goes too. Returns whether a
+    // point was removed.
+    bool end(Points& points);
+
     // The catch-up to send: GetSampleRange(next(), ...). Marks it as on its way.
     std::uint64_t begin_catch_up() noexcept;
     void catch_up_failed() noexcept { catching_up_ = false; }
@@ -67,6 +74,7 @@ private:
     // By series index: whether points[index].back() is a partial point.
     std::vector<bool> partial_tail_;
     bool catching_up_ = false;
+    bool ended_ = false;
 };
 
 } // namespace diskbench::client

@@ -7,12 +7,17 @@ namespace diskbench::service {
 
 std::optional<std::size_t> JobSink::add_series_locked(const engine::SeriesInfo& info)
 {
-    if (series_.size() >= max_series) {
+    const bool partial = engine::is_partial_series(info.name);
+    if (partial) {
+        if (partial_series_ >= max_partial_series)
+            return std::nullopt; // its points are left out, as past max_partial_samples
+        ++partial_series_;
+    } else if (series_.size() - partial_series_ >= max_series) {
         ++dropped_series_;
         return std::nullopt;
     }
     series_.emplace_back(info.name, info.x_unit, info.y_unit, std::string(engine::style_name(info.style)));
-    series_partial_.push_back(engine::is_partial_series(info.name));
+    series_partial_.push_back(partial);
     series_dirty_ = true;
     return series_.size() - 1;
 }
@@ -20,10 +25,10 @@ std::optional<std::size_t> JobSink::add_series_locked(const engine::SeriesInfo& 
 void JobSink::add_point_locked(std::size_t index, const engine::SeriesPoint& point)
 {
     if (series_partial_[index]) {
-        if (partial_samples_ >= max_partial_samples || samples_.size() >= max_samples)
+        if (partial_samples_ >= max_partial_samples)
             return;
         ++partial_samples_;
-    } else if (samples_.size() >= max_samples) {
+    } else if (samples_.size() - partial_samples_ >= max_samples) {
         ++dropped_samples_;
         return;
     }
@@ -35,6 +40,7 @@ void JobSink::series_added(std::size_t, const engine::SeriesInfo& info)
     std::lock_guard lock(mutex_);
     // The engine numbers its series in the order it declares them.
     engine_series_.push_back(add_series_locked(info));
+    engine_series_partial_.push_back(engine::is_partial_series(info.name));
 }
 
 void JobSink::point_added(std::size_t series_index, const engine::SeriesPoint& point)
@@ -42,7 +48,9 @@ void JobSink::point_added(std::size_t series_index, const engine::SeriesPoint& p
     std::lock_guard lock(mutex_);
     // A point of a series that was not kept names no series a client knows.
     if (series_index >= engine_series_.size() || !engine_series_[series_index]) {
-        ++dropped_samples_;
+        // A partial series past its budget loses nothing a result holds.
+        if (series_index >= engine_series_.size() || !engine_series_partial_[series_index])
+            ++dropped_samples_;
         return;
     }
     add_point_locked(*engine_series_[series_index], point);

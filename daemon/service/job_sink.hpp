@@ -28,10 +28,13 @@ public:
     static constexpr std::size_t max_per_message = 262'144;
     static constexpr std::size_t max_series = 256;
     // Partial points (series "NAME.partial") are superseded by later ones,
-    // so they may not crowd out final points: past this many, further
-    // partial points are left out (not counted as dropped; the final point
-    // of their bucket still comes).
+    // so they have budgets of their own beside the final ones and never
+    // take a final point's or a final series' place: past these, further
+    // partial points or series are left out (not counted as dropped; the
+    // final point of their bucket still comes). A job so keeps at most
+    // max_samples + max_partial_samples points.
     static constexpr std::size_t max_partial_samples = max_samples / 4;
+    static constexpr std::size_t max_partial_series = max_series;
 
     void series_added(std::size_t index, const engine::SeriesInfo& info) override;
     void point_added(std::size_t series_index, const engine::SeriesPoint& point) override;
@@ -79,8 +82,10 @@ private:
     std::vector<SeriesDescription> series_;
     std::vector<bool> series_partial_; // by our index: a "NAME.partial" series
     std::size_t partial_samples_ = 0;
+    std::size_t partial_series_ = 0;
     // The engine's series index -> ours (nullopt: not kept).
     std::vector<std::optional<std::size_t>> engine_series_;
+    std::vector<bool> engine_series_partial_; // by the engine's index
     std::vector<Sample> samples_;
     std::uint64_t published_ = 0;
     std::uint64_t dropped_samples_ = 0;

@@ -138,3 +138,38 @@ TEST_CASE("partial points: a page draws no line or band of a partial series", "[
         CHECK_FALSE(routes[i].band_max);
     }
 }
+
+TEST_CASE("partial points: a job that ends mid-bucket keeps no partial point, also from a later catch-up",
+          "[client-model]")
+{
+    SampleStream stream;
+    SampleStream::Points points;
+    stream.declare_series(surface_series);
+    // Bucket 0 final, bucket 1 filling when the job is cancelled.
+    const std::vector<IndexedSample> batch = { { mean, 0, 50 }, { mean_partial, 100, 20 }, { max_partial, 100, 25 } };
+    REQUIRE(stream.on_signal(0, batch, points) == SampleStream::Signal::Appended);
+    REQUIRE(points[mean] == xy({ { 0, 50 }, { 100, 20 } }));
+
+    CHECK(stream.end(points));
+    CHECK(points[mean] == xy({ { 0, 50 } }));
+    CHECK(points[2].empty());
+    CHECK_FALSE(stream.partial_tail(mean));
+    CHECK_FALSE(stream.end(points)); // nothing left to remove
+
+    // A reply that comes after the end (a catch-up of the same samples plus
+    // one more partial point) leaves final points only as well.
+    stream.begin_catch_up();
+    const std::vector<IndexedSample> late = { { mean_partial, 100, 22 } };
+    stream.on_reply(3, late, points);
+    CHECK(points[mean] == xy({ { 0, 50 } }));
+
+    // What the app keeps is then what the daemon's result holds.
+    JobEntry job;
+    job.kind = "surface";
+    job.state = "cancelled";
+    job.series = surface_series;
+    job.points = points;
+    const SavedResult saved = saved_result_from_job(job);
+    REQUIRE(saved.series.size() == 3);
+    CHECK(saved.series[0].points == xy({ { 0, 50 } }));
+}

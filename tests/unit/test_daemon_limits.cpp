@@ -101,6 +101,42 @@ TEST_CASE("partial points never crowd out final points", "[daemon-parts]")
     CHECK(final == 1);
 }
 
+TEST_CASE("partial points and series have budgets of their own beside the final ones", "[daemon-parts]")
+{
+    // A run that fills the final budget exactly (a surface map of many
+    // buckets and passes, its median series declared last) loses nothing
+    // to the partial points and series it sent before.
+    service::JobSink sink;
+    std::size_t engine_index = 0;
+    for (std::size_t i = 0; i < service::JobSink::max_partial_series + 3; ++i)
+        sink.series_added(engine_index++, { "mean.pass" + std::to_string(i) + ".partial", "B", "MB/s",
+                                            engine::SeriesStyle::Line });
+    for (std::size_t i = 0; i < service::JobSink::max_partial_samples + 10; ++i)
+        sink.point_added(0, { 0.0, static_cast<double>(i) });
+    // Points of a partial series past the series budget: left out, not lost.
+    sink.point_added(service::JobSink::max_partial_series + 1, { 0.0, 1.0 });
+    for (std::size_t i = 0; i < service::JobSink::max_series; ++i)
+        sink.series_added(engine_index++, { "final" + std::to_string(i), "B", "MB/s", engine::SeriesStyle::Line });
+    const std::size_t last_final = engine_index - 1;
+    for (std::size_t i = 0; i < service::JobSink::max_samples; ++i)
+        sink.point_added(last_final, { static_cast<double>(i), 1.0 });
+    CHECK(sink.dropped_series() == 0);
+    CHECK(sink.dropped_samples() == 0);
+    CHECK(sink.series_count() == service::JobSink::max_partial_series + service::JobSink::max_series);
+
+    // One more final series or point is over the final budget, and says so.
+    sink.series_added(engine_index++, { "one-too-many", "B", "MB/s", engine::SeriesStyle::Line });
+    sink.point_added(last_final, { 0.0, 1.0 });
+    CHECK(sink.dropped_series() == 1);
+    CHECK(sink.dropped_samples() == 1);
+
+    std::size_t final = 0;
+    while (sink.unpublished())
+        for (const auto& sample : sink.take_batch().samples)
+            final += std::get<0>(sample) >= service::JobSink::max_partial_series;
+    CHECK(final == service::JobSink::max_samples);
+}
+
 TEST_CASE("a job keeps a bounded number of samples and no message carries more than the cap", "[daemon-parts]")
 {
     service::JobSink sink;
