@@ -212,3 +212,21 @@ TEST_CASE("passes: which kinds take it, and its range", "[passes]")
                     ParameterError);
     CHECK(validate_parameters(profile->params, {}).unsigned_value("passes") == 1);
 }
+
+TEST_CASE("a message the catalogue cannot render still ends up in the result, as its id and arguments",
+          "[passes]")
+{
+    // A daemon bug (an id missing from the catalogue, an argument left out)
+    // must cost a translation, not the job: add_warning runs on benchmark
+    // threads and in JobObject::finish() before Completed is signalled.
+    Result result;
+    REQUIRE_NOTHROW(add_warning(result, { "no-such-message-id", { { "device", "loop7" }, { "percent", 12.5 } } }));
+    REQUIRE(result.warnings.size() == 1);
+    CHECK(result.warnings[0] == "no-such-message-id: device=loop7, percent=12.500000");
+    REQUIRE(result.warning_messages.size() == 1);
+    CHECK(result.warning_messages[0].id == "no-such-message-id");
+    // A catalogue message with an argument left out: the same fallback.
+    REQUIRE_NOTHROW(add_note(result, { "loop-page-cache-backed", { { "device", "loop7" } } }));
+    REQUIRE(result.notes.size() == 1);
+    CHECK(result.notes[0] == "loop-page-cache-backed: device=loop7");
+}
