@@ -95,13 +95,15 @@ bool has_number(const SavedValueMap& summary, std::string_view key)
     return std::isfinite(number_of(summary, std::string(key).c_str(), NAN));
 }
 
-// "seq1m_q8t1_read_throughput_mb_s" -> "seq1m q8t1 read"
+// "seq1m_q8t1_read_throughput_mb_s" -> "seq1m q8t1 read",
+// "write.files_s" -> "write"
 std::string label_from_key(std::string_view key, std::string_view suffix)
 {
     std::string label(key.substr(0, key.size() - suffix.size()));
-    while (!label.empty() && label.back() == '_')
+    while (!label.empty() && (label.back() == '_' || label.back() == '.'))
         label.pop_back();
     std::replace(label.begin(), label.end(), '_', ' ');
+    std::replace(label.begin(), label.end(), '.', ' ');
     return label;
 }
 
@@ -126,6 +128,16 @@ std::vector<HeadlineFigure> headline_figures(const std::string& kind, const Save
         candidates = qd_sweep_figures;
     for (const Candidate& candidate : candidates)
         add(candidate.key, _(candidate.label), candidate.unit);
+    // Profiles (device and folder) in the order their tests ran, named as
+    // the user knows them: "SEQ1M Q8T1 1701 MB/s", "SEQ1M Q8T1 read …".
+    for (const std::string& test : split_profile_tests(text_of(summary, "tests"))) {
+        const std::string key = profile_summary_key(test);
+        add(key + ".throughput_mb_s", test, Unit::MegabytesPerSecond);
+        /* TRANSLATORS: a profile test's read figure, e.g. "SEQ1M Q8T1 read" */
+        add(key + ".read_mb_s", printf_text(_("%s read"), test.c_str()), Unit::MegabytesPerSecond);
+        /* TRANSLATORS: a profile test's write figure, e.g. "SEQ1M Q8T1 write" */
+        add(key + ".write_mb_s", printf_text(_("%s write"), test.c_str()), Unit::MegabytesPerSecond);
+    }
     // Kinds whose figures carry a test's or phase's name (profile:
     // "seq1m_q8t1_read_throughput_mb_s", small-files: "write_files_s"): the
     // rates in the summary's order, the slowest/fastest pass left out.

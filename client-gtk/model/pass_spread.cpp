@@ -48,10 +48,7 @@ std::optional<PassSpread> summary_pass_spread(const SavedValueMap& summary, cons
     std::string figure = name == "throughput" ? "throughput_mb_s"
         : name.starts_with("latency_")        ? name + "_us"
                                               : name;
-    std::string key;
-    for (const char c : test)
-        key += c == ' ' ? '_' : g_ascii_tolower(c);
-    key += "." + figure;
+    const std::string key = profile_summary_key(test) + "." + figure;
     const double minimum = number_of(summary, (key + "_min").c_str(), NAN);
     const double maximum = number_of(summary, (key + "_max").c_str(), NAN);
     const double cv = number_of(summary, (key + "_cv_percent").c_str(), NAN);

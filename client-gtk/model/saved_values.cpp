@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "saved_values.hpp"
 
+#include <glib.h>
+
 #include <algorithm>
 #include <cmath>
 
@@ -50,6 +52,14 @@ std::string text_of(const SavedValueMap& map, const char* key, const std::string
     const SavedValue* value = find(map, key);
     const auto* text = value ? std::get_if<std::string>(value) : nullptr;
     return text ? *text : fallback;
+}
+
+std::string profile_summary_key(std::string_view test)
+{
+    std::string key;
+    for (const char c : test)
+        key += c == ' ' ? '_' : g_ascii_tolower(c);
+    return key;
 }
 
 std::vector<std::string> split_profile_tests(const std::string& list)

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace diskbench::client {
@@ -21,6 +22,10 @@ std::string text_of(const SavedValueMap& map, const char* key, const std::string
 // and the tests of the daemon's presets (engine/benchmarks/profile).
 std::vector<std::string> split_profile_tests(const std::string& list);
 std::string profile_preset_tests(const std::string& preset);
+// A profile test's prefix of its summary keys: "SEQ1M Q8T1" ->
+// "seq1m_q8t1" (the engine's ProfileTest::summary_key()), as in
+// "seq1m_q8t1.throughput_mb_s".
+std::string profile_summary_key(std::string_view test);
 // The tests a run does: `tests` when given, else its preset's.
 std::string profile_tests_of(const SavedValueMap& parameters);
 

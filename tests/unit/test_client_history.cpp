@@ -145,6 +145,33 @@ TEST_CASE("history: the headline figure of each kind", "[client-model]")
     REQUIRE(figures.size() == 1);
     CHECK(figures[0].key == "seq1m_q8t1_read_throughput_mb_s");
     CHECK(figures[0].label == "seq1m q8t1 read");
+    // The summaries the engine really writes: a device profile's
+    // "<test>.throughput_mb_s" and a folder profile's "<test>.read_mb_s" /
+    // ".write_mb_s", in the order the tests ran (not the keys' order), and
+    // named as the tests are.
+    figures = headline_figures("profile", { { "tests", std::string("SEQ1M Q8T1,RND4K Q1T1") },
+                                            { "rnd4k_q1t1.throughput_mb_s", 40.0 },
+                                            { "seq1m_q8t1.throughput_mb_s", 1701.0 },
+                                            { "seq1m_q8t1.throughput_mb_s_max", 2007.0 },
+                                            { "seq1m_q8t1.iops", 1622.0 } },
+                               2);
+    REQUIRE(figures.size() == 2);
+    CHECK(figures[0].key == "seq1m_q8t1.throughput_mb_s");
+    CHECK(figures[0].label == "SEQ1M Q8T1");
+    CHECK(figures[1].key == "rnd4k_q1t1.throughput_mb_s");
+    CHECK(figures[1].label == "RND4K Q1T1");
+    figures = headline_figures("file-profile", { { "tests", std::string("SEQ1M Q1T1") },
+                                                 { "seq1m_q1t1.write_mb_s", 900.0 },
+                                                 { "seq1m_q1t1.read_mb_s", 1000.0 } },
+                               2);
+    REQUIRE(figures.size() == 2);
+    CHECK(figures[0].key == "seq1m_q1t1.read_mb_s");
+    CHECK(figures[0].label == "SEQ1M Q1T1 read");
+    CHECK(figures[1].label == "SEQ1M Q1T1 write");
+    // Without its test list (a file from before it), no dot is left at a label's end.
+    figures = headline_figures("profile", { { "seq1m_q8t1.throughput_mb_s", 1701.0 } });
+    REQUIRE(figures.size() == 1);
+    CHECK(figures[0].label == "seq1m q8t1");
     figures = headline_figures("small-files", { { "write_files_s", 4000.0 }, { "delete_ops_s", 9000.0 } });
     REQUIRE(figures.size() == 2);
     CHECK(figures[0].unit == Unit::OperationsPerSecond);
