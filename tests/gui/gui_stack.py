@@ -62,6 +62,13 @@ SERIES_COLOURS = ((0x1c, 0x71, 0xd8), (0x35, 0x84, 0xe4))
 
 # ---- PNG without modules ------------------------------------------------------
 
+def settle(seconds):
+    """Waits for the app to finish what a key started where it has no state
+    to wait on (where the keyboard focus went), longer under the sanitizers'
+    slowdown (DISKBENCH_TEST_TIMEOUT_MULTIPLIER, 3 in the sanitize setup)."""
+    time.sleep(seconds * float(os.environ.get('DISKBENCH_TEST_TIMEOUT_MULTIPLIER', '1')))
+
+
 def png_size(path):
     """(width, height) from a PNG's IHDR; raises ValueError if it is no PNG."""
     with open(path, 'rb') as f:

@@ -86,6 +86,7 @@ class HistoryGuiTest(gui_stack.GuiTestCase):
         self.gui.wait_for(lambda: (self.gui.status() or ('',))[0] != 'history', 10, what='the page before History')
         self.gui.send_keys('ctrl+Next')
         self.wait_listed(2)
+        gui_stack.settle(0.3)  # the page's focus is set once it is shown
 
     def test_02b_two_picked_are_compared(self):
         # Tab into the newest row's tick box, Space; Down to the next row,

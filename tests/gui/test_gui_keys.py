@@ -116,13 +116,13 @@ class KeysGuiTest(gui_stack.GuiTestCase):
         self.gui.wait_status('seek', states=('running',), min_points=0, timeout=30)
         [job] = set(self.seek_jobs()) - before
         self.gui.wait_for(lambda: self.gui.describe_action('stop')[0], 10, what='stop enabled')
-        time.sleep(0.5)
+        gui_stack.settle(0.5)
         self.press('space')
         self.gui.wait_status('seek', states=('cancelled',), min_points=0, timeout=30)
         self.gui.wait_for(lambda: self.daemon_property(job, 'Job', 'State') == 'cancelled', 20,
                           what=f'{job} cancelled by Space on Stop')
         before = set(self.seek_jobs())
-        time.sleep(0.5)
+        gui_stack.settle(0.5)
         self.press('space')
         self.gui.wait_status('seek', states=('running',), min_points=0, timeout=30)
         self.assertEqual(len(set(self.seek_jobs()) - before), 1, 'Space on Start started no (or two) runs')
@@ -149,7 +149,7 @@ class KeysGuiTest(gui_stack.GuiTestCase):
         self.wait_page('seek')
         # Before the first page there is none: it stays.
         self.press('ctrl+Prior')
-        time.sleep(0.5)
+        gui_stack.settle(0.5)
         self.wait_page('seek')
         self.press('alt+3')
         self.wait_page('sequential')
@@ -193,7 +193,7 @@ class KeysGuiTest(gui_stack.GuiTestCase):
         self.gui.activate('show-page', 'seek')
         self.wait_page('seek')
         self.press('alt+1')  # the keyboard on Start
-        time.sleep(0.5)
+        gui_stack.settle(0.5)
         before = self.screenshot_path('compare-before.png')
         shown = self.screenshot_path('compare-shown.png')
         after = self.screenshot_path('compare-after.png')
