@@ -66,8 +66,18 @@ HistoryPage::~HistoryPage()
     // Undo and dismissal must not reach it.
     for (auto& [id, deleted] : deleted_)
         g_signal_handlers_disconnect_by_data(deleted.toast.get(), this);
-    g_signal_handlers_disconnect_by_data(root_.get(), this);
-    g_signal_handlers_disconnect_by_data(trend_choice_, this);
+    // The widgets may outlive the page too (the window holds them until it
+    // is disposed): none of their handlers may reach it. The rows' check
+    // and delete buttons lie below root_.
+    disconnect_tree(root_.get());
+    g_signal_handlers_disconnect_by_data(list_keys_, this);
+}
+
+void HistoryPage::disconnect_tree(GtkWidget* widget)
+{
+    g_signal_handlers_disconnect_by_data(widget, this);
+    for (GtkWidget* child = gtk_widget_get_first_child(widget); child; child = gtk_widget_get_next_sibling(child))
+        disconnect_tree(child);
 }
 
 GtkWidget* HistoryPage::build_trend()
@@ -108,9 +118,9 @@ GtkWidget* HistoryPage::build_list()
     gtk_widget_add_css_class(list_, "boxed-list");
     g_signal_connect(list_, "row-activated", G_CALLBACK(&HistoryPage::on_row_activated), this);
     // Delete on a row deletes its result, as in Files.
-    GtkEventController* keys = gtk_event_controller_key_new();
-    g_signal_connect(keys, "key-pressed", G_CALLBACK(&HistoryPage::on_key), this);
-    gtk_widget_add_controller(list_, keys);
+    list_keys_ = gtk_event_controller_key_new();
+    g_signal_connect(list_keys_, "key-pressed", G_CALLBACK(&HistoryPage::on_key), this);
+    gtk_widget_add_controller(list_, list_keys_);
     adw_preferences_group_add(ADW_PREFERENCES_GROUP(list_group_), list_);
     return list_group_;
 }

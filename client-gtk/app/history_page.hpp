@@ -47,6 +47,8 @@ private:
         Ref<AdwToast> toast; // its Undo; disconnected when the page goes first
     };
     GtkWidget* build_trend();
+    // Disconnects this page's handlers from `widget` and everything below it.
+    void disconnect_tree(GtkWidget* widget);
     GtkWidget* build_list();
     void fill_list();
     void fill_trend_choices();
@@ -75,6 +77,7 @@ private:
     GtkWidget* content_ = nullptr;
     GtkWidget* compare_button_ = nullptr;
     GtkWidget* trend_choice_ = nullptr;
+    GtkEventController* list_keys_ = nullptr; // owned by list_
     GraphArea trend_;
     std::vector<std::string> paths_;       // per row
     std::vector<GtkWidget*> checks_;       // per row
