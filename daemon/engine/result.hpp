@@ -4,6 +4,7 @@
 #include "value.hpp"
 
 #include "contract/messages.hpp"
+#include "contract/series.hpp"
 
 #include <chrono>
 #include <cstdint>
@@ -25,14 +26,12 @@ enum class SeriesStyle { Line, Bar, Scatter };
 // running value of an aggregate still being filled (a surface map's bucket),
 // each replaced by the next point of NAME or NAME.partial at the same x. So
 // a slow bucket shows while it fills, and a client can tell a partial point
-// from a final one by the series alone (the rule is in the D-Bus XML; the
-// client's reader is contract/series.hpp). Partial points go to the live
-// sink only, never into the Result: they are superseded by definition.
-inline constexpr std::string_view partial_series_suffix = ".partial";
-[[nodiscard]] inline bool is_partial_series(std::string_view name) noexcept
-{
-    return name.size() > partial_series_suffix.size() && name.ends_with(partial_series_suffix);
-}
+// from a final one by the series alone (the rule is in the D-Bus XML; daemon
+// and clients share its spelling in contract/series.hpp). Partial points go
+// to the live sink only, never into the Result: they are superseded by
+// definition.
+using contract::is_partial_series;
+using contract::partial_series_suffix;
 [[nodiscard]] inline std::string partial_series_name(std::string_view name)
 {
     return std::string(name) + std::string(partial_series_suffix);
