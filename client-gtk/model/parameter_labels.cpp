@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <array>
+#include <limits>
 
 namespace diskbench::client {
 
@@ -198,10 +199,16 @@ SizeInput read_size_field(const ParameterInfo& info, std::string_view text)
     }
     // The daemon's range (ListParameterRanges), where it gives one: said
     // here rather than as an error when the run starts.
+    // The bounds come over the bus as doubles; 2^64 - 1 arrives as 2^64,
+    // which no uint64_t holds (the cast would be undefined): clamped first.
+    const auto as_bytes = [](double value) {
+        constexpr double top = static_cast<double>(std::numeric_limits<std::int64_t>::max());
+        return static_cast<std::uint64_t>(std::clamp(value, 0.0, top));
+    };
     if (info.ranged && static_cast<double>(bytes) < info.minimum)
-        return { std::nullopt, printf_text(_("At least %s."), size_text(static_cast<std::uint64_t>(info.minimum)).c_str()) };
+        return { std::nullopt, printf_text(_("At least %s."), size_text(as_bytes(info.minimum)).c_str()) };
     if (info.ranged && static_cast<double>(bytes) > info.maximum)
-        return { std::nullopt, printf_text(_("At most %s."), size_text(static_cast<std::uint64_t>(info.maximum)).c_str()) };
+        return { std::nullopt, printf_text(_("At most %s."), size_text(as_bytes(info.maximum)).c_str()) };
     return { static_cast<std::int64_t>(bytes), {} };
 }
 

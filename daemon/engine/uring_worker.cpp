@@ -115,8 +115,11 @@ struct WaitHistory {
 // preemption) does not stop the polling for good.
 int wait_for_completion(io_uring* ring, bool spin, unsigned in_flight, WaitHistory& history)
 {
-    const bool poll = spin && in_flight <= kPollMaxInFlight
-        && (history.last_ns <= 2 * kSpinNs || ++history.waits % 256 == 0);
+    // Deep queues sleep at once, and their waits say nothing of how long a
+    // shallow queue's would take: the history is left as it was.
+    if (in_flight > kPollMaxInFlight)
+        return ::io_uring_submit_and_wait(ring, 1);
+    const bool poll = spin && (history.last_ns <= 2 * kSpinNs || ++history.waits % 256 == 0);
     const std::uint64_t start = monotonic_ns();
     const int rc = poll_or_sleep(ring, poll);
     history.last_ns = monotonic_ns() - start;
