@@ -225,8 +225,8 @@ class ThroughDaemon:
 
     def __init__(self, build, device):
         here = os.path.dirname(os.path.abspath(__file__))
-        sys.path.insert(0, os.path.join(here, "..", "integration"))
-        import stack as it_stack  # noqa: E402 (the integration harness)
+        sys.path.insert(0, os.path.join(here, "..", "..", "devtools", "stack"))
+        import stack as it_stack  # noqa: E402 (the integration tests' stack)
         self.it = it_stack
         root = os.path.abspath(os.path.join(here, "..", ".."))
         it_stack.CONFIG.daemon = os.path.abspath(os.path.join(build, "daemon", "diskbenchd"))
