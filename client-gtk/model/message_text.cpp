@@ -11,12 +11,10 @@ namespace diskbench::client {
 
 std::string locale_number_text(double value, int decimals)
 {
-    if (decimals < 0)
-        return std::to_string(std::llround(value));
-    char buffer[64];
-    // printf's "%f" follows LC_NUMERIC, which main() set from the environment.
-    std::snprintf(buffer, sizeof buffer, "%.*f", decimals, value);
-    return buffer;
+    // contract's formatter is printf's "%f", which follows LC_NUMERIC: the
+    // daemon's C locale gives a decimal point, the user's locale (main() set
+    // it from the environment) a decimal comma where that is the custom.
+    return contract::c_number_text(value, decimals);
 }
 
 std::string localized_message(const contract::Message& message, const std::string& english)
