@@ -4,8 +4,6 @@
 #include <glib.h>
 
 #include <algorithm>
-#include <cmath>
-#include <cstdio>
 
 namespace diskbench::client {
 
