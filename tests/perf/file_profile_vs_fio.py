@@ -33,7 +33,7 @@ ours/fio >= 0.98 on each test). Run as root; it unmounts, detaches and
 deletes what it made, also on an error, Ctrl-C or SIGTERM:
 
     sudo /usr/bin/python3 tests/perf/file_profile_vs_fio.py --build build [--rounds 5]
-        [--size 1G] [--duration 3] [--warmup 1]
+        [--size 1G] [--duration 3] [--warmup 1] [--only "RND4K Q1T1"] [--engine PATH]
 """
 
 import argparse
@@ -58,17 +58,28 @@ TESTS = [
 MIX = ("MIX RND4K Q1T1", "mix", "randrw", 4096, 1, 1)
 
 
+def tests(args):
+    """The profile tests to run: all, or those whose label contains --only."""
+    return [t for t in TESTS if not args.only or args.only in t[0]]
+
+
+def mix_chosen(args):
+    return not args.only or args.only in MIX[0]
+
+
 def ours(engine, directory, args):
     out, _ = run([engine, "file-profile", directory, f"file_size={args.size}", f"duration_s={args.duration}",
-                  f"warmup_s={args.warmup}"])
+                  f"warmup_s={args.warmup}", "tests=" + ",".join(label for label, *_ in tests(args)),
+                  "mix=" + (MIX[0].removeprefix("MIX ") if mix_chosen(args) else "")])
     s = json.loads(out)["summary"]
     if not s.get("direct_io"):
         raise RuntimeError("the engine did not get O_DIRECT")
     figures = {}
-    for label, key, *_ in TESTS:
+    for label, key, *_ in tests(args):
         figures[f"{label} read"] = s[f"{key}.read_mb_s"]
         figures[f"{label} write"] = s[f"{key}.write_mb_s"]
-    figures[f"{MIX[0]} r+w"] = s["mix.read_mb_s"] + s["mix.write_mb_s"]
+    if mix_chosen(args):
+        figures[f"{MIX[0]} r+w"] = s["mix.read_mb_s"] + s["mix.write_mb_s"]
     return figures
 
 
@@ -92,11 +103,12 @@ def fio(path, args, rw, bs, depth, threads, huge_buffer, mix=False):
 
 def fio_all(path, args, huge_buffer):
     figures = {}
-    for label, _key, read_rw, write_rw, bs, depth, threads in TESTS:
+    for label, _key, read_rw, write_rw, bs, depth, threads in tests(args):
         figures[f"{label} read"] = fio(path, args, read_rw, bs, depth, threads, huge_buffer)
         figures[f"{label} write"] = fio(path, args, write_rw, bs, depth, threads, huge_buffer)
-    label, _key, rw, bs, depth, threads = MIX
-    figures[f"{label} r+w"] = fio(path, args, rw, bs, depth, threads, huge_buffer, mix=True)
+    if mix_chosen(args):
+        label, _key, rw, bs, depth, threads = MIX
+        figures[f"{label} r+w"] = fio(path, args, rw, bs, depth, threads, huge_buffer, mix=True)
     return figures
 
 
@@ -123,13 +135,17 @@ def main():
     parser.add_argument("--backing-size", type=parse_size, default=3 << 30, help="loop file size (default 3G)")
     parser.add_argument("--dir", default="/var/tmp", help="where the backing file goes")
     parser.add_argument("--verbose", action="store_true", help="print every round's figures")
+    parser.add_argument("--only", help="run only the tests whose label contains this, e.g. \"RND4K Q1T1\"")
+    parser.add_argument("--engine", help="the diskbench-engine to run (default: the build's)")
     args = parser.parse_args()
     if os.geteuid() != 0:
         sys.exit("run as root: it attaches a loop device and mounts it")
-    engine = os.path.join(args.build, "daemon", "tools", "diskbench-engine")
+    engine = args.engine or os.path.join(args.build, "daemon", "tools", "diskbench-engine")
     if not os.access(engine, os.X_OK):
         sys.exit(f"{engine} not found: build first")
     engine = os.path.abspath(engine)
+    if not tests(args):
+        sys.exit(f"--only {args.only!r} matches no profile test (the mixed test runs beside RND4K Q1T1)")
     if args.size * 2 > args.backing_size * 0.9:
         sys.exit("--backing-size too small for two test files of --size")
 
