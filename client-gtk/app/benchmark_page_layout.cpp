@@ -9,14 +9,36 @@ namespace diskbench::client {
 
 void BenchmarkPageView::build()
 {
-    root_ = Ref<GtkWidget>::take_floating(gtk_box_new(GTK_ORIENTATION_VERTICAL, 12));
-    GtkWidget* box = root_.get();
+    root_ = Ref<GtkWidget>::take_floating(gtk_box_new(GTK_ORIENTATION_VERTICAL, 0));
+    GtkWidget* header = build_header();
+    gtk_widget_set_margin_start(header, 18);
+    gtk_widget_set_margin_end(header, 18);
+    gtk_widget_set_margin_top(header, 12);
+    gtk_widget_set_margin_bottom(header, 8);
+    gtk_box_append(GTK_BOX(root_.get()), header);
+
+    // Below the header the page scrolls when the window is too short for
+    // it. Without that, a short window squeezed the warnings' revealer below
+    // its card's height, and the card, drawn from the revealer's bottom,
+    // lost its top lines. The viewport gives the page its natural height
+    // (not its minimum) whenever that does not fit, so no part is squeezed;
+    // when it fits, the chart takes the room that is left.
+    GtkWidget* box = gtk_box_new(GTK_ORIENTATION_VERTICAL, 12);
     gtk_widget_set_margin_start(box, 18);
     gtk_widget_set_margin_end(box, 18);
-    gtk_widget_set_margin_top(box, 12);
+    // The viewport clips at its edges: room for the outline and shadow
+    // that cards draw outside themselves.
+    gtk_widget_set_margin_top(box, 4);
     gtk_widget_set_margin_bottom(box, 12);
+    GtkWidget* viewport = gtk_viewport_new(nullptr, nullptr);
+    gtk_scrollable_set_vscroll_policy(GTK_SCROLLABLE(viewport), GTK_SCROLL_NATURAL);
+    gtk_viewport_set_child(GTK_VIEWPORT(viewport), box);
+    GtkWidget* scroll = gtk_scrolled_window_new();
+    gtk_scrolled_window_set_policy(GTK_SCROLLED_WINDOW(scroll), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC);
+    gtk_scrolled_window_set_child(GTK_SCROLLED_WINDOW(scroll), viewport);
+    gtk_widget_set_vexpand(scroll, TRUE);
+    gtk_box_append(GTK_BOX(root_.get()), scroll);
 
-    gtk_box_append(GTK_BOX(box), build_header());
     gtk_box_append(GTK_BOX(box), build_messages());
     if (page_.target == PageTarget::DeviceWrite) {
         write_card_ = std::make_unique<WriteConsentCard>([this] { update_controls(); });
@@ -154,6 +176,11 @@ GtkWidget* BenchmarkPageView::build_messages()
     gtk_box_append(GTK_BOX(message_box), icon);
     gtk_box_append(GTK_BOX(message_box), message_label_);
     message_revealer_ = gtk_revealer_new();
+    // A revealer clips its child to itself, and a card draws its outline
+    // outside its box: clipped, the card lost its top border. A cross-fade
+    // does not move the card, so nothing needs clipping.
+    gtk_revealer_set_transition_type(GTK_REVEALER(message_revealer_), GTK_REVEALER_TRANSITION_TYPE_CROSSFADE);
+    gtk_widget_set_overflow(message_revealer_, GTK_OVERFLOW_VISIBLE);
     gtk_revealer_set_child(GTK_REVEALER(message_revealer_), message_box);
     return message_revealer_;
 }
