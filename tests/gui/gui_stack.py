@@ -220,6 +220,107 @@ def series_pixels(path, colours=SERIES_COLOURS, tolerance=12, solid_area=40, sol
     return total
 
 
+# ---- the warnings card ----------------------------------------------------------
+
+# libadwaita's warning colour (light): the card's dialog-warning icon.
+WARNING_ICON_COLOURS = ((0x9c, 0x6e, 0x03),)
+CARD_WHITE = (0xff, 0xff, 0xff)
+PAGE_BACKGROUND = (0xfa, 0xfa, 0xfa)
+# The sidebar ends here on the 1280-pixel screen; the page is right of it.
+PAGE_LEFT = 280
+
+
+class CardNotFound(AssertionError):
+    pass
+
+
+def warnings_card(path, tolerance=12, max_icon=24):
+    """The warnings card of the benchmark page in the screenshot PATH: its
+    topmost warning icon (the warnings card comes before the consent card)
+    and the run of pure white (#ffffff: the card fully faded in) in the
+    column just left of that icon, which is the card's inside from its top
+    edge to its bottom edge.
+
+    Returns a dict: icon (x0, y0, x1, y1), top and bottom (the first and last
+    white row), above and below (the 3 rows beyond the white in that column,
+    as RGB tuples), header_bottom (the page header's last row with ink). Raises CardNotFound when there is no icon or no white
+    around it (not drawn yet, or still fading in)."""
+    width, height, rgb = read_png(path)
+
+    def pixel(x, y):
+        i = (y * width + x) * 3
+        return tuple(rgb[i:i + 3])
+
+    def is_icon(px):
+        return any(all(abs(a - b) <= tolerance for a, b in zip(px, c)) for c in WARNING_ICON_COLOURS)
+
+    first = None
+    for y in range(height):
+        row = rgb[y * width * 3:(y + 1) * width * 3]
+        for x in range(PAGE_LEFT, width):
+            if is_icon(tuple(row[3 * x:3 * x + 3])):
+                first = (x, y)
+                break
+        if first:
+            break
+    if first is None:
+        raise CardNotFound(f'no warning icon in {path}')
+    # The triangle's apex is its topmost pixel, in the middle of the icon.
+    icon = [(x, y) for y in range(first[1], min(height, first[1] + max_icon))
+            for x in range(max(0, first[0] - max_icon // 2), min(width, first[0] + max_icon // 2 + 1))
+            if is_icon(pixel(x, y))]
+    x0, x1 = min(x for x, _ in icon), max(x for x, _ in icon)
+    y0, y1 = min(y for _, y in icon), max(y for _, y in icon)
+    # Left of the icon, inside the card's padding, clear of its rounded corners.
+    column = x0 - 3
+    centre = (y0 + y1) // 2
+    if pixel(column, centre) != CARD_WHITE:
+        raise CardNotFound(f'{path}: ({column}, {centre}) left of the warning icon at {(x0, y0, x1, y1)} '
+                           f'is {pixel(column, centre)}, not the card\'s white')
+    top = centre
+    while top > 0 and pixel(column, top - 1) == CARD_WHITE:
+        top -= 1
+    bottom = centre
+    while bottom < height - 1 and pixel(column, bottom + 1) == CARD_WHITE:
+        bottom += 1
+    # The page header above: its subtitle is the lowest dark text above the
+    # card (looked for only near the card's left edge: right of the window
+    # the screen is black).
+    header_bottom = next((y for y in range(top - 1, -1, -1)
+                          if any(max(pixel(x, y)) < 0xb0 for x in range(PAGE_LEFT, column + 300))), -1)
+    return {'icon': (x0, y0, x1, y1), 'column': column, 'top': top, 'bottom': bottom,
+            'header_bottom': header_bottom,
+            'above': [pixel(column, y) for y in range(max(0, top - 3), top)],
+            'below': [pixel(column, y) for y in range(bottom + 1, min(height, bottom + 4))]}
+
+
+def warnings_card_problems(card, centre_tolerance=3):
+    """What is wrong with CARD (warnings_card()) as drawn; [] when it is whole:
+    the icon (valign-centred in the card) in the middle of the white, an edge
+    (outline or shadow, darker than the page) right above and below the
+    white, and all of it below the page header.
+    A card cut at the top by its revealer has its icon high in what is left
+    of it, and white running straight into the page background."""
+    x0, y0, x1, y1 = card['icon']
+    problems = []
+    icon_centre = (y0 + y1) / 2
+    white_centre = (card['top'] + card['bottom']) / 2
+    if abs(icon_centre - white_centre) > centre_tolerance:
+        problems.append(f'the icon (rows {y0}-{y1}, centre {icon_centre}) is not centred in the card\'s '
+                        f'white (rows {card["top"]}-{card["bottom"]}, centre {white_centre})')
+
+    def edge(pixels):
+        return any(px != CARD_WHITE and max(px) < min(PAGE_BACKGROUND) for px in pixels)
+    if not edge(card['above']):
+        problems.append(f'no border above the card: the rows above its white are {card["above"]}')
+    if not edge(card['below']):
+        problems.append(f'no border below the card: the rows below its white are {card["below"]}')
+    if card['top'] - len(card['above']) <= card['header_bottom']:
+        problems.append(f'the card (from row {card["top"]}) reaches into the page header '
+                        f'(down to row {card["header_bottom"]})')
+    return problems
+
+
 # ---- the GUI stack -----------------------------------------------------------
 
 class ActionError(Exception):
@@ -536,6 +637,34 @@ def _make_test_case():
             parent = SCREENSHOT_DIR or self.stack.path('screenshots')
             return os.path.join(os.path.abspath(parent), name)
 
+        def assert_warnings_card_whole(self, name, timeout=15):
+            """Screenshots (NAME) until the page's warnings card is drawn whole
+            (warnings_card_problems() finds nothing); fails with what was
+            wrong in the last one. Each try first lets the revealer's
+            cross-fade end (settle), as the card is only then pure white."""
+            shot = self.screenshot_path(name)
+            last = ['no screenshot taken']
+
+            def whole():
+                settle(0.5)
+                self.gui.screenshot(shot)
+                try:
+                    card = warnings_card(shot)
+                except CardNotFound as e:
+                    last[0] = str(e)
+                    return None
+                problems = warnings_card_problems(card)
+                last[0] = f'{card}: ' + '; '.join(problems)
+                return None if problems else card
+            try:
+                card = self.gui.wait_for(whole, timeout, interval=0.2,
+                                         what='the warnings card drawn whole')
+            except TimeoutError:
+                self.fail(f'the warnings card is not drawn whole in {shot}: {last[0]}')
+            print(f'{shot}: warnings card whole, white rows {card["top"]}-{card["bottom"]}, '
+                  f'icon {card["icon"]}', flush=True)
+            return card
+
     return GuiTestCase
 
 
@@ -550,6 +679,6 @@ def __getattr__(name):
 
 __all__ = ['APP_ACTIONS', 'APP_ID', 'APP_OBJECT', 'CONFIG', 'GUI_ENV', 'SERIES_COLOURS',
            'STATUS_STATES', 'ActionError', 'GuiStack', 'Process', 'check_gui_prerequisites',
-           'count_colour', 'series_pixels', 'gvariant_string', 'log', 'main', 'parse_gvariant', 'png_size',
+           'count_colour', 'series_pixels', 'warnings_card', 'warnings_card_problems', 'gvariant_string', 'log', 'main', 'parse_gvariant', 'png_size',
            'read_png', 'run_as', 'screenshot', 'spawn', 'start_session_bus', 'start_xvfb',
            'stop_process', 'user_dir', 'user_kwargs', 'x_window_names']

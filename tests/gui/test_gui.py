@@ -6,7 +6,8 @@ As the unprivileged test user dbtest-in, through the app's actions on the
 session bus: select the loop device, run "seek", wait for the status
 "seek:finished:N" (N > 0), take a screenshot and find the current series'
 colour drawn; save the result, open it again and save it again (same
-series); export the graph as PNG and SVG (valid files); run "sequential"
+series); the run's warning shown in a whole card (its border not
+clipped); export the graph as PNG and SVG (valid files); run "sequential"
 and find its graph drawn too.
 
 Run (as root):
@@ -105,6 +106,10 @@ class GuiTest(gui_stack.GuiTestCase):
         self.gui.activate_action('set-parameter', "('count', <uint64 300>)")
         self.assertEqual(self.run_kind('seek'), 300)
         self.wait_graph_drawn('seek.png')
+        # The run's one warning (a loop device reports no temperature) in
+        # its card, one line: the card whole, its top border included (a
+        # revealer that clipped it cut that border off, see 47e403b).
+        self.assert_warnings_card_whole('seek-warnings.png')
 
     def test_02_save_open_save_keeps_series(self):
         first = self.gui.user_path('seek-result.json')

@@ -12,7 +12,8 @@ drive at 76 °C before the slowdown (the daemon calls it thermal
 throttling), once at 45 °C (a cache cliff). `diskbenchctl watch -o` keeps
 each job as a result file; the app opens both, and the temperature must be
 drawn: pixels of the overlay's red (ChartTheme::light().secondary) in the
-exported graph and more of them on screen than before the result was shown.
+exported graph and more of them on screen than before the result was shown;
+the run's warnings in a card drawn whole (assert_warnings_card_whole).
 
 Run (as root):
     /usr/bin/python3 tests/gui/test_gui_temperature.py --app BUILD/client-gtk/diskbench \\
@@ -156,6 +157,10 @@ class TemperatureGuiTest(gui_stack.GuiTestCase):
         in_export = count_colour(exported, OVERLAY_COLOURS, tolerance=20)
         print(f'{shot}: {last[0]} overlay pixels ({red_before} before); export: {in_export}', flush=True)
         self.assertGreaterEqual(in_export, MIN_OVERLAY_PIXELS)
+        # The run's two warnings wrap to 3-4 lines: their card must be drawn
+        # whole above the consent card and the graph (a short page used to
+        # squeeze its revealer and cut the card's top lines, see 47e403b).
+        self.assert_warnings_card_whole(f'{name}-warnings.png')
         return shot
 
     def test_throttling_and_cache_cliff_drawn_with_the_temperature(self):
