@@ -31,6 +31,7 @@ Standard library only, except describe_action(), which parses GVariant text
 with python3-gi (a prerequisite of the integration tests anyway).
 """
 
+import json
 import os
 import pwd
 import shlex
@@ -47,6 +48,7 @@ for _path in (os.path.join(os.path.dirname(os.path.dirname(HERE)), 'devtools', '
     if _path not in sys.path:
         sys.path.insert(0, _path)
 
+from bus_names import BUS_NAME, MANAGER_PATH  # noqa: E402
 from cleanup import (PHASE_CLIENTS, PHASE_SERVICES, kill_pid, log,  # noqa: E402
                      proc_starttime, wait_until)
 from stack import CONFIG, PrerequisiteMissing, Stack  # noqa: E402
@@ -59,6 +61,9 @@ from gui_session import (ACTIONS_IFACE, APP_ACTIONS, APP_ID, APP_OBJECT, DEFAULT
 
 # The colours of the current series in the app's graphs (GNOME blue 4 and 3).
 SERIES_COLOURS = ((0x1c, 0x71, 0xd8), (0x35, 0x84, 0xe4))
+# A graph is drawn when more series pixels than this show outside solid blocks.
+MIN_SERIES_PIXELS = 50
+MiB = 1024 * 1024
 
 # ---- PNG without modules ------------------------------------------------------
 
@@ -609,7 +614,7 @@ def _make_test_case():
         gui = None
 
         @classmethod
-        def setUpClass(cls):
+        def create_stack(cls):
             if not APP_ARGV:
                 raise PrerequisiteMissing('no app given: --app BUILD/client-gtk/diskbench '
                                           '(or --app-command, DISKBENCH_APP)')
@@ -617,25 +622,82 @@ def _make_test_case():
                 raise PrerequisiteMissing(f'the app is not built: {APP_ARGV[0]}')
             cls.gui = GuiStack(APP_ARGV, **cls.gui_options)
             cls.stack = cls.gui.stack
-            try:
-                cls.gui.start()
-                cls.prepare()
-            except BaseException:
-                cls.stack.failed = True
-                if cls.stack.tmp:
-                    cls.stack.dump_logs()
-                cls.gui.stop()
-                raise
+
+        @classmethod
+        def start_stack(cls):
+            cls.gui.start()
+
+        @classmethod
+        def stop_stack(cls):
+            return cls.gui.stop()
+
+        @classmethod
+        def prepare(cls):
+            """Per-class setup on the started GuiStack; by default, the app."""
+            cls.gui.start_app()
 
         @classmethod
         def tearDownClass(cls):
+            # The app first (it may hold a folder of the mount open), then
+            # the mount of user_folder_on_new_filesystem().
             if cls.gui and cls.gui.app:
                 stop_process(cls.stack, cls.gui.app)
+            if getattr(cls, 'mount', None):
+                cls.stack.umount(cls.mount)
             super().tearDownClass()
+
+        @classmethod
+        def user_folder_on_new_filesystem(cls, name, size=256 * MiB):
+            """A folder NAME (0700, the app user's) on a new ext4 loop mount
+            (cls.fs_loop, cls.mount; unmounted by tearDownClass)."""
+            cls.fs_loop = cls.stack.attach_loop(size=size)
+            cls.mount = cls.stack.mount_new_filesystem(cls.fs_loop)
+            user = pwd.getpwnam(cls.gui.user)
+            folder = os.path.join(cls.mount[0], name)
+            os.mkdir(folder)
+            os.chown(folder, user.pw_uid, user.pw_gid)
+            os.chmod(folder, 0o700)
+            return folder
 
         def screenshot_path(self, name):
             parent = SCREENSHOT_DIR or self.stack.path('screenshots')
             return os.path.join(os.path.abspath(parent), name)
+
+        def daemon_property(self, path, iface, name):
+            """Property NAME of org.diskbench.DiskBench1.IFACE at PATH, read as root
+            (busctl's JSON: variants stay {'type', 'data'})."""
+            res = self.stack.busctl('--json=short', 'get-property', BUS_NAME, path,
+                                    f'org.diskbench.DiskBench1.{iface}', name, check=True)
+            return json.loads(res.stdout)['data']
+
+        def daemon_jobs(self, kind=None):
+            """The daemon's jobs (Manager.Jobs), only those of KIND if given."""
+            jobs = self.daemon_property(MANAGER_PATH, 'Manager', 'Jobs')
+            return [j for j in jobs if kind is None or self.daemon_property(j, 'Job', 'Kind') == kind]
+
+        def wait_series_drawn(self, name, timeout=15):
+            """Screenshots (NAME) until the series colour shows (GTK may draw a
+            frame late); returns the screenshot's path.
+
+            Counts with series_pixels(): the app's suggested button and progress bar
+            have the accent colour too (#3584e4), but as solid blocks, which it
+            leaves out; the tests check that an empty page counts (almost) nothing."""
+            path = self.screenshot_path(name)
+            last = [0, 0]
+
+            def drawn():
+                self.gui.screenshot(path)
+                last[:] = [series_pixels(path), count_colour(path)]
+                return last[0] > MIN_SERIES_PIXELS
+            try:
+                self.gui.wait_for(drawn, timeout, interval=0.5,
+                                  what=f'more than {MIN_SERIES_PIXELS} series-coloured pixels')
+            except TimeoutError:
+                self.fail(f'only {last[0]} pixels of the series colours outside solid blocks '
+                          f'({last[1]} in all) in {path} (windows: {self.gui.window_names()})')
+            print(f'screenshot {path}: {last[0]} series pixels ({last[1]} of the colours in all)',
+                  flush=True)
+            return path
 
         def assert_warnings_card_whole(self, name, timeout=15):
             """Screenshots (NAME) until the page's warnings card is drawn whole
@@ -677,7 +739,7 @@ def __getattr__(name):
     raise AttributeError(name)
 
 
-__all__ = ['APP_ACTIONS', 'APP_ID', 'APP_OBJECT', 'CONFIG', 'GUI_ENV', 'SERIES_COLOURS',
+__all__ = ['APP_ACTIONS', 'APP_ID', 'APP_OBJECT', 'CONFIG', 'GUI_ENV', 'MIN_SERIES_PIXELS', 'MiB', 'SERIES_COLOURS',
            'STATUS_STATES', 'ActionError', 'GuiStack', 'Process', 'check_gui_prerequisites',
            'count_colour', 'series_pixels', 'warnings_card', 'warnings_card_problems', 'gvariant_string', 'log', 'main', 'parse_gvariant', 'png_size',
            'read_png', 'run_as', 'screenshot', 'spawn', 'start_session_bus', 'start_xvfb',

@@ -16,12 +16,8 @@ drawn: pixels of the overlay's red (ChartTheme::light().secondary) in the
 exported graph and more of them on screen than before the result was shown;
 the run's warnings in a card drawn whole (assert_warnings_card_whole).
 
-Run (as root):
-    /usr/bin/python3 tests/gui/test_gui_temperature.py --app BUILD/client-gtk/diskbench \\
-        --daemon BUILD/daemon/diskbenchd \\
-        --polkit-policy BUILD/polkit-policy/org.diskbench.policy \\
-        --bus-policy dbus-interfaces/org.diskbench.DiskBench1.conf \\
-        [--screenshot-dir DIR]
+Run (as root): meson test -C BUILD --print-errorlogs gui-temperature; by hand, with the
+arguments every GUI test file takes (tests/gui/README.md).
 """
 
 import json
