@@ -31,6 +31,7 @@ Standard library only, except describe_action(), which parses GVariant text
 with python3-gi (a prerequisite of the integration tests anyway).
 """
 
+import json
 import os
 import pwd
 import shlex
@@ -47,6 +48,7 @@ for _path in (os.path.join(os.path.dirname(os.path.dirname(HERE)), 'devtools', '
     if _path not in sys.path:
         sys.path.insert(0, _path)
 
+from bus_names import BUS_NAME, MANAGER_PATH  # noqa: E402
 from cleanup import (PHASE_CLIENTS, PHASE_SERVICES, kill_pid, log,  # noqa: E402
                      proc_starttime, wait_until)
 from stack import CONFIG, PrerequisiteMissing, Stack  # noqa: E402
@@ -59,6 +61,9 @@ from gui_session import (ACTIONS_IFACE, APP_ACTIONS, APP_ID, APP_OBJECT, DEFAULT
 
 # The colours of the current series in the app's graphs (GNOME blue 4 and 3).
 SERIES_COLOURS = ((0x1c, 0x71, 0xd8), (0x35, 0x84, 0xe4))
+# A graph is drawn when more series pixels than this show outside solid blocks.
+MIN_SERIES_PIXELS = 50
+MiB = 1024 * 1024
 
 # ---- PNG without modules ------------------------------------------------------
 
@@ -218,6 +223,107 @@ def series_pixels(path, colours=SERIES_COLOURS, tolerance=12, solid_area=40, sol
         if not (area >= solid_area and area >= solid_fill * box):
             total += area
     return total
+
+
+# ---- the warnings card ----------------------------------------------------------
+
+# libadwaita's warning colour (light): the card's dialog-warning icon.
+WARNING_ICON_COLOURS = ((0x9c, 0x6e, 0x03),)
+CARD_WHITE = (0xff, 0xff, 0xff)
+PAGE_BACKGROUND = (0xfa, 0xfa, 0xfa)
+# The sidebar ends here on the 1280-pixel screen; the page is right of it.
+PAGE_LEFT = 280
+
+
+class CardNotFound(AssertionError):
+    pass
+
+
+def warnings_card(path, tolerance=12, max_icon=24):
+    """The warnings card of the benchmark page in the screenshot PATH: its
+    topmost warning icon (the warnings card comes before the consent card)
+    and the run of pure white (#ffffff: the card fully faded in) in the
+    column just left of that icon, which is the card's inside from its top
+    edge to its bottom edge.
+
+    Returns a dict: icon (x0, y0, x1, y1), top and bottom (the first and last
+    white row), above and below (the 3 rows beyond the white in that column,
+    as RGB tuples), header_bottom (the page header's last row with ink). Raises CardNotFound when there is no icon or no white
+    around it (not drawn yet, or still fading in)."""
+    width, height, rgb = read_png(path)
+
+    def pixel(x, y):
+        i = (y * width + x) * 3
+        return tuple(rgb[i:i + 3])
+
+    def is_icon(px):
+        return any(all(abs(a - b) <= tolerance for a, b in zip(px, c)) for c in WARNING_ICON_COLOURS)
+
+    first = None
+    for y in range(height):
+        row = rgb[y * width * 3:(y + 1) * width * 3]
+        for x in range(PAGE_LEFT, width):
+            if is_icon(tuple(row[3 * x:3 * x + 3])):
+                first = (x, y)
+                break
+        if first:
+            break
+    if first is None:
+        raise CardNotFound(f'no warning icon in {path}')
+    # The triangle's apex is its topmost pixel, in the middle of the icon.
+    icon = [(x, y) for y in range(first[1], min(height, first[1] + max_icon))
+            for x in range(max(0, first[0] - max_icon // 2), min(width, first[0] + max_icon // 2 + 1))
+            if is_icon(pixel(x, y))]
+    x0, x1 = min(x for x, _ in icon), max(x for x, _ in icon)
+    y0, y1 = min(y for _, y in icon), max(y for _, y in icon)
+    # Left of the icon, inside the card's padding, clear of its rounded corners.
+    column = x0 - 3
+    centre = (y0 + y1) // 2
+    if pixel(column, centre) != CARD_WHITE:
+        raise CardNotFound(f'{path}: ({column}, {centre}) left of the warning icon at {(x0, y0, x1, y1)} '
+                           f'is {pixel(column, centre)}, not the card\'s white')
+    top = centre
+    while top > 0 and pixel(column, top - 1) == CARD_WHITE:
+        top -= 1
+    bottom = centre
+    while bottom < height - 1 and pixel(column, bottom + 1) == CARD_WHITE:
+        bottom += 1
+    # The page header above: its subtitle is the lowest dark text above the
+    # card (looked for only near the card's left edge: right of the window
+    # the screen is black).
+    header_bottom = next((y for y in range(top - 1, -1, -1)
+                          if any(max(pixel(x, y)) < 0xb0 for x in range(PAGE_LEFT, column + 300))), -1)
+    return {'icon': (x0, y0, x1, y1), 'column': column, 'top': top, 'bottom': bottom,
+            'header_bottom': header_bottom,
+            'above': [pixel(column, y) for y in range(max(0, top - 3), top)],
+            'below': [pixel(column, y) for y in range(bottom + 1, min(height, bottom + 4))]}
+
+
+def warnings_card_problems(card, centre_tolerance=3):
+    """What is wrong with CARD (warnings_card()) as drawn; [] when it is whole:
+    the icon (valign-centred in the card) in the middle of the white, an edge
+    (outline or shadow, darker than the page) right above and below the
+    white, and all of it below the page header.
+    A card cut at the top by its revealer has its icon high in what is left
+    of it, and white running straight into the page background."""
+    x0, y0, x1, y1 = card['icon']
+    problems = []
+    icon_centre = (y0 + y1) / 2
+    white_centre = (card['top'] + card['bottom']) / 2
+    if abs(icon_centre - white_centre) > centre_tolerance:
+        problems.append(f'the icon (rows {y0}-{y1}, centre {icon_centre}) is not centred in the card\'s '
+                        f'white (rows {card["top"]}-{card["bottom"]}, centre {white_centre})')
+
+    def edge(pixels):
+        return any(px != CARD_WHITE and max(px) < min(PAGE_BACKGROUND) for px in pixels)
+    if not edge(card['above']):
+        problems.append(f'no border above the card: the rows above its white are {card["above"]}')
+    if not edge(card['below']):
+        problems.append(f'no border below the card: the rows below its white are {card["below"]}')
+    if card['top'] - len(card['above']) <= card['header_bottom']:
+        problems.append(f'the card (from row {card["top"]}) reaches into the page header '
+                        f'(down to row {card["header_bottom"]})')
+    return problems
 
 
 # ---- the GUI stack -----------------------------------------------------------
@@ -508,7 +614,7 @@ def _make_test_case():
         gui = None
 
         @classmethod
-        def setUpClass(cls):
+        def create_stack(cls):
             if not APP_ARGV:
                 raise PrerequisiteMissing('no app given: --app BUILD/client-gtk/diskbench '
                                           '(or --app-command, DISKBENCH_APP)')
@@ -516,25 +622,110 @@ def _make_test_case():
                 raise PrerequisiteMissing(f'the app is not built: {APP_ARGV[0]}')
             cls.gui = GuiStack(APP_ARGV, **cls.gui_options)
             cls.stack = cls.gui.stack
-            try:
-                cls.gui.start()
-                cls.prepare()
-            except BaseException:
-                cls.stack.failed = True
-                if cls.stack.tmp:
-                    cls.stack.dump_logs()
-                cls.gui.stop()
-                raise
+
+        @classmethod
+        def start_stack(cls):
+            cls.gui.start()
+
+        @classmethod
+        def stop_stack(cls):
+            return cls.gui.stop()
+
+        @classmethod
+        def prepare(cls):
+            """Per-class setup on the started GuiStack; by default, the app."""
+            cls.gui.start_app()
 
         @classmethod
         def tearDownClass(cls):
+            # The app first (it may hold a folder of the mount open), then
+            # the mount of user_folder_on_new_filesystem().
             if cls.gui and cls.gui.app:
                 stop_process(cls.stack, cls.gui.app)
+            if getattr(cls, 'mount', None):
+                cls.stack.umount(cls.mount)
             super().tearDownClass()
+
+        @classmethod
+        def user_folder_on_new_filesystem(cls, name, size=256 * MiB):
+            """A folder NAME (0700, the app user's) on a new ext4 loop mount
+            (cls.fs_loop, cls.mount; unmounted by tearDownClass)."""
+            cls.fs_loop = cls.stack.attach_loop(size=size)
+            cls.mount = cls.stack.mount_new_filesystem(cls.fs_loop)
+            user = pwd.getpwnam(cls.gui.user)
+            folder = os.path.join(cls.mount[0], name)
+            os.mkdir(folder)
+            os.chown(folder, user.pw_uid, user.pw_gid)
+            os.chmod(folder, 0o700)
+            return folder
 
         def screenshot_path(self, name):
             parent = SCREENSHOT_DIR or self.stack.path('screenshots')
             return os.path.join(os.path.abspath(parent), name)
+
+        def daemon_property(self, path, iface, name):
+            """Property NAME of org.diskbench.DiskBench1.IFACE at PATH, read as root
+            (busctl's JSON: variants stay {'type', 'data'})."""
+            res = self.stack.busctl('--json=short', 'get-property', BUS_NAME, path,
+                                    f'org.diskbench.DiskBench1.{iface}', name, check=True)
+            return json.loads(res.stdout)['data']
+
+        def daemon_jobs(self, kind=None):
+            """The daemon's jobs (Manager.Jobs), only those of KIND if given."""
+            jobs = self.daemon_property(MANAGER_PATH, 'Manager', 'Jobs')
+            return [j for j in jobs if kind is None or self.daemon_property(j, 'Job', 'Kind') == kind]
+
+        def wait_series_drawn(self, name, timeout=15):
+            """Screenshots (NAME) until the series colour shows (GTK may draw a
+            frame late); returns the screenshot's path.
+
+            Counts with series_pixels(): the app's suggested button and progress bar
+            have the accent colour too (#3584e4), but as solid blocks, which it
+            leaves out; the tests check that an empty page counts (almost) nothing."""
+            path = self.screenshot_path(name)
+            last = [0, 0]
+
+            def drawn():
+                self.gui.screenshot(path)
+                last[:] = [series_pixels(path), count_colour(path)]
+                return last[0] > MIN_SERIES_PIXELS
+            try:
+                self.gui.wait_for(drawn, timeout, interval=0.5,
+                                  what=f'more than {MIN_SERIES_PIXELS} series-coloured pixels')
+            except TimeoutError:
+                self.fail(f'only {last[0]} pixels of the series colours outside solid blocks '
+                          f'({last[1]} in all) in {path} (windows: {self.gui.window_names()})')
+            print(f'screenshot {path}: {last[0]} series pixels ({last[1]} of the colours in all)',
+                  flush=True)
+            return path
+
+        def assert_warnings_card_whole(self, name, timeout=15):
+            """Screenshots (NAME) until the page's warnings card is drawn whole
+            (warnings_card_problems() finds nothing); fails with what was
+            wrong in the last one. Each try first lets the revealer's
+            cross-fade end (settle), as the card is only then pure white."""
+            shot = self.screenshot_path(name)
+            last = ['no screenshot taken']
+
+            def whole():
+                settle(0.5)
+                self.gui.screenshot(shot)
+                try:
+                    card = warnings_card(shot)
+                except CardNotFound as e:
+                    last[0] = str(e)
+                    return None
+                problems = warnings_card_problems(card)
+                last[0] = f'{card}: ' + '; '.join(problems)
+                return None if problems else card
+            try:
+                card = self.gui.wait_for(whole, timeout, interval=0.2,
+                                         what='the warnings card drawn whole')
+            except TimeoutError:
+                self.fail(f'the warnings card is not drawn whole in {shot}: {last[0]}')
+            print(f'{shot}: warnings card whole, white rows {card["top"]}-{card["bottom"]}, '
+                  f'icon {card["icon"]}', flush=True)
+            return card
 
     return GuiTestCase
 
@@ -548,8 +739,8 @@ def __getattr__(name):
     raise AttributeError(name)
 
 
-__all__ = ['APP_ACTIONS', 'APP_ID', 'APP_OBJECT', 'CONFIG', 'GUI_ENV', 'SERIES_COLOURS',
+__all__ = ['APP_ACTIONS', 'APP_ID', 'APP_OBJECT', 'CONFIG', 'GUI_ENV', 'MIN_SERIES_PIXELS', 'MiB', 'SERIES_COLOURS',
            'STATUS_STATES', 'ActionError', 'GuiStack', 'Process', 'check_gui_prerequisites',
-           'count_colour', 'series_pixels', 'gvariant_string', 'log', 'main', 'parse_gvariant', 'png_size',
+           'count_colour', 'series_pixels', 'warnings_card', 'warnings_card_problems', 'gvariant_string', 'log', 'main', 'parse_gvariant', 'png_size',
            'read_png', 'run_as', 'screenshot', 'spawn', 'start_session_bus', 'start_xvfb',
            'stop_process', 'user_dir', 'user_kwargs', 'x_window_names']

@@ -12,15 +12,10 @@ clipboard; the test reads it back (GTK 4 through PyGObject, on the same X
 display) and checks device, filesystem, settings and every figure. A
 screenshot of the page is kept.
 
-Run (as root):
-    /usr/bin/python3 tests/gui/test_gui_file_profile.py --app BUILD/client-gtk/diskbench \\
-        --daemon BUILD/daemon/diskbenchd \\
-        --polkit-policy BUILD/polkit-policy/org.diskbench.policy \\
-        --bus-policy dbus-interfaces/org.diskbench.DiskBench1.conf \\
-        [--screenshot-dir DIR]
+Run (as root): meson test -C BUILD --print-errorlogs gui-file-profile; by hand, with the
+arguments every GUI test file takes (tests/gui/README.md).
 """
 
-import json
 import os
 import pwd
 import re
@@ -28,10 +23,8 @@ import subprocess
 import time
 
 import gui_stack
+from gui_stack import MiB
 
-MiB = 1024 * 1024
-BUS_NAME = 'org.diskbench.DiskBench1'
-MANAGER = '/org/diskbench/DiskBench1'
 TESTS = ['SEQ1M Q8T1', 'SEQ1M Q1T1', 'RND4K Q32T1', 'RND4K Q1T1', 'MIX RND4K Q1T1']
 KEYS = ['seq1m_q8t1', 'seq1m_q1t1', 'rnd4k_q32t1', 'rnd4k_q1t1', 'mix']
 
@@ -70,27 +63,8 @@ class FileProfileGuiTest(gui_stack.GuiTestCase):
 
     @classmethod
     def prepare(cls):
-        cls.fs_loop = cls.stack.attach_loop(size=256 * MiB)
-        cls.mount = cls.stack.mount_new_filesystem(cls.fs_loop)
-        user = pwd.getpwnam(cls.gui.user)
-        cls.folder = os.path.join(cls.mount[0], 'profile folder')
-        os.mkdir(cls.folder)
-        os.chown(cls.folder, user.pw_uid, user.pw_gid)
-        os.chmod(cls.folder, 0o700)
+        cls.folder = cls.user_folder_on_new_filesystem('profile folder')
         cls.gui.start_app()
-
-    @classmethod
-    def tearDownClass(cls):
-        if cls.gui and cls.gui.app:
-            gui_stack.stop_process(cls.stack, cls.gui.app)
-        if getattr(cls, 'mount', None):
-            cls.stack.umount(cls.mount)
-        super().tearDownClass()
-
-    def daemon_property(self, path, iface, name):
-        res = self.stack.busctl('--json=short', 'get-property', BUS_NAME, path,
-                                f'org.diskbench.DiskBench1.{iface}', name, check=True)
-        return json.loads(res.stdout)['data']
 
     def grid(self):
         _enabled, _ptype, state = self.gui.describe_action('profile-grid')
@@ -131,8 +105,7 @@ class FileProfileGuiTest(gui_stack.GuiTestCase):
         kind, state, _points = self.gui.wait_status('file-profile', min_points=1, timeout=180)
         self.assertEqual((kind, state), ('file-profile', 'finished'))
 
-        jobs = [j for j in self.daemon_property(MANAGER, 'Manager', 'Jobs')
-                if self.daemon_property(j, 'Job', 'Kind') == 'file-profile']
+        jobs = self.daemon_jobs('file-profile')
         self.assertTrue(jobs)
         job = jobs[-1]
         self.assertEqual(self.daemon_property(job, 'Job', 'Owner'), pwd.getpwnam(self.gui.user).pw_uid)

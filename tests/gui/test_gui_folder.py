@@ -14,12 +14,8 @@ page in its default mode (keep data) leaves the device byte-identical, and
 in erase mode starts only once the device's node is typed (keyboard input
 through xdotool).
 
-Run (as root):
-    /usr/bin/python3 tests/gui/test_gui_folder.py --app BUILD/client-gtk/diskbench \\
-        --daemon BUILD/daemon/diskbenchd \\
-        --polkit-policy BUILD/polkit-policy/org.diskbench.policy \\
-        --bus-policy dbus-interfaces/org.diskbench.DiskBench1.conf \\
-        [--screenshot-dir DIR]
+Run (as root): meson test -C BUILD --print-errorlogs gui-folder; by hand, with the
+arguments every GUI test file takes (tests/gui/README.md).
 """
 
 import hashlib
@@ -29,9 +25,8 @@ import pwd
 import time
 
 import gui_stack
-from gui_stack import series_pixels, count_colour
-
-MiB = 1024 * 1024
+from bus_names import BUS_NAME
+from gui_stack import MIN_SERIES_PIXELS, MiB, count_colour, series_pixels
 
 
 def sha256_of(path):
@@ -41,60 +36,20 @@ def sha256_of(path):
             digest.update(chunk)
     return digest.hexdigest()
 
-MIN_SERIES_PIXELS = 50
-BUS_NAME = 'org.diskbench.DiskBench1'
-MANAGER = '/org/diskbench/DiskBench1'
-
 
 class FolderGuiTest(gui_stack.GuiTestCase):
     """Steps in order: each needs the app state the one before left."""
 
     @classmethod
     def prepare(cls):
-        cls.fs_loop = cls.stack.attach_loop(size=256 * MiB)
-        cls.mount = cls.stack.mount_new_filesystem(cls.fs_loop)
-        user = pwd.getpwnam(cls.gui.user)
-        cls.folder = os.path.join(cls.mount[0], 'bench folder')
-        os.mkdir(cls.folder)
-        os.chown(cls.folder, user.pw_uid, user.pw_gid)
-        os.chmod(cls.folder, 0o700)
+        cls.folder = cls.user_folder_on_new_filesystem('bench folder')
         cls.gui.start_app()
-
-    @classmethod
-    def tearDownClass(cls):
-        # The app first (it may hold the folder open), then the mount.
-        if cls.gui and cls.gui.app:
-            gui_stack.stop_process(cls.stack, cls.gui.app)
-        if getattr(cls, 'mount', None):
-            cls.stack.umount(cls.mount)
-        super().tearDownClass()
-
-    def daemon_property(self, path, iface, name):
-        res = self.stack.busctl('--json=short', 'get-property', BUS_NAME, path,
-                                f'org.diskbench.DiskBench1.{iface}', name, check=True)
-        return json.loads(res.stdout)['data']
 
     def job_target(self, job):
         # Root may read any job's folder (Target is "" for folder jobs).
         res = self.stack.busctl('--json=short', 'call', BUS_NAME, job, 'org.diskbench.DiskBench1.Job',
                                 'GetTarget', check=True)
         return json.loads(res.stdout)['data'][0]
-
-    def wait_drawn(self, name):
-        path = self.screenshot_path(name)
-        last = [0]
-
-        def drawn():
-            self.gui.screenshot(path)
-            last[0] = series_pixels(path)
-            return last[0] > MIN_SERIES_PIXELS
-        try:
-            self.gui.wait_for(drawn, 15, interval=0.5, what='the graph drawn')
-        except TimeoutError:
-            self.fail(f'only {last[0]} series-coloured pixels in {path} '
-                      f'({count_colour(path)} in all)')
-        print(f'screenshot {path}: {last[0]} series pixels', flush=True)
-        return path
 
     def test_00_actions(self):
         for name in ('select-folder', 'show-page'):
@@ -124,7 +79,7 @@ class FolderGuiTest(gui_stack.GuiTestCase):
         self.assertEqual((kind, state), ('file-rw', 'finished'))
         self.assertGreater(points, 0)
         # The daemon's view: a finished file-rw job in our folder, 8 MiB, ours.
-        jobs = self.daemon_property(MANAGER, 'Manager', 'Jobs')
+        jobs = self.daemon_jobs()
         ours = [j for j in jobs
                 if self.daemon_property(j, 'Job', 'Kind') == 'file-rw'
                 and self.job_target(j) == self.folder]
@@ -137,7 +92,7 @@ class FolderGuiTest(gui_stack.GuiTestCase):
         # Nothing left behind in the folder.
         self.gui.wait_for(lambda: os.listdir(self.folder) == [], 20,
                           what=f'{self.folder} empty again (it has {os.listdir(self.folder)})')
-        self.wait_drawn('folder-file-rw.png')
+        self.wait_series_drawn('folder-file-rw.png')
 
     def test_03_kept_as_a_folder_result(self):
         kept_dir = self.gui.user_path('.local', 'share', 'diskbench', 'results')
@@ -170,13 +125,12 @@ class FolderGuiTest(gui_stack.GuiTestCase):
         kind, state, points = self.gui.wait_status('device-write', timeout=180)
         self.assertEqual((kind, state), ('device-write', 'finished'))
         self.assertGreater(points, 0)
-        jobs = [j for j in self.daemon_property(MANAGER, 'Manager', 'Jobs')
-                if self.daemon_property(j, 'Job', 'Kind') == 'device-write']
+        jobs = self.daemon_jobs('device-write')
         self.assertTrue(jobs)
         params = self.daemon_property(jobs[-1], 'Job', 'Parameters')
         self.assertEqual(params['mode']['data'], 'preserve')
         self.assertEqual(params['size']['data'], 4 * MiB)
-        self.wait_drawn('device-write.png')
+        self.wait_series_drawn('device-write.png')
         self.assertEqual(sha256_of(self.gui.loop.backing), before, 'the device was changed')
 
     def test_06_erasing_needs_the_device_named_by_the_user(self):
@@ -191,11 +145,11 @@ class FolderGuiTest(gui_stack.GuiTestCase):
         for key, value in (('size', f'<uint64 {4 * MiB}>'), ('region_size', f'<uint64 {4 * MiB}>'),
                            ('duration_s', '<0.2>')):
             self.gui.activate_action('set-parameter', f"('{key}', {value})")
-        jobs_before = set(self.daemon_property(MANAGER, 'Manager', 'Jobs'))
+        jobs_before = set(self.daemon_jobs())
         self.gui.send_keys('alt+e')
         self.gui.activate('run-benchmark', 'device-write')
         time.sleep(2)
-        self.assertEqual(set(self.daemon_property(MANAGER, 'Manager', 'Jobs')), jobs_before,
+        self.assertEqual(set(self.daemon_jobs()), jobs_before,
                          'erasing started without the device named')
         self.gui.screenshot(self.screenshot_path('device-write-erase-unconfirmed.png'))
         self.gui.type_text(loop.node)
@@ -203,7 +157,7 @@ class FolderGuiTest(gui_stack.GuiTestCase):
         self.gui.activate('run-benchmark', 'device-write')
         # The page may still say "finished" from the last step: follow the
         # new job on the daemon instead.
-        [job] = self.gui.wait_for(lambda: set(self.daemon_property(MANAGER, 'Manager', 'Jobs')) - jobs_before,
+        [job] = self.gui.wait_for(lambda: set(self.daemon_jobs()) - jobs_before,
                                   30, what='the erasing job')
         self.gui.wait_for(lambda: self.daemon_property(job, 'Job', 'State') == 'finished', 180,
                           what=f'{job} to finish')
@@ -240,7 +194,7 @@ class FolderGuiTest(gui_stack.GuiTestCase):
                     self.gui.wait_for(lambda: (self.gui.screenshot(path), count_colour(path))[1] > 50000,
                                       15, interval=0.5, what=f'the bars of {kind} drawn')
                 else:
-                    self.wait_drawn(f'folder-{kind}.png')
+                    self.wait_series_drawn(f'folder-{kind}.png')
                 self.gui.wait_for(lambda: os.listdir(self.folder) == [], 20,
                                   what=f'{self.folder} empty again')
 

@@ -11,12 +11,8 @@ Alt+C (Compare) shows the newer on the Seek page with the older as the
 reference (orange pixels); Delete deletes the newest one:
 its file is gone, the other stays, the list shows one.
 
-Run (as root):
-    /usr/bin/python3 tests/gui/test_gui_history.py --app BUILD/client-gtk/diskbench \\
-        --daemon BUILD/daemon/diskbenchd \\
-        --polkit-policy BUILD/polkit-policy/org.diskbench.policy \\
-        --bus-policy dbus-interfaces/org.diskbench.DiskBench1.conf \\
-        [--screenshot-dir DIR]
+Run (as root): meson test -C BUILD --print-errorlogs gui-history; by hand, with the
+arguments every GUI test file takes (tests/gui/README.md).
 """
 
 import json

@@ -18,40 +18,22 @@ daemon, never from the code that binds them:
     screenshot is kept), Escape closes it; Ctrl+E opens the Export dialog;
     Ctrl+R opens the Compare popover (screenshots before/after).
 
-Run (as root):
-    /usr/bin/python3 tests/gui/test_gui_keys.py --app BUILD/client-gtk/diskbench \\
-        --daemon BUILD/daemon/diskbenchd \\
-        --polkit-policy BUILD/polkit-policy/org.diskbench.policy \\
-        --bus-policy dbus-interfaces/org.diskbench.DiskBench1.conf \\
-        [--screenshot-dir DIR]
+Run (as root): meson test -C BUILD --print-errorlogs gui-keys; by hand, with the
+arguments every GUI test file takes (tests/gui/README.md).
 """
 
-import json
 import os
 import subprocess
 import time
 
 import gui_stack
 
-BUS_NAME = 'org.diskbench.DiskBench1'
-MANAGER = '/org/diskbench/DiskBench1'
-
 
 class KeysGuiTest(gui_stack.GuiTestCase):
     """Steps in order: each needs the app state the one before left."""
 
-    @classmethod
-    def prepare(cls):
-        cls.gui.start_app()
-
-    def daemon_property(self, path, iface, name):
-        res = self.stack.busctl('--json=short', 'get-property', BUS_NAME, path,
-                                f'org.diskbench.DiskBench1.{iface}', name, check=True)
-        return json.loads(res.stdout)['data']
-
     def seek_jobs(self):
-        return [j for j in self.daemon_property(MANAGER, 'Manager', 'Jobs')
-                if self.daemon_property(j, 'Job', 'Kind') == 'seek']
+        return self.daemon_jobs('seek')
 
     def wait_page(self, kind):
         return self.gui.wait_for(lambda: (lambda s: s if s and s[0] == kind else None)(self.gui.status()),

@@ -14,13 +14,9 @@ client-gtk/app/graph_area.cpp; unset for users). Measured:
   - after the job ended: (almost) no frames, nothing runs.
 A screenshot shows the surface map with its bucket being filled.
 
-Run (as root):
-    /usr/bin/python3 tests/gui/test_gui_live.py --app BUILD/client-gtk/diskbench \\
-        --daemon BUILD/daemon/diskbenchd \\
-        --polkit-policy BUILD/polkit-policy/org.diskbench.policy \\
-        --bus-policy dbus-interfaces/org.diskbench.DiskBench1.conf \\
-        [--screenshot-dir DIR]
-    (with DISKBENCH_STALLING_FUSE=BUILD/tests/integration/stalling-fuse)
+Run (as root): meson test -C BUILD --print-errorlogs gui-live; by hand, with the
+arguments every GUI test file takes (tests/gui/README.md), with
+DISKBENCH_STALLING_FUSE=BUILD/tests/integration/stalling-fuse.
 """
 
 import os

@@ -9,12 +9,8 @@ on the loop device, which has no temperature sensor, gets the daemon's note
 the app's message area ("messages" action state) shows it in Czech and not
 in English, and a screenshot is kept.
 
-Run (as root):
-    /usr/bin/python3 tests/gui/test_gui_messages.py --app BUILD/client-gtk/diskbench \\
-        --daemon BUILD/daemon/diskbenchd \\
-        --polkit-policy BUILD/polkit-policy/org.diskbench.policy \\
-        --bus-policy dbus-interfaces/org.diskbench.DiskBench1.conf \\
-        --localedir BUILD/po [--screenshot-dir DIR]
+Run (as root): meson test -C BUILD --print-errorlogs gui-messages; by hand, with the
+arguments every GUI test file takes (tests/gui/README.md) plus --localedir BUILD/po.
 """
 
 import os

@@ -16,29 +16,17 @@ with xdotool as a user would:
     for region_size=134217728 (read back from the daemon's Job.Parameters);
   * a screenshot of the form is kept (parameters-form.png).
 
-Run (as root):
-    /usr/bin/python3 tests/gui/test_gui_parameters.py --app BUILD/client-gtk/diskbench \\
-        --daemon BUILD/daemon/diskbenchd \\
-        --polkit-policy BUILD/polkit-policy/org.diskbench.policy \\
-        --bus-policy dbus-interfaces/org.diskbench.DiskBench1.conf \\
-        [--screenshot-dir DIR]
+Run (as root): meson test -C BUILD --print-errorlogs gui-parameters; by hand, with the
+arguments every GUI test file takes (tests/gui/README.md).
 """
 
-import json
 import time
 
 import gui_stack
 
-BUS_NAME = 'org.diskbench.DiskBench1'
-MANAGER = '/org/diskbench/DiskBench1'
-
 
 class ParametersGuiTest(gui_stack.GuiTestCase):
     """Steps in order: each needs the app state the one before left."""
-
-    @classmethod
-    def prepare(cls):
-        cls.gui.start_app()
 
     def form(self):
         """The "parameter-form" state as {key: (widget, text)}."""
@@ -53,11 +41,6 @@ class ParametersGuiTest(gui_stack.GuiTestCase):
     def wait_row(self, key, widget, text):
         return self.gui.wait_for(lambda: self.form().get(key) == (widget, text), 10,
                                  what=f'{key} a {widget} showing {text!r} (form: {self.form()})')
-
-    def daemon_property(self, path, iface, name):
-        res = self.stack.busctl('--json=short', 'get-property', BUS_NAME, path,
-                                f'org.diskbench.DiskBench1.{iface}', name, check=True)
-        return json.loads(res.stdout)['data']
 
     def test_01_sizes_and_choices_read_as_words(self):
         self.gui.activate('select-device', self.gui.loop.node)
@@ -100,10 +83,10 @@ class ParametersGuiTest(gui_stack.GuiTestCase):
         self.gui.activate_action('set-parameter', "('tests', <'RND4K Q1T1'>)")
         self.gui.activate_action('set-parameter', "('duration_s', <0.5>)")
         self.gui.activate_action('set-parameter', "('warmup_s', <0.0>)")
-        before = set(self.daemon_property(MANAGER, 'Manager', 'Jobs'))
+        before = set(self.daemon_jobs())
         self.gui.activate('run-benchmark', 'profile')
         self.gui.wait_status('profile', states=('finished',), min_points=0, timeout=120)
-        [job] = set(self.daemon_property(MANAGER, 'Manager', 'Jobs')) - before
+        [job] = set(self.daemon_jobs()) - before
         parameters = self.daemon_property(job, 'Job', 'Parameters')
         self.assertEqual(parameters['region_size']['data'], 128 * 1024 * 1024, parameters)
 

@@ -10,12 +10,8 @@ where no strong pixel is near, since the strong line's anti-aliased edge
 has that colour too: passes on a loop device differ from their median
 enough to show apart from it).
 
-Run (as root):
-    /usr/bin/python3 tests/gui/test_gui_passes.py --app BUILD/client-gtk/diskbench \\
-        --daemon BUILD/daemon/diskbenchd \\
-        --polkit-policy BUILD/polkit-policy/org.diskbench.policy \\
-        --bus-policy dbus-interfaces/org.diskbench.DiskBench1.conf \\
-        [--screenshot-dir DIR]
+Run (as root): meson test -C BUILD --print-errorlogs gui-passes; by hand, with the
+arguments every GUI test file takes (tests/gui/README.md).
 """
 
 import json
@@ -56,10 +52,6 @@ def faint_pixels(path, tolerance=10, clearance=3):
 
 
 class PassesGuiTest(gui_stack.GuiTestCase):
-
-    @classmethod
-    def prepare(cls):
-        cls.gui.start_app()
 
     def test_passes_drawn_faintly_under_the_median(self):
         self.gui.activate('select-device', self.gui.loop.node)

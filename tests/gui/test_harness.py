@@ -109,6 +109,10 @@ class PngTest(unittest.TestCase):
 class TeardownTest(gui_stack.GuiTestCase):
     """A whole GuiStack, stopped by the test: nothing of it may remain."""
 
+    @classmethod
+    def prepare(cls):
+        """Nothing: the test starts the app itself."""
+
     def test_stop_ends_everything_it_started(self):
         gui = self.gui
         app = gui.start_app()

@@ -75,16 +75,30 @@ class IntegrationTestCase(unittest.TestCase):
 
     @classmethod
     def setUpClass(cls):
-        cls.stack = Stack(**cls.stack_options)
+        cls.create_stack()
         try:
-            cls.stack.start()
+            cls.start_stack()
             cls.prepare()
         except BaseException:
             cls.stack.failed = True
             if cls.stack.tmp:
                 cls.stack.dump_logs()
-            cls.stack.stop()
+            cls.stop_stack()
             raise
+
+    # The stack's life, which the GUI tests' GuiTestCase extends (a
+    # GuiStack around the Stack).
+    @classmethod
+    def create_stack(cls):
+        cls.stack = Stack(**cls.stack_options)
+
+    @classmethod
+    def start_stack(cls):
+        cls.stack.start()
+
+    @classmethod
+    def stop_stack(cls):
+        return cls.stack.stop()
 
     @classmethod
     def prepare(cls):

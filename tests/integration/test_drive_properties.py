@@ -4,22 +4,19 @@
 ConnectionBus, Removable) taken from udisks2's Drive object.
 
 No real Drive object exists on the test machines: loop devices have none, and
-the VM's own disk must not be touched. So
-this scenario runs on a private bus of its own where python3-dbusmock plays
-org.freedesktop.UDisks2: it exports Block objects for real loop devices we
-attach (so sysfs facts and the benchmark itself are real) pointing at mock
-Drive objects with a model, serial and rotation rate. Everything else
-(polkitd, diskbenchd) is real.
+the VM's own disk must not be touched. So this scenario runs on a private bus
+of its own where python3-dbusmock plays org.freedesktop.UDisks2
+(devtools/stack/mock_drive.py): it exports Block objects for real loop
+devices we attach (so sysfs facts and the benchmark itself are real)
+pointing at mock Drive objects with a model, serial and rotation rate.
+Everything else (polkitd, diskbenchd) is real.
 """
-
-import os
 
 import harness
 from harness import DEVICE_IFACE, JOB_IFACE, UDISKS_NAME
+from mock_drive import UDISKS_PATH, add_mock_manager, add_mock_object, block_properties, drive_properties
 
 MIB = 1024 * 1024
-UDISKS_PATH = '/org/freedesktop/UDisks2'
-MOCK_IFACE = 'org.freedesktop.DBus.Mock'
 
 DRIVES = {
     # drive object name: Drive properties
@@ -48,67 +45,21 @@ DRIVES = {
 }
 
 
-def nul_bytes(text):
-    return list(text.encode()) + [0]
-
-
-def drive_properties(name, props, size):
-    """A complete udisks2 Drive interface, as udisksd 2.9 exports it."""
-    base = {
-        'Id': ('s', name), 'Configuration': ('a{sv}', {}), 'Media': ('s', ''),
-        'MediaCompatibility': ('as', []), 'MediaAvailable': ('b', True),
-        'MediaChangeDetected': ('b', True), 'Size': ('t', size), 'TimeDetected': ('t', 0),
-        'TimeMediaDetected': ('t', 0), 'Optical': ('b', False), 'OpticalBlank': ('b', False),
-        'OpticalNumTracks': ('u', 0), 'OpticalNumAudioTracks': ('u', 0),
-        'OpticalNumDataTracks': ('u', 0), 'OpticalNumSessions': ('u', 0), 'Seat': ('s', 'seat0'),
-        'Ejectable': ('b', False), 'SortKey': ('s', name), 'CanPowerOff': ('b', False),
-        'SiblingId': ('s', ''),
-    }
-    base.update(props)
-    return base
-
-
-def block_properties(loop, drive_path):
-    """A udisks2 Block interface like udisksd's for a whole disk."""
-    return {
-        'Device': ('ay', nul_bytes(loop.node)),
-        'PreferredDevice': ('ay', nul_bytes(loop.node)),
-        'Symlinks': ('aay', []),
-        'DeviceNumber': ('t', os.stat(loop.node).st_rdev),
-        'Id': ('s', ''), 'Size': ('t', loop.size), 'ReadOnly': ('b', False),
-        'Drive': ('o', drive_path), 'MDRaid': ('o', '/'), 'MDRaidMember': ('o', '/'),
-        'IdUsage': ('s', ''), 'IdType': ('s', ''), 'IdVersion': ('s', ''), 'IdLabel': ('s', ''),
-        'IdUUID': ('s', ''), 'Configuration': ('a(sa{sv})', []),
-        'CryptoBackingDevice': ('o', '/'), 'HintPartitionable': ('b', True),
-        'HintSystem': ('b', True), 'HintIgnore': ('b', False), 'HintAuto': ('b', False),
-        'HintName': ('s', ''), 'HintIconName': ('s', ''), 'HintSymbolicIconName': ('s', ''),
-        'UserspaceMountOptions': ('as', []),
-    }
-
-
 class DrivePropertiesTest(harness.IntegrationTestCase):
     stack_options = {'udisks': 'mock'}
 
     @classmethod
     def prepare(cls):
         cls.devices = {}
-        cls.add_mock_object(f'{UDISKS_PATH}/Manager', 'org.freedesktop.UDisks2.Manager',
-                            {'Version': ('s', '2.9.4'), 'SupportedFilesystems': ('as', []),
-                             'SupportedEncryptionTypes': ('as', []),
-                             'DefaultEncryptionType': ('s', '')})
+        add_mock_manager(cls.stack)
         for name, props in DRIVES.items():
             loop = cls.stack.attach_loop()
             drive_path = f'{UDISKS_PATH}/drives/{name}'
-            cls.add_mock_object(drive_path, 'org.freedesktop.UDisks2.Drive',
-                                drive_properties(name, props, loop.size))
-            cls.add_mock_object(loop.udisks_path, 'org.freedesktop.UDisks2.Block',
-                                block_properties(loop, drive_path))
+            add_mock_object(cls.stack, drive_path, 'org.freedesktop.UDisks2.Drive',
+                            drive_properties(name, props, loop.size))
+            add_mock_object(cls.stack, loop.udisks_path, 'org.freedesktop.UDisks2.Block',
+                            block_properties(loop, drive_path))
             cls.devices[name] = (loop, drive_path)
-
-    @classmethod
-    def add_mock_object(cls, path, iface, props):
-        cls.stack.call(UDISKS_PATH, MOCK_IFACE, 'AddObject', 'ssa{sv}a(ssss)',
-                       path, iface, props, [], dest=UDISKS_NAME)
 
     def test_mock_is_what_the_daemon_reads(self):
         objects = self.stack.call(UDISKS_PATH, 'org.freedesktop.DBus.ObjectManager',

@@ -6,52 +6,17 @@ and a job's "temperature" series and temperature_* summary keys.
 No drive here has a sensor (loop devices have none, and the VM's own disk
 must not be touched), so, as in test_drive_properties.py, python3-dbusmock
 plays org.freedesktop.UDisks2 with Block objects for real loop devices we
-attach, one of them on a Drive with a Drive.Ata SmartTemperature. Changing
-that value in the mock during a run must show in the job's series (the
-daemon follows udisks' PropertiesChanged). polkitd and diskbenchd are real;
+attach, one of them on a Drive with a Drive.Ata SmartTemperature (all in
+devtools/stack/mock_drive.py, with the planted slowdown). Changing that
+value in the mock during a run must show in the job's series (the daemon
+follows udisks' PropertiesChanged). polkitd and diskbenchd are real;
 the hwmon sources are covered by the unit tests on a made-up sysfs.
 """
 
-import mmap
-import os
-import threading
-import time
-
 import harness
-from harness import DEVICE_IFACE, JOB_IFACE, PROPERTIES_IFACE, UDISKS_NAME
+from harness import DEVICE_IFACE, JOB_IFACE, PROPERTIES_IFACE
 from harness import wait_until
-from test_drive_properties import UDISKS_PATH, MOCK_IFACE, drive_properties, block_properties
-
-ATA_IFACE = 'org.freedesktop.UDisks2.Drive.Ata'
-KELVIN = 273.15
-
-
-def ata_properties(celsius):
-    """The Drive.Ata properties the daemon reads, as udisksd 2.9 names them."""
-    return {
-        'SmartSupported': ('b', True), 'SmartEnabled': ('b', True),
-        'SmartUpdated': ('t', int(time.time())), 'SmartFailing': ('b', False),
-        'SmartPowerOnSeconds': ('t', 3600), 'SmartTemperature': ('d', celsius + KELVIN),
-        'SmartNumAttributesFailing': ('i', 0), 'SmartNumAttributesFailedInThePast': ('i', 0),
-        'SmartNumBadSectors': ('x', 0), 'SmartSelftestStatus': ('s', 'success'),
-        'SmartSelftestPercentRemaining': ('i', 0),
-    }
-
-
-def compete(node, n, stop):
-    """Writes 1 MiB blocks with O_DIRECT over the first 32 MiB of NODE until
-    STOP: another program's load on the device (the GIL is released in
-    pwrite, so 8 of these are 8 writers)."""
-    fd = os.open(node, os.O_WRONLY | os.O_DIRECT)
-    buffer = mmap.mmap(-1, 1 << 20)  # page-aligned, as O_DIRECT needs
-    try:
-        offset = n * (4 << 20)
-        while not stop.is_set():
-            os.pwrite(fd, buffer, offset)
-            offset = (offset + (7 << 20)) % (31 << 20)
-    finally:
-        buffer.close()
-        os.close(fd)
+from mock_drive import MockDrive, add_mock_manager, sustained_write_with_planted_drop
 
 
 class DriveTemperatureTest(harness.IntegrationTestCase):
@@ -59,35 +24,10 @@ class DriveTemperatureTest(harness.IntegrationTestCase):
 
     @classmethod
     def prepare(cls):
-        cls.add_mock_object(f'{UDISKS_PATH}/Manager', 'org.freedesktop.UDisks2.Manager',
-                            {'Version': ('s', '2.9.4'), 'SupportedFilesystems': ('as', []),
-                             'SupportedEncryptionTypes': ('as', []),
-                             'DefaultEncryptionType': ('s', '')})
-        cls.hot, cls.hot_drive = cls.add_drive('Warm_Disk_DBT0101', ata_properties(41.0))
-        cls.cold, _ = cls.add_drive('No_Sensor_DBT0102', None)
-
-    @classmethod
-    def add_drive(cls, name, ata):
-        loop = cls.stack.attach_loop()
-        drive_path = f'{UDISKS_PATH}/drives/{name}'
-        cls.add_mock_object(drive_path, 'org.freedesktop.UDisks2.Drive',
-                            drive_properties(name, {'Model': ('s', name), 'Serial': ('s', name[-7:])},
-                                             loop.size))
-        if ata:
-            cls.stack.call(drive_path, MOCK_IFACE, 'AddProperties', 'sa{sv}', ATA_IFACE, ata,
-                           dest=UDISKS_NAME)
-        cls.add_mock_object(loop.udisks_path, 'org.freedesktop.UDisks2.Block',
-                            block_properties(loop, drive_path))
-        return loop, drive_path
-
-    @classmethod
-    def add_mock_object(cls, path, iface, props):
-        cls.stack.call(UDISKS_PATH, MOCK_IFACE, 'AddObject', 'ssa{sv}a(ssss)',
-                       path, iface, props, [], dest=UDISKS_NAME)
-
-    def set_mock_temperature(self, celsius):
-        self.stack.call(self.hot_drive, MOCK_IFACE, 'UpdateProperties', 'sa{sv}', ATA_IFACE,
-                        {'SmartTemperature': ('d', celsius + KELVIN)}, dest=UDISKS_NAME)
+        add_mock_manager(cls.stack)
+        cls.hot_drive = MockDrive(cls.stack, cls.stack.attach_loop(), 'Warm_Disk_DBT0101', 41.0)
+        cls.hot = cls.hot_drive.loop
+        cls.cold = MockDrive(cls.stack, cls.stack.attach_loop(), 'No_Sensor_DBT0102').loop
 
     def device(self, loop):
         return self.stack.get_all(loop.object_path, DEVICE_IFACE)
@@ -122,18 +62,14 @@ class DriveTemperatureTest(harness.IntegrationTestCase):
         self.assertEqual(props['TemperatureSource'], '')
 
     def test_2_job_series_follows_the_drive(self):
-        self.set_mock_temperature(41.0)
-        wait_until(lambda: abs(self.device(self.hot)['Temperature'] - 41.0) < 1e-6, 10,
-                   what='Temperature back at 41 °C')
+        self.hot_drive.set_temperature(41.0)
         job = self.stack.start_benchmark(self.hot, 'profile',
                                          {'tests': ('s', 'RND4K Q1T1'), 'duration_s': ('d', 4.0),
                                           'detach': ('b', True)}, user='root')
         # The reading at the start, then the drive warms up while it runs.
         wait_until(lambda: (p := self.temperature_points(job)) and len(p) >= 1, 10,
                    what='a first temperature point')
-        self.set_mock_temperature(52.5)
-        wait_until(lambda: abs(self.device(self.hot)['Temperature'] - 52.5) < 1e-6, 10,
-                   what='Device.Temperature following udisks')
+        self.hot_drive.set_temperature(52.5)  # and Device.Temperature follows
         self.assertEqual(self.wait_job_state(job), 'finished')
 
         points = self.temperature_points(job)
@@ -176,40 +112,14 @@ class DriveTemperatureTest(harness.IntegrationTestCase):
             return lambda m: abs(harness.unwrap(m['payload']['data'][1]).get('Temperature', -1) - value) < 1e-6
 
         with self.stack.monitor(match) as mon:
-            self.set_mock_temperature(45.0)
+            self.hot_drive.set_temperature(45.0, wait=False)
             mon.wait_for(temperature_is(45.0), 20, 'Temperature to change to 45 °C')
 
     def sustained_write_with_planted_drop(self, hot_at_drop):
-        """A sustained write on the warm mock drive, with real competing
-        writes (8 threads, compete()) from the middle on: the same real
-        slowdown either way; only the drive's temperature then differs."""
-        self.set_mock_temperature(45.0)
-        wait_until(lambda: abs(self.device(self.hot)['Temperature'] - 45.0) < 1e-6, 10,
-                   what='Temperature at 45 °C')
-        job = self.stack.start_benchmark(self.hot, 'sustained-write', {
-            'mode': ('s', 'destroy'), 'confirm': ('s', 'DBT0101'), 'size': ('t', 32 * 1024 * 1024),
-            'block_size': ('t', 1024 * 1024), 'queue_depth': ('t', 2), 'duration_s': ('d', 10.0),
-            'window_s': ('d', 0.25), 'detach': ('b', True)}, user='root')
-        wait_until(lambda: self.stack.get_property(job, JOB_IFACE, 'Progress') >= 0.5, 30,
-                   what='the write half done')
-        if hot_at_drop:
-            # The drive is hot before the slowdown starts: wait until the
-            # daemon has read 76 °C, or (on a slow, sanitized build) the
-            # drop can begin while its last reading still says 45 °C.
-            self.set_mock_temperature(76.0)
-            wait_until(lambda: abs(self.device(self.hot)['Temperature'] - 76.0) < 1e-6, 10,
-                       what='Temperature at 76 °C')
-            time.sleep(1.5)  # the job reads its sensor once a second
-        stop = threading.Event()
-        writers = [threading.Thread(target=compete, args=(self.hot.node, n, stop)) for n in range(8)]
-        for writer in writers:
-            writer.start()
-        try:
-            self.assertEqual(self.wait_job_state(job), 'finished')
-        finally:
-            stop.set()
-            for writer in writers:
-                writer.join(30)
+        """The planted slowdown (mock_drive.py) on the warm drive: its job's
+        Summary, Warnings and Notes."""
+        job, state = sustained_write_with_planted_drop(self.hot_drive, hot_at_drop, 'DBT0101')
+        self.assertEqual(state, 'finished')
         return (self.stack.get_property(job, JOB_IFACE, 'Summary'),
                 self.stack.get_property(job, JOB_IFACE, 'Warnings'),
                 self.stack.get_property(job, JOB_IFACE, 'Notes'))
