@@ -182,7 +182,20 @@ GtkWidget* BenchmarkPageView::build_messages()
     gtk_revealer_set_transition_type(GTK_REVEALER(message_revealer_), GTK_REVEALER_TRANSITION_TYPE_CROSSFADE);
     gtk_widget_set_overflow(message_revealer_, GTK_OVERFLOW_VISIBLE);
     gtk_revealer_set_child(GTK_REVEALER(message_revealer_), message_box);
+    // A concealed cross-fading revealer still asks for its child's height
+    // (only sliding ones shrink): left visible, it kept a blank band above
+    // the chart on every page without messages. It is hidden once faded
+    // out, and shown again before it fades in (update_messages).
+    gtk_widget_set_visible(message_revealer_, FALSE);
+    g_signal_connect(message_revealer_, "notify::child-revealed", G_CALLBACK(&BenchmarkPageView::on_messages_faded),
+                     nullptr);
     return message_revealer_;
+}
+
+void BenchmarkPageView::on_messages_faded(GtkRevealer* revealer, GParamSpec*, gpointer)
+{
+    if (!gtk_revealer_get_reveal_child(revealer) && !gtk_revealer_get_child_revealed(revealer))
+        gtk_widget_set_visible(GTK_WIDGET(revealer), FALSE);
 }
 
 GtkWidget* BenchmarkPageView::build_footer()

@@ -205,6 +205,8 @@ void BenchmarkPageView::update_messages(const std::vector<std::string>& warnings
     for (const std::string& line : notes)
         text += (text.empty() ? "" : "\n") + line;
     gtk_label_set_text(GTK_LABEL(message_label_), text.c_str());
+    if (!text.empty())
+        gtk_widget_set_visible(message_revealer_, TRUE);
     gtk_revealer_set_reveal_child(GTK_REVEALER(message_revealer_), !text.empty());
 }
 

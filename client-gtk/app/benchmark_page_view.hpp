@@ -98,6 +98,7 @@ private:
     static void on_start_clicked(GtkButton*, gpointer self);
     static void on_export_clicked(GtkButton*, gpointer self);
     static void on_view_toggled(GtkToggleButton*, gpointer self);
+    static void on_messages_faded(GtkRevealer* revealer, GParamSpec*, gpointer);
     static void on_info_shown(GtkPopover*, gpointer self);
     static void on_settings_shown(GtkPopover*, gpointer self);
 

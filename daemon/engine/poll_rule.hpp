@@ -37,8 +37,9 @@ public:
     void polled(bool caught) noexcept
     {
         // An exponentially weighted share of caught polls: the last eight
-        // or so count most, so a few misses switch polling off and a few
-        // hits (from the trials) switch it back on.
+        // or so count most, so six misses in a row switch polling off, and
+        // one to six hits (trials), depending on how long the device had
+        // been slow, switch it back on.
         success_ = (success_ * (kWeight - 1) + (caught ? kScale : 0)) / kWeight;
         sleeps_since_trial_ = 0;
     }
@@ -51,7 +52,7 @@ public:
 private:
     static constexpr std::uint32_t kScale = 1 << 16;
     static constexpr std::uint32_t kWeight = 8;
-    // Poll while more than half of the recent polls caught their completion.
+    // Poll while at least half of the recent polls caught their completion.
     static constexpr std::uint32_t kPollAbove = kScale / 2;
 
     // Starts as if every poll had caught one: a run begins by polling, and a

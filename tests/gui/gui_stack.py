@@ -326,6 +326,30 @@ def warnings_card_problems(card, centre_tolerance=3):
     return problems
 
 
+def header_and_chart(path, left=PAGE_LEFT + 40, right=1100, top=60):
+    """(header_bottom, frame_top) of the benchmark page in the screenshot
+    PATH: the lowest row of the page header's text (dark ink) and the chart
+    frame's top edge (the first row below the title bar that differs from
+    the page background across nearly the whole page width; no text line
+    does). On a page without messages nothing lies between the two but the
+    page's margins."""
+    width, height, rgb = read_png(path)
+
+    def pixel(x, y):
+        i = (y * width + x) * 3
+        return tuple(rgb[i:i + 3])
+    span = range(left, min(right, width))
+    frame_top = next((y for y in range(top, height)
+                      if sum(pixel(x, y) != PAGE_BACKGROUND for x in span) >= 0.9 * len(span)), None)
+    if frame_top is None:
+        raise AssertionError(f'no chart frame in {path}')
+    header_bottom = next((y for y in range(frame_top - 1, top, -1)
+                          if any(max(pixel(x, y)) < 0xb0 for x in span)), None)
+    if header_bottom is None:
+        raise AssertionError(f'no page header above the chart frame (row {frame_top}) in {path}')
+    return header_bottom, frame_top
+
+
 # ---- the GUI stack -----------------------------------------------------------
 
 class ActionError(Exception):
@@ -640,11 +664,14 @@ def _make_test_case():
         def tearDownClass(cls):
             # The app first (it may hold a folder of the mount open), then
             # the mount of user_folder_on_new_filesystem().
-            if cls.gui and cls.gui.app:
-                stop_process(cls.stack, cls.gui.app)
-            if getattr(cls, 'mount', None):
-                cls.stack.umount(cls.mount)
-            super().tearDownClass()
+            try:
+                if cls.gui and cls.gui.app:
+                    stop_process(cls.stack, cls.gui.app)
+                if getattr(cls, 'mount', None):
+                    cls.stack.umount(cls.mount)
+            finally:
+                # Whatever failed above, the stack still ends all it started.
+                super().tearDownClass()
 
         @classmethod
         def user_folder_on_new_filesystem(cls, name, size=256 * MiB):

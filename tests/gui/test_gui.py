@@ -20,7 +20,7 @@ import time
 import xml.etree.ElementTree as ET
 
 import gui_stack
-from gui_stack import APP_ACTIONS, MIN_SERIES_PIXELS, count_colour, png_size, series_pixels
+from gui_stack import APP_ACTIONS, MIN_SERIES_PIXELS, count_colour, header_and_chart, png_size, series_pixels
 
 # The reference's orange (ChartTheme::light()), drawn nowhere else in the window.
 REFERENCE_COLOURS = ((0xe6, 0x61, 0x00),)
@@ -69,6 +69,13 @@ class GuiTest(gui_stack.GuiTestCase):
         self.assertLessEqual(series_pixels(empty), MIN_SERIES_PIXELS // 2,
                              f'{empty} shows the series colours before any run: '
                              'the pixel check cannot tell a graph from the rest')
+        # No messages yet: the chart follows the header with only the
+        # margins between (a hidden warnings card once kept a blank band
+        # of its height there).
+        header_bottom, frame_top = header_and_chart(empty)
+        self.assertLessEqual(frame_top - header_bottom, 30,
+                             f'{empty}: {frame_top - header_bottom} px of blank page between the header '
+                             f'(down to row {header_bottom}) and the chart (from row {frame_top})')
         # A setting made in the app reaches the daemon: 300 reads, not 1000.
         self.gui.activate_action('set-parameter', "('count', <uint64 300>)")
         self.assertEqual(self.run_kind('seek'), 300)

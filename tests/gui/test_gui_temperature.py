@@ -117,9 +117,10 @@ class TemperatureGuiTest(gui_stack.GuiTestCase):
         in_export = count_colour(exported, OVERLAY_COLOURS, tolerance=20)
         print(f'{shot}: {last[0]} overlay pixels ({red_before} before); export: {in_export}', flush=True)
         self.assertGreaterEqual(in_export, MIN_OVERLAY_PIXELS)
-        # The run's two warnings wrap to 3-4 lines: their card must be drawn
-        # whole above the consent card and the graph (a short page used to
-        # squeeze its revealer and cut the card's top lines, see 47e403b).
+        # The run's warnings (one or two, up to four lines) must be drawn
+        # whole in their card above the consent card and the graph (a short
+        # page used to squeeze its revealer and cut the card's top lines,
+        # see 47e403b).
         self.assert_warnings_card_whole(f'{name}-warnings.png')
         return shot
 

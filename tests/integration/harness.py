@@ -108,7 +108,7 @@ class IntegrationTestCase(unittest.TestCase):
     def tearDownClass(cls):
         if os.environ.get('DISKBENCH_TEST_SHOW_LOGS') and cls.stack.started:
             cls.stack.dump_logs()
-        problems = cls.stack.stop()
+        problems = cls.stop_stack()
         if problems:
             raise AssertionError('teardown left things behind:\n' + '\n'.join(problems))
 

@@ -84,3 +84,15 @@ TEST_CASE("a device that becomes fast again is polled again after a trial", "[ur
     run_waits(rule, 4 * PollRule::kTrialEvery, true);
     CHECK(run_waits(rule, 100, true) == 100);
 }
+
+TEST_CASE("after a long slow spell polling comes back within six trials", "[uring]")
+{
+    PollRule rule;
+    run_waits(rule, 100 * PollRule::kTrialEvery, false);
+    REQUIRE(rule.success_share() < 0.01);
+    // Every trial now catches its completion: polling is on for every wait
+    // after at most six trials.
+    run_waits(rule, 6 * PollRule::kTrialEvery, true);
+    CHECK(rule.should_poll());
+    CHECK(run_waits(rule, 100, true) == 100);
+}
