@@ -6,11 +6,12 @@ It makes an ext4 on a loop device over a data-filled file in --dir (as
 fs_vs_fio.py does: --direct-io=on, inode tables and journal initialised up
 front, no discard), and in each round runs
 
-  ours  `diskbench-engine file-profile MNT file_size=S duration_s=D warmup_s=W`
-        (the default preset, SEQ1M Q8T1, SEQ1M Q1T1, RND4K Q32T1, RND4K Q1T1,
-        each read and written, then the mixed test RND4K Q1T1 with 70 %
-        reads): its own unnamed test file of S bytes, filled with
-        pseudo-random data before the tests (not timed);
+  ours  `diskbench-engine file-profile MNT file_size=S duration_s=D warmup_s=W
+        tests=T mix=M` for each test T of the default preset (SEQ1M Q8T1,
+        SEQ1M Q1T1, RND4K Q32T1, RND4K Q1T1), read and written, and beside
+        RND4K Q1T1 the mixed test (70 % reads): its own unnamed test file of
+        S bytes, filled with pseudo-random data before the tests (not timed);
+        with --whole-profile, one job with every test, as a user runs it;
   fio   one job per test and direction on a file of S bytes laid out with
         pseudo-random data once: --ioengine=io_uring --direct=1
         --rw=read|write|randread|randwrite|randrw --rwmixread=70 with the
@@ -22,10 +23,12 @@ front, no discard), and in each round runs
         ours, whose buffers are transparent huge pages (engine_vs_fio.py
         says why that matters on a loop device).
 
-The order alternates every round (ours first, then fio first), and the
-ratio of a test is the median of the per-round ratios ours/fio with its
-IQR: a virtual disk drifts by tens of percent from second to second, and
-only paired rounds cancel that out. MB/s = 10^6 bytes per second; the mix
+Each test's pair (ours, fio) runs back to back, the order alternating
+every round (ours first, then fio first), and the ratio of a test is the
+median of the per-round ratios ours/fio with its IQR: a virtual disk drifts
+by tens of percent over a minute, and only pairs run seconds apart cancel
+that out (pairing whole profiles, a minute apart, put different tests
+below 0.98 from one run to the next). MB/s = 10^6 bytes per second; the mix
 compares read + write MB/s together.
 
 A benchmark, not a test: it prints figures and judges nothing (target:
@@ -34,6 +37,7 @@ deletes what it made, also on an error, Ctrl-C or SIGTERM:
 
     sudo /usr/bin/python3 tests/perf/file_profile_vs_fio.py --build build [--rounds 5]
         [--size 1G] [--duration 3] [--warmup 1] [--only "RND4K Q1T1"] [--engine PATH]
+        [--whole-profile]
 """
 
 import argparse
@@ -67,18 +71,32 @@ def mix_chosen(args):
     return not args.only or args.only in MIX[0]
 
 
-def ours(engine, directory, args):
+def units(args):
+    """What runs back to back as one pair, ours then fio or fio then ours:
+    each profile test (read and write), the mixed test beside RND4K Q1T1 (its
+    block and depth); or, with --whole-profile, every test in one job, as a
+    user runs file-profile. Pairs of single tests are seconds apart, so the
+    virtual disk's drift, tens of percent over a minute, mostly cancels in
+    their ratios; whole profiles are about a minute apart."""
+    chosen = tests(args)
+    if args.whole_profile:
+        return [(chosen, mix_chosen(args))]
+    mix_base = MIX[0].removeprefix("MIX ")
+    return [([t], mix_chosen(args) and t[0] == mix_base) for t in chosen]
+
+
+def ours(engine, directory, args, unit_tests, with_mix):
     out, _ = run([engine, "file-profile", directory, f"file_size={args.size}", f"duration_s={args.duration}",
-                  f"warmup_s={args.warmup}", "tests=" + ",".join(label for label, *_ in tests(args)),
-                  "mix=" + (MIX[0].removeprefix("MIX ") if mix_chosen(args) else "")])
+                  f"warmup_s={args.warmup}", "tests=" + ",".join(label for label, *_ in unit_tests),
+                  "mix=" + (MIX[0].removeprefix("MIX ") if with_mix else "")])
     s = json.loads(out)["summary"]
     if not s.get("direct_io"):
         raise RuntimeError("the engine did not get O_DIRECT")
     figures = {}
-    for label, key, *_ in tests(args):
+    for label, key, *_ in unit_tests:
         figures[f"{label} read"] = s[f"{key}.read_mb_s"]
         figures[f"{label} write"] = s[f"{key}.write_mb_s"]
-    if mix_chosen(args):
+    if with_mix:
         figures[f"{MIX[0]} r+w"] = s["mix.read_mb_s"] + s["mix.write_mb_s"]
     return figures
 
@@ -101,12 +119,12 @@ def fio(path, args, rw, bs, depth, threads, huge_buffer, mix=False):
     return (job["read"]["bw_bytes"] + job["write"]["bw_bytes"]) / 1e6
 
 
-def fio_all(path, args, huge_buffer):
+def fio_all(path, args, huge_buffer, unit_tests, with_mix):
     figures = {}
-    for label, _key, read_rw, write_rw, bs, depth, threads in tests(args):
+    for label, _key, read_rw, write_rw, bs, depth, threads in unit_tests:
         figures[f"{label} read"] = fio(path, args, read_rw, bs, depth, threads, huge_buffer)
         figures[f"{label} write"] = fio(path, args, write_rw, bs, depth, threads, huge_buffer)
-    if mix_chosen(args):
+    if with_mix:
         label, _key, rw, bs, depth, threads = MIX
         figures[f"{label} r+w"] = fio(path, args, rw, bs, depth, threads, huge_buffer, mix=True)
     return figures
@@ -137,6 +155,8 @@ def main():
     parser.add_argument("--verbose", action="store_true", help="print every round's figures")
     parser.add_argument("--only", help="run only the tests whose label contains this, e.g. \"RND4K Q1T1\"")
     parser.add_argument("--engine", help="the diskbench-engine to run (default: the build's)")
+    parser.add_argument("--whole-profile", action="store_true",
+                        help="pair whole profiles (ours: one file-profile job) instead of each test")
     args = parser.parse_args()
     if os.geteuid() != 0:
         sys.exit("run as root: it attaches a loop device and mounts it")
@@ -157,15 +177,21 @@ def main():
         with HugetlbFs() as huge:
             rounds = {"ours": [], "fio": []}
             for round_ in range(args.rounds):
-                order = [("ours", lambda: ours(engine, scratch.mountpoint, args)),
-                         ("fio", lambda: fio_all(fio_file, args, huge.buffer_file))]
-                for name, measure in (order if round_ % 2 == 0 else order[::-1]):
-                    rounds[name].append(measure())
+                figures = {"ours": {}, "fio": {}}
+                for unit_tests, with_mix in units(args):
+                    order = [("ours", lambda: ours(engine, scratch.mountpoint, args, unit_tests, with_mix)),
+                             ("fio", lambda: fio_all(fio_file, args, huge.buffer_file, unit_tests, with_mix))]
+                    for name, measure in (order if round_ % 2 == 0 else order[::-1]):
+                        figures[name].update(measure())
+                for name in rounds:
+                    rounds[name].append(figures[name])
                 print(f"round {round_ + 1}/{args.rounds} done", file=sys.stderr, flush=True)
         labels = list(rounds["ours"][0])
         print(f"\nfile-profile vs fio on ext4 on a loop device (--direct-io=on over {args.dir}), test file "
               f"{size_label(args.size)}, {args.duration:g} s after {args.warmup:g} s warm-up per test, "
-              f"{args.rounds} rounds alternating the order; ratio = median of per-round ours/fio with its IQR\n")
+              f"{args.rounds} rounds alternating the order, "
+              f"{'whole profiles' if args.whole_profile else 'each test'} paired; "
+              f"ratio = median of per-round ours/fio with its IQR\n")
         header = f"| {'test':<22} | {'ours MB/s':>10} | {'fio MB/s':>10} | {'ours/fio':>8} | {'IQR':>11} |"
         print(header)
         print("|" + "|".join("-" * (len(c)) for c in header.split("|")[1:-1]) + "|")
