@@ -12,8 +12,9 @@ front, no discard), and in each round runs
         RND4K Q1T1 the mixed test (70 % reads): its own unnamed test file of
         S bytes, filled with pseudo-random data before the tests (not timed);
         with --whole-profile, one job with every test, as a user runs it;
-  fio   one job per test and direction on a file of S bytes laid out with
-        pseudo-random data once: --ioengine=io_uring --direct=1
+  fio   one job per test and direction on a file of S bytes written anew
+        with pseudo-random data before each test's jobs (as ours fills its
+        file right before its tests): --ioengine=io_uring --direct=1
         --rw=read|write|randread|randwrite|randrw --rwmixread=70 with the
         same block size, --iodepth, --numjobs (sequential jobs each on their
         own slice, --offset_increment, like ours), --time_based --runtime=D
@@ -120,6 +121,10 @@ def fio(path, args, rw, bs, depth, threads, huge_buffer, mix=False):
 
 
 def fio_all(path, args, huge_buffer, unit_tests, with_mix):
+    # Ours fills a new test file right before its tests (not timed, but the
+    # host is still writing it back when they start): fio's file is written
+    # anew the same way, so both meet the same write-back.
+    lay_out(path, args.size)
     figures = {}
     for label, _key, read_rw, write_rw, bs, depth, threads in unit_tests:
         figures[f"{label} read"] = fio(path, args, read_rw, bs, depth, threads, huge_buffer)
