@@ -239,6 +239,16 @@ class CardNotFound(AssertionError):
     pass
 
 
+def read_pixels(path):
+    """(width, height, pixel) of the PNG at PATH; pixel(x, y) is an RGB tuple."""
+    width, height, rgb = read_png(path)
+
+    def pixel(x, y):
+        i = (y * width + x) * 3
+        return tuple(rgb[i:i + 3])
+    return width, height, pixel
+
+
 def warnings_card(path, tolerance=12, max_icon=24):
     """The warnings card of the benchmark page in the screenshot PATH: its
     topmost warning icon (the warnings card comes before the consent card)
@@ -250,20 +260,15 @@ def warnings_card(path, tolerance=12, max_icon=24):
     white row), above and below (the 3 rows beyond the white in that column,
     as RGB tuples), header_bottom (the page header's last row with ink). Raises CardNotFound when there is no icon or no white
     around it (not drawn yet, or still fading in)."""
-    width, height, rgb = read_png(path)
-
-    def pixel(x, y):
-        i = (y * width + x) * 3
-        return tuple(rgb[i:i + 3])
+    width, height, pixel = read_pixels(path)
 
     def is_icon(px):
         return any(all(abs(a - b) <= tolerance for a, b in zip(px, c)) for c in WARNING_ICON_COLOURS)
 
     first = None
     for y in range(height):
-        row = rgb[y * width * 3:(y + 1) * width * 3]
         for x in range(PAGE_LEFT, width):
-            if is_icon(tuple(row[3 * x:3 * x + 3])):
+            if is_icon(pixel(x, y)):
                 first = (x, y)
                 break
         if first:
@@ -333,11 +338,7 @@ def header_and_chart(path, left=PAGE_LEFT + 40, right=1100, top=60):
     the page background across nearly the whole page width; no text line
     does). On a page without messages nothing lies between the two but the
     page's margins."""
-    width, height, rgb = read_png(path)
-
-    def pixel(x, y):
-        i = (y * width + x) * 3
-        return tuple(rgb[i:i + 3])
+    width, height, pixel = read_pixels(path)
     span = range(left, min(right, width))
     frame_top = next((y for y in range(top, height)
                       if sum(pixel(x, y) != PAGE_BACKGROUND for x in span) >= 0.9 * len(span)), None)
@@ -768,6 +769,6 @@ def __getattr__(name):
 
 __all__ = ['APP_ACTIONS', 'APP_ID', 'APP_OBJECT', 'CONFIG', 'GUI_ENV', 'MIN_SERIES_PIXELS', 'MiB', 'SERIES_COLOURS',
            'STATUS_STATES', 'ActionError', 'GuiStack', 'Process', 'check_gui_prerequisites',
-           'count_colour', 'series_pixels', 'warnings_card', 'warnings_card_problems', 'gvariant_string', 'log', 'main', 'parse_gvariant', 'png_size',
+           'count_colour', 'series_pixels', 'warnings_card', 'warnings_card_problems', 'header_and_chart', 'gvariant_string', 'log', 'main', 'parse_gvariant', 'png_size',
            'read_png', 'run_as', 'screenshot', 'spawn', 'start_session_bus', 'start_xvfb',
            'stop_process', 'user_dir', 'user_kwargs', 'x_window_names']
