@@ -2,6 +2,7 @@
 // diskbenchd: serves org.diskbench.DiskBench1 on the system bus. Started by
 // D-Bus activation (via systemd), it enumerates block devices through
 // udisks2, runs benchmarks for callers polkit allows, and exits when idle.
+#include "service/blocking_probes.hpp"
 #include "service/engine_run.hpp"
 #include "service/log.hpp"
 #include "service/main_loop.hpp"
@@ -146,6 +147,7 @@ int main(int argc, char** argv)
         // activated us already sees them.
         udisks.load();
         manager.set_devices(system::devices_from_udisks(udisks.objects(), system::read_queue_facts));
+        manager.settle_devices(std::chrono::milliseconds(500));
 
         connection->requestName(bus_name);
         service::log_info("version {} serving {}", DISKBENCH_VERSION, bus_name);
@@ -161,6 +163,17 @@ int main(int argc, char** argv)
         connection->releaseName(bus_name);
         loop.flush();
         manager.shutdown();
+        if (const std::size_t probes = service::BlockingProbes::outstanding(); probes > 0
+            && service::EngineRun::outstanding() == 0) {
+            // A backing file or sensor that never answered: its probe
+            // thread waits in the kernel; unwinding would free what it
+            // still holds.
+            service::log_warning("{} probe thread(s) still wait for a file or sensor that does not answer; exiting "
+                                 "without them",
+                                 probes);
+            std::fflush(nullptr);
+            std::_Exit(0);
+        }
         if (const std::size_t stuck = service::EngineRun::outstanding(); stuck > 0) {
             // Threads whose device stopped answering still wait for their
             // I/O, and would post to the loop when it returns. Leave without

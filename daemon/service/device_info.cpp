@@ -5,13 +5,13 @@
 
 namespace diskbench::service {
 
-std::string stack_line(const system::QueueFacts& queue)
+std::string stack_line(const system::LayerFacts& layers)
 {
     std::string line;
-    for (const auto& layer : queue.stack)
+    for (const auto& layer : layers.stack)
         line += (line.empty() ? "" : " → ") + layer;
-    if (!queue.link.empty())
-        line += (line.empty() ? "" : ", ") + queue.link;
+    if (!layers.link.empty())
+        line += (line.empty() ? "" : ", ") + layers.link;
     return line;
 }
 
@@ -34,10 +34,10 @@ VariantMap device_info(const system::DeviceFacts& facts)
         { "scheduler", sdbus::Variant(facts.queue.scheduler) },
         { "max_sectors_kib", sdbus::Variant(facts.queue.max_sectors_kib) },
         { "write_cache", sdbus::Variant(facts.queue.write_cache) },
-        { "link", sdbus::Variant(facts.queue.link) },
-        { "link_limit_mb_s", sdbus::Variant(facts.queue.link_limit_mb_s) },
-        { "stack", sdbus::Variant(facts.queue.stack) },
-        { "stack_line", sdbus::Variant(stack_line(facts.queue)) },
+        { "link", sdbus::Variant(facts.layers.link) },
+        { "link_limit_mb_s", sdbus::Variant(facts.layers.link_limit_mb_s) },
+        { "stack", sdbus::Variant(facts.layers.stack) },
+        { "stack_line", sdbus::Variant(stack_line(facts.layers)) },
     };
     info.merge(system_info());
     return info;

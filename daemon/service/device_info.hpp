@@ -10,7 +10,7 @@ namespace diskbench::service {
 // when a job starts so its result can be compared with later ones.
 VariantMap device_info(const system::DeviceFacts& facts);
 // "dm-crypt → nvme0n1p3 → nvme0n1, PCIe 3.0 x4": the stack and the link in one line.
-std::string stack_line(const system::QueueFacts& queue);
+std::string stack_line(const system::LayerFacts& layers);
 // Only the system keys of device_info() (kernel, machine), for a job on no
 // device of ours (a filesystem benchmark on tmpfs, NFS, ...).
 VariantMap system_info();

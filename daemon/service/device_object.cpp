@@ -8,10 +8,12 @@
 
 namespace diskbench::service {
 
-DeviceObject::DeviceObject(sdbus::IConnection& connection, std::string object_path, system::DeviceFacts facts)
+DeviceObject::DeviceObject(sdbus::IConnection& connection, std::string object_path, system::DeviceFacts facts,
+                           BlockingProbes& probes)
     : AdaptorInterfaces(connection, std::move(object_path))
     , facts_(std::move(facts))
     , sensor_(system::find_hwmon_sensor(facts_.name))
+    , probes_(probes)
 {
     registerAdaptor();
     emitInterfacesAddedSignal({ interface_name });
@@ -55,11 +57,18 @@ void DeviceObject::update(const system::DeviceFacts& facts)
     compare(old.queue.write_cache != facts_.queue.write_cache, "WriteCache");
     compare(old.udisks_block != facts_.udisks_block, "UDisksBlock");
     compare(old.udisks_drive != facts_.udisks_drive, "UDisksDrive");
-    // A few stat calls: drivetemp may have been loaded since, or the name
-    // may be another disk's now.
+    compare(old.layers.link != facts_.layers.link, "Link");
+    compare(old.layers.link_limit_mb_s != facts_.layers.link_limit_mb_s, "LinkLimit");
+    compare(old.layers.stack != facts_.layers.stack, "Stack");
+    // A few stat calls in sysfs (kernel memory; the sensor itself is read
+    // on a probe thread): drivetemp may have been loaded since, or the
+    // name may be another disk's now.
     sensor_ = system::find_hwmon_sensor(facts_.name);
     if (old.smart_temperature_kelvin != facts_.smart_temperature_kelvin || old.name != facts_.name) {
-        hwmon_read_at_.reset();
+        if (old.name != facts_.name) {
+            hwmon_reading_ = {};
+            hwmon_read_at_.reset();
+        }
         const system::TemperatureReading now = temperature();
         if (now != signalled_) {
             compare(now.celsius != signalled_.celsius, "Temperature");
@@ -85,31 +94,57 @@ system::TemperatureReading DeviceObject::combined(const system::TemperatureReadi
 system::TemperatureReading DeviceObject::temperature()
 {
     const auto now = std::chrono::steady_clock::now();
-    if (!hwmon_read_at_ || now - *hwmon_read_at_ >= temperature_interval) {
-        hwmon_reading_ = system::read_hwmon_sensor(sensor_);
-        hwmon_read_at_ = now;
-    }
+    if (!hwmon_read_at_ || now - *hwmon_read_at_ >= temperature_interval)
+        ask_sensor();
     return combined(hwmon_reading_);
 }
 
 system::TemperatureReading DeviceObject::read_temperature()
 {
+    ask_sensor();
+    return combined(hwmon_reading_);
+}
+
+void DeviceObject::ask_sensor()
+{
+    if (sensor_.source.empty()) {
+        hwmon_reading_ = {};
+        return;
+    }
     const auto now = std::chrono::steady_clock::now();
-    hwmon_reading_ = system::read_hwmon_sensor(sensor_);
+    const std::string key = "sensor " + facts_.name;
+    if (probes_.out(key)) {
+        if (hwmon_asked_at_ && now - *hwmon_asked_at_ >= sensor_deadline)
+            hwmon_reading_ = {};
+        return;
+    }
+    hwmon_asked_at_ = now;
+    probes_.start(key, [sensor = sensor_, alive = std::weak_ptr<int>(alive_), this]() -> BlockingProbes::Answer {
+        const system::TemperatureReading reading = system::read_hwmon_sensor(sensor);
+        return [alive, this, sensor, reading] {
+            if (alive.lock() && sensor_.directory == sensor.directory)
+                take_sensor_reading(reading);
+        };
+    });
+}
+
+void DeviceObject::take_sensor_reading(const system::TemperatureReading& reading)
+{
+    const auto now = std::chrono::steady_clock::now();
+    hwmon_reading_ = reading;
     hwmon_read_at_ = now;
-    const system::TemperatureReading reading = combined(hwmon_reading_);
-    if (now - signalled_at_ >= temperature_interval && reading != signalled_) {
+    const system::TemperatureReading combined_reading = combined(hwmon_reading_);
+    if (now - signalled_at_ >= temperature_interval && combined_reading != signalled_) {
         std::vector<std::string> changed;
-        if (reading.celsius != signalled_.celsius)
+        if (combined_reading.celsius != signalled_.celsius)
             changed.emplace_back("Temperature");
-        if (reading.source != signalled_.source)
+        if (combined_reading.source != signalled_.source)
             changed.emplace_back("TemperatureSource");
-        signalled_ = reading;
+        signalled_ = combined_reading;
         signalled_at_ = now;
         if (!changed.empty())
             emitPropertiesChangedSignal(interface_name, changed);
     }
-    return reading;
 }
 
 void DeviceObject::set_job(const std::string& job_path)

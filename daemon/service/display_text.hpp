@@ -16,7 +16,9 @@ namespace diskbench::service {
 // refuses to send. Sent as it is, any message carrying the name fails to
 // build: polkit could not be asked, and the caller got "Failed" for a
 // folder it may use. Every byte that is not part of a character sd-bus
-// sends, and every control character, becomes "\xNN" (a backslash "\\"),
+// sends, and every control character (C0, DEL and the C1 controls
+// U+0080..U+009F, which terminals obey too), becomes "\xNN" per byte (a
+// backslash "\\"),
 // so the name stays recognisable and a crafted name cannot add lines to a
 // dialog.
 std::string display_text(std::string_view text);

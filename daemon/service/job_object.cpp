@@ -173,6 +173,44 @@ void JobObject::emit_samples(const JobSink::Batch& batch)
     }
 }
 
+void JobObject::emit_completed()
+{
+    const auto summary = variants_from_values(result_.summary);
+    if (!private_samples_) {
+        emitCompleted(state_, summary, Error());
+        return;
+    }
+    for (const std::string& subscriber : subscribers_) {
+        auto signal = getObject().createSignal(interface_name, "Completed");
+        signal.setDestination(subscriber);
+        signal << state_ << summary << error_text(error_message_);
+        signal.send();
+    }
+}
+
+std::string JobObject::public_error_message() const
+{
+    if (!private_samples_ || setup_.target_name.empty())
+        return error_message_;
+    // Every engine error about a folder names it as the caller did
+    // (target_name); nothing else in them is private.
+    static const std::string folder = "the folder";
+    std::string text = error_message_;
+    for (std::size_t at = text.find(setup_.target_name); at != std::string::npos;
+         at = text.find(setup_.target_name, at + folder.size()))
+        text.replace(at, setup_.target_name.size(), folder);
+    return text;
+}
+
+std::string JobObject::GetErrorMessage()
+{
+    if (private_samples_ && !caller_may_read_private())
+        throw make_error(ErrorCode::NotAuthorized,
+                         "the error of a benchmark in a folder names the folder: it is for the user who started it "
+                         "(and root)");
+    return error_message_;
+}
+
 void JobObject::finish(EngineOutcome outcome)
 {
     if (ended())
@@ -203,9 +241,9 @@ void JobObject::finish(EngineOutcome outcome)
     while (sink_.unpublished());
     emitPropertiesChangedSignal(interface_name, { "State", "Progress", "Backend", "Summary", "Warnings", "Notes", "WarningMessages", "NoteMessages",
                                                   "Error", "ErrorName", "ErrorMessage", "FinishedAt" });
-    emitCompleted(state_, variants_from_values(result_.summary), Error());
+    emit_completed();
     log_info("{} {} on {} ended: {}{}", getObjectPath(), setup_.benchmark->kind, setup_.target_name, state_,
-             error_name_.empty() ? "" : " (" + Error() + ")");
+             error_name_.empty() ? "" : " (" + error_text(error_message_) + ")");
     if (events_.ended)
         events_.ended(*this);
 }

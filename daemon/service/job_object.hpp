@@ -151,9 +151,21 @@ private:
     {
         return message_structs(result_.note_messages, result_.notes);
     }
-    std::string Error() override { return error_name_.empty() ? "" : error_name_ + ": " + error_message_; }
+    std::string Error() override { return error_text(public_error_message()); }
     std::string ErrorName() override { return error_name_; }
-    std::string ErrorMessage() override { return error_message_; }
+    std::string ErrorMessage() override { return public_error_message(); }
+    // The full text, for the owner and root (a folder job's names its folder).
+    std::string GetErrorMessage() override;
+    // The error as the public properties give it: a folder job's names "the
+    // folder", not the folder (Target is empty for it too).
+    [[nodiscard]] std::string public_error_message() const;
+    [[nodiscard]] std::string error_text(const std::string& message) const
+    {
+        return error_name_.empty() ? "" : error_name_ + ": " + message;
+    }
+    // Completed, to everyone for a device job; for a folder job only to its
+    // owner's connections, with the full text (as its Samples).
+    void emit_completed();
     uint64_t StartedAt() override { return started_at_; }
     uint64_t FinishedAt() override { return finished_at_; }
 

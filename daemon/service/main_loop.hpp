@@ -37,12 +37,13 @@ public:
 
     // Until quit() or a termination signal.
     void run();
+    // Loop thread: runs the tasks posted so far, now.
+    void run_posted_tasks();
     // Sends what the last callbacks queued, and handles the messages that
     // came in meanwhile, once the loop has ended.
     void flush();
 
 private:
-    void run_posted_tasks();
     void run_due_timers();
     int poll_timeout_ms() const;
 

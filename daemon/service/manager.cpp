@@ -18,6 +18,11 @@ namespace diskbench::service {
 namespace {
 constexpr const char* manage_jobs_action = "org.diskbench.manage-jobs";
 constexpr auto flush_interval = std::chrono::milliseconds(50); // <= 20 Samples signals a second
+
+std::string device_object_path(const std::string& kernel_name)
+{
+    return std::string(Manager::object_path) + "/devices/" + DeviceObject::path_element(kernel_name);
+}
 } // namespace
 
 Manager::Manager(sdbus::IConnection& connection, MainLoop& loop, PolkitAuthority& polkit, ManagerOptions options)
@@ -55,16 +60,19 @@ void Manager::set_devices(std::vector<system::DeviceFacts> devices)
 {
     // Mounts change with udisks' objects, which is when this runs.
     const system::SystemDisks system_disks = system::system_disks(options_.system_places);
-    for (auto& facts : devices)
+    for (auto& facts : devices) {
         facts.system_disk = system_disks.may_hold(facts.device_number);
+        facts.layers = layers_.layers_of(facts);
+    }
+    layers_.keep_only(devices);
     std::set<std::string> present;
     for (const auto& facts : devices) {
-        const std::string path = std::string(object_path) + "/devices/" + DeviceObject::path_element(facts.name);
+        const std::string path = device_object_path(facts.name);
         present.insert(path);
         auto found = devices_.find(path);
         if (found == devices_.end()) {
             log_debug("device {} appeared", facts.node);
-            auto device = std::make_unique<DeviceObject>(connection_, path, facts);
+            auto device = std::make_unique<DeviceObject>(connection_, path, facts, probes_);
             // udisks may withdraw and re-announce a device a job runs on.
             if (const std::string job = claims_.job_on(facts.udisks_block); !job.empty())
                 device->set_job(job);
@@ -81,6 +89,17 @@ void Manager::set_devices(std::vector<system::DeviceFacts> devices)
             ++it;
         }
     }
+}
+
+void Manager::layers_changed(const system::DeviceFacts& asked)
+{
+    DeviceObject* device = device_at(device_object_path(asked.name));
+    if (!device || device->facts().device_number != asked.device_number
+        || device->facts().queue.disk_sequence != asked.queue.disk_sequence)
+        return;
+    system::DeviceFacts facts = device->facts();
+    facts.layers = layers_.layers_of(facts);
+    device->update(facts);
 }
 
 DeviceObject* Manager::device_at(const std::string& path)

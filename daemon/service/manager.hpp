@@ -4,7 +4,9 @@
 #include "../system/device_facts.hpp"
 #include "../system/system_disks.hpp"
 #include "background_disposal.hpp"
+#include "blocking_probes.hpp"
 #include "device_claims.hpp"
+#include "device_layers.hpp"
 #include "device_object.hpp"
 #include "directory_preparation.hpp"
 #include "diskbench-adaptor.h"
@@ -54,6 +56,9 @@ public:
     // Adds, updates and removes Device objects to match `devices`, each
     // with its SystemDisk worked out here.
     void set_devices(std::vector<system::DeviceFacts> devices);
+    // At start: waits up to `limit` for the devices' layers and publishes
+    // them, so the call that activated the daemon sees them.
+    void settle_devices(std::chrono::milliseconds limit) { probes_.settle(limit); }
 
     // No job objects and no authorization under way: nothing would be lost
     // if the daemon exited now.
@@ -128,6 +133,7 @@ private:
     void cancel_permission(const std::string& bus_name, uid_t uid, bool allow_interaction,
                            std::function<void(std::optional<sdbus::Error>)> done);
     DeviceObject* device_at(const std::string& path);
+    void layers_changed(const system::DeviceFacts& asked);
     void drop_old_jobs(uid_t owner);
     void touch() noexcept { last_activity_ = std::chrono::steady_clock::now(); }
 
@@ -158,6 +164,10 @@ private:
     bool accepting_ = true;
     bool flush_scheduled_ = false;
     std::chrono::steady_clock::time_point last_activity_ = std::chrono::steady_clock::now();
+    // Reads that may never return (a loop's backing file, a drive's
+    // sensor), kept off the bus thread.
+    BlockingProbes probes_ { loop_ };
+    DeviceLayers layers_ { probes_, [this](const system::DeviceFacts& asked) { layers_changed(asked); } };
 };
 
 } // namespace diskbench::service

@@ -2,6 +2,7 @@
 #include "write_safety.hpp"
 
 #include "bus_errors.hpp"
+#include "display_text.hpp"
 #include "log.hpp"
 
 #include "contract/confirmation.hpp"
@@ -61,6 +62,9 @@ void check_writable(const system::DeviceFacts& facts, const engine::ValueMap& pa
                              + " (the Device's EraseConfirmation)");
 }
 
+// What polkit's prompt says of the device: udisks' model and serial are
+// the drive's own bytes (a USB stick may carry terminal escapes in them,
+// and a text agent prints the prompt), so they are shown escaped.
 std::string device_label(const system::DeviceFacts& facts)
 {
     std::string model = facts.vendor.empty() ? facts.model : facts.vendor + " " + facts.model;
@@ -69,7 +73,7 @@ std::string device_label(const system::DeviceFacts& facts)
     const std::string serial(without_blanks_around(facts.serial));
     if (model.empty())
         return facts.node;
-    return model + (serial.empty() ? "" : ", serial " + serial) + " (" + facts.node + ")";
+    return display_text(model + (serial.empty() ? "" : ", serial " + serial)) + " (" + facts.node + ")";
 }
 
 } // namespace diskbench::service

@@ -24,17 +24,26 @@ struct QueueFacts {
     // device re-attached to another file) a new one, so it tells two disks
     // apart that had the same node one after the other.
     std::uint64_t disk_sequence = 0;
-    // The link the disk hangs on ("PCIe 3.0 x4", "USB 2 (480 Mbps)",
-    // "virtual (loop)"; "" unknown), what it carries at most in MB/s (0:
-    // unknown or no limit), and the layers from this device down to the
-    // disk, top first ("dm-crypt", "nvme0n1p3", "nvme0n1"). From sysfs
-    // (engine/storage/link.hpp, stack.hpp).
+    bool operator==(const QueueFacts&) const = default;
+};
+
+// The link the disk hangs on ("PCIe 3.0 x4", "USB 2 (480 Mbps)", "virtual
+// (loop)"; "" unknown), what it carries at most in MB/s (0: unknown or no
+// limit), and the layers from this device down to the disk, top first
+// ("dm-crypt", "nvme0n1p3", "nvme0n1"). From sysfs and, for a loop device,
+// its driver (engine/storage/link.hpp, stack.hpp). Reading them can wait
+// on a loop's backing file, so they are read on a probe thread
+// (service/device_layers.hpp), never on the bus thread.
+struct LayerFacts {
     std::string link;
     double link_limit_mb_s = 0;
     std::vector<std::string> stack;
 
-    bool operator==(const QueueFacts&) const = default;
+    bool operator==(const LayerFacts&) const = default;
 };
+
+// What Device.Stack says of a device whose layers were not read in time.
+inline constexpr const char* layers_not_answering = "unknown (did not answer)";
 
 // Everything diskbenchd publishes about one block device.
 struct DeviceFacts {
@@ -56,6 +65,7 @@ struct DeviceFacts {
     // SMART, not an ATA drive); udisks polls it and signals its changes.
     double smart_temperature_kelvin = 0;
     QueueFacts queue;
+    LayerFacts layers;
 
     [[nodiscard]] bool in_use() const noexcept { return mounted || swap_active || queue.has_holders; }
     bool operator==(const DeviceFacts&) const = default;

@@ -92,6 +92,15 @@ QueueFacts read_queue_facts(dev_t device_number)
     facts.max_sectors_kib = number(disk, "queue/max_sectors_kb", 0);
     facts.write_cache = attribute(disk, "queue/write_cache");
     facts.disk_sequence = std::strtoull(attribute(disk, "diskseq").c_str(), nullptr, 10);
+    const char* syspath = udev_device_get_syspath(device.get());
+    if (syspath)
+        facts.has_holders = partition ? has_holders(syspath) : disk_or_partitions_held(syspath);
+    return facts;
+}
+
+LayerFacts read_layer_facts(dev_t device_number)
+{
+    LayerFacts facts;
     const engine::storage::Sysfs sysfs;
     if (const auto directory = sysfs.block_directory(device_number)) {
         const engine::storage::Link link = engine::storage::find_link(*directory);
@@ -99,9 +108,6 @@ QueueFacts read_queue_facts(dev_t device_number)
         facts.link_limit_mb_s = link.limit_mb_s;
         facts.stack = engine::storage::device_stack(sysfs, *directory).layers;
     }
-    const char* syspath = udev_device_get_syspath(device.get());
-    if (syspath)
-        facts.has_holders = partition ? has_holders(syspath) : disk_or_partitions_held(syspath);
     return facts;
 }
 

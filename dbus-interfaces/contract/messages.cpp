@@ -55,6 +55,8 @@ constexpr std::array catalogue {
     MessageFormat { "loop-backing-in-memory", N_("{device}'s backing file {backing_file} is on {filesystem}: the figures are the memory's, not a disk's") },
     // xgettext:no-c-format
     MessageFormat { "loop-backing-cached", N_("a cache answered reads under {device}: the page cache held {percent:.0f} % of its backing file {backing_file} during the test") },
+    // TRANSLATORS: {device} is a loop device such as loop3.
+    MessageFormat { "loop-backing-not-identified", N_("how much of {device}'s backing file the page cache held was not measured: the file its path names is not the one the loop device reads") },
     // TRANSLATORS: {under} is the disk under the backing file; {served} and {issued} are sizes such as "12 MiB".
     // xgettext:no-c-format
     MessageFormat { "loop-backing-cached-served", N_("a cache answered reads under {device}: the page cache held {percent:.0f} % of its backing file {backing_file} during the test, and {under} served {served} of {issued} read") },

@@ -76,6 +76,14 @@ def main():
     GLib.io_add_watch(sys.stdin.fileno(), GLib.PRIORITY_DEFAULT,
                       GLib.IO_IN | GLib.IO_HUP | GLib.IO_ERR, on_stdin)
 
+    if sys.argv[1:] == ['--watch-completed']:
+        # Every Completed signal this connection receives, of any job: what
+        # another user can overhear.
+        def on_any_completed(state, _summary, error, path=None):
+            emit({'overheard': str(path), 'state': str(state), 'error': str(error)})
+        bus.add_signal_receiver(on_any_completed, 'Completed', JOB_IFACE, BUS_NAME, path_keyword='path')
+        emit({'watching': True})
+
     if len(sys.argv) == 5 and sys.argv[1] in ('--start', '--start-fs'):
         target, kind, options = sys.argv[2], sys.argv[3], json.loads(sys.argv[4])
 

@@ -25,12 +25,14 @@ class BusClient:
     StartFilesystemBenchmark with its fd.
     """
 
-    def __init__(self, stack, user, start=None, start_fs=None):
+    def __init__(self, stack, user, start=None, start_fs=None, watch_completed=False):
         self.stack = stack
         self.lines = []
         self.cond = threading.Condition()
         argv = [PYTHON, stack.path('bus_client.py')]
-        if start:
+        if watch_completed:
+            argv.append('--watch-completed')
+        elif start:
             device, kind, options = start
             argv += ['--start', device, kind, json.dumps(options)]
         elif start_fs:
@@ -56,6 +58,8 @@ class BusClient:
                                           name='bus_client.py')
         self.job = None
         self.error = None
+        if watch_completed:
+            self.wait_for(lambda line: 'watching' in line, 20, 'the watcher to subscribe')
         if start:
             reply = self.wait_for(lambda line: 'job' in line or 'error' in line, 120,
                                   'StartBenchmark to answer')
@@ -98,6 +102,11 @@ class BusClient:
 
     def wait_completed(self, timeout=60):
         return self.wait_for(lambda line: 'completed' in line, timeout, 'the job to complete')
+
+    def overheard(self):
+        """With watch_completed: the Completed signals received, of any job."""
+        with self.cond:
+            return [line for line in self.lines if 'overheard' in line]
 
     def samples_signals(self):
         with self.cond:

@@ -153,6 +153,17 @@ class LoopDevices:
         run(['mount', '-o', 'ro,noload', node, mountpoint])
         return mountpoint, entry
 
+    def mount_tmpfs(self, mountpoint, size, owner, inodes=None):
+        """A tmpfs of SIZE (mount's size= syntax) and at most INODES files
+        and folders (its root included) at MOUNTPOINT, owned by user OWNER;
+        returns what umount() takes."""
+        os.makedirs(mountpoint, exist_ok=True)
+        entry = self.undo.add(PHASE_CLIENTS, kind='mount', path=mountpoint, dev='tmpfs')
+        limit = f',nr_inodes={inodes}' if inodes else ''
+        run(['mount', '-t', 'tmpfs', '-o', f'size={size},mode=0700{limit}', 'tmpfs', mountpoint])
+        run(['chown', f'{owner}:', mountpoint])
+        return mountpoint, entry
+
     def umount(self, mountpoint_and_entry):
         mountpoint, entry = mountpoint_and_entry
         run(['umount', mountpoint])

@@ -521,9 +521,9 @@ class Stack(LoopDevices, BusCalls):
         return self.call(MANAGER_PATH, MANAGER_IFACE, 'StartBenchmark', 'osa{sv}',
                          path, kind, options, user=user)[0]
 
-    def client(self, user='dbtest-in', start=None, start_fs=None):
+    def client(self, user='dbtest-in', start=None, start_fs=None, watch_completed=False):
         """A bus_client.py that keeps its connection: see BusClient."""
-        return BusClient(self, user, start, start_fs)
+        return BusClient(self, user, start, start_fs, watch_completed)
 
     def monitor(self, match):
         return Monitor(self, match)

@@ -11,11 +11,13 @@ test."""
 
 import os
 import signal
+import subprocess
 import sys
+import threading
 import time
 
 import harness
-from harness import DEVICE_IFACE, JOB_IFACE, MANAGER_IFACE, MANAGER_PATH, wait_until
+from harness import BUS_NAME, DEVICE_IFACE, JOB_IFACE, MANAGER_IFACE, MANAGER_PATH, wait_until
 
 # Cancel's promise (DiskBench1.xml): the job has ended within a second. The
 # daemon waits 0.75 s for the requests at the device; the rest is slack for
@@ -23,6 +25,51 @@ from harness import DEVICE_IFACE, JOB_IFACE, MANAGER_IFACE, MANAGER_PATH, wait_u
 CANCEL_REPLY_S = 1.0
 CANCELLED_WITHIN_S = 1.5
 NOT_ANSWERING = 'did not answer within'
+
+
+# How long any call may take while a backing file stalls: the daemon never
+# waits on it on its bus thread (docs/security-model.md).
+ANSWER_WITHIN_S = 1.0
+NOT_ANSWERING_STACK = 'unknown (did not answer)'
+
+
+class AnswerTimes:
+    """Calls the daemon as another user, one call after the other, for as
+    long as it is open, and keeps how long each took: a property, the
+    device list and the stalled device's Stack."""
+
+    def __init__(self, stack, device_path):
+        self.stack = stack
+        self.device_path = device_path
+        self.times = []
+        self.failures = []
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, daemon=True)
+
+    def _call(self, *args):
+        started = time.monotonic()
+        res = self.stack.busctl('--timeout=25', *args, user='dbtest-out', timeout=40)
+        took = time.monotonic() - started
+        self.times.append((took, args[-1]))
+        if res.returncode != 0:
+            self.failures.append((args[-1], res.stderr.strip()))
+
+    def _run(self):
+        while not self._stop.is_set():
+            self._call('get-property', BUS_NAME, MANAGER_PATH, MANAGER_IFACE, 'Version')
+            self._call('get-property', BUS_NAME, self.device_path, DEVICE_IFACE, 'Stack')
+            self._call('call', BUS_NAME, MANAGER_PATH, 'org.freedesktop.DBus.ObjectManager', 'GetManagedObjects')
+
+    def __enter__(self):
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc):
+        self._stop.set()
+        self._thread.join(60)
+
+    def slowest(self):
+        return max(self.times)
 
 
 def long_seek(backend):
@@ -139,6 +186,51 @@ class HungDeviceTest(harness.IntegrationTestCase):
         self.assertLess(time.monotonic() - started, 5)
         self.assertIn('still wait for a device that does not answer', self.stack.read_log('diskbenchd'))
         self.assertTrue(os.path.exists(self.disk.flag), 'the disk answered before the daemon left')
+
+
+    def stack_of(self, loop):
+        return self.stack.get_property(loop.object_path, DEVICE_IFACE, 'Stack', user='dbtest-out')
+
+    def test_a_stalled_backing_file_freezes_nothing(self):
+        """A loop device over a file on a FUSE filesystem that stopped
+        answering (an NFS server gone away does the same): the daemon reads
+        what lies under every device at each udisks change and at its start,
+        and must answer everyone meanwhile."""
+        loop = self.disk.loop
+        pid = self.stack.ensure_daemon()
+        self.assertTrue(self.stack_of(loop)[0].startswith(f'{loop.name} (file on fuse'), self.stack_of(loop))
+        self.disk.stall()
+        # Past FUSE's attribute cache (1 s): from now on looking at the file
+        # waits for the filesystem.
+        time.sleep(1.5)
+        with AnswerTimes(self.stack, loop.object_path) as during_change:
+            # A udisks change: another loop device comes and goes.
+            other = self.stack.attach_loop()
+            objects = lambda: self.stack.managed_objects(user='dbtest-out')
+            wait_until(lambda: other.object_path in objects(), 20, what='the new loop device to be listed')
+            self.stack.detach_loop(other)
+            wait_until(lambda: other.object_path not in objects(), 20, what='the loop device to go')
+            time.sleep(1)
+        # A daemon that starts while the file stalls: it cannot read that
+        # device's layers, says so, and serves meanwhile.
+        os.kill(pid, signal.SIGTERM)
+        wait_until(lambda: not harness.pid_alive(pid), 10, what='the daemon to exit')
+        self.stack.ensure_daemon()
+        with AnswerTimes(self.stack, loop.object_path) as after_start:
+            wait_until(lambda: self.stack_of(loop) == [NOT_ANSWERING_STACK], 10,
+                       what="the stalled device's Stack to say it did not answer")
+            self.assertTrue(self.stack_of(self.healthy)[0].startswith(f'{self.healthy.name} (file on '))
+        for name, times in (('during a udisks change', during_change), ('after a start', after_start)):
+            took, what = times.slowest()
+            print(f'\n{name}: {len(times.times)} calls, the slowest ({what}) took {took * 1000:.0f} ms',
+                  file=sys.stderr)
+            self.assertEqual(times.failures, [], name)
+            self.assertLess(took, ANSWER_WITHIN_S, f'{name}: {what} took {took:.2f} s')
+        self.assertIn('were not read within', self.stack.read_log('diskbenchd'))
+        # Once the file answers, the late answer is published.
+        self.disk.resume()
+        wait_until(lambda: self.stack_of(loop)[0].startswith(f'{loop.name} (file on fuse'), 20,
+                   what="the device's layers once the file answered")
 
 
 if __name__ == '__main__':

@@ -201,6 +201,46 @@ class FolderPrivacyTest(harness.IntegrationTestCase):
         finally:
             subprocess.run(['rm', '-rf', folder], check=False)
 
+    def test_a_folder_jobs_error_names_its_folder_only_to_its_owner(self):
+        # A filesystem with room for the scratch folder and its marker but
+        # no further file (its root, the folder, the marker: 3 inodes):
+        # file-rw fails in its run with "FOLDER: cannot create a scratch
+        # file: No space left on device", an engine error that names the
+        # folder.
+        folder = '/dev/shm/diskbench-it-secret-name'
+        mount = self.stack.mount_tmpfs(folder, '8m', 'dbtest-in', inodes=3)
+        try:
+            with self.stack.client('dbtest-out', watch_completed=True) as listener:
+                options = {'size': ('t', 1024 * 1024)}
+                with self.stack.client('dbtest-in', start_fs=(folder, 'file-rw', options)) as c:
+                    self.assertIsNone(c.error)
+                    completed = c.wait_completed(60)
+                    # Its owner hears the whole story.
+                    self.assertEqual(completed['completed'], 'failed')
+                    self.assertIn(folder, completed['error'])
+                    self.assertIn('cannot create a scratch file', completed['error'])
+                    self.assertEqual(self.stack.call(c.job, JOB_IFACE, 'GetErrorMessage', user='dbtest-in')[0],
+                                     self.stack.get_property(c.job, JOB_IFACE, 'ErrorMessage',
+                                                             user='dbtest-in').replace('the folder', folder))
+                    # Anyone else: what failed, not where.
+                    for name in ('ErrorMessage', 'Error'):
+                        public = self.stack.get_property(c.job, JOB_IFACE, name, user='dbtest-out')
+                        self.assertNotIn('secret-name', public)
+                        self.assertIn('the folder: cannot create a scratch file', public)
+                    err = self.stack.call_error(c.job, JOB_IFACE, 'GetErrorMessage', user='dbtest-out')
+                    self.assertDBusError(err, 'NotAuthorized')
+                    self.assertIn(folder, self.stack.call(c.job, JOB_IFACE, 'GetErrorMessage', user='root')[0])
+                    # The listener subscribed before the job started and got
+                    # its Completed only if it was broadcast: a device job's
+                    # is (the control), a folder job's is not.
+                    seek = self.stack.start_benchmark(self.stack.attach_loop(), 'seek',
+                                                      {'count': ('t', 50), 'detach': ('b', True)})
+                    listener.wait_for(lambda line: line.get('overheard') == seek, 30,
+                                      "the device job's Completed to reach the listener")
+                    self.assertEqual([line for line in listener.overheard() if line['overheard'] == c.job], [])
+        finally:
+            self.stack.umount(mount)
+
     def test_a_folder_name_cannot_forge_a_log_line(self):
         folder = '/dev/shm/diskbench-it-x\nDec 24 12:00:00 host sshd[1]: Accepted password for root'
         os.makedirs(folder, exist_ok=True)

@@ -7,6 +7,7 @@
 #include "mounts.hpp"
 #include "scratch.hpp"
 #include "storage/cross_check.hpp"
+#include "storage/stack.hpp"
 #include "sysfs_tree.hpp"
 
 #include <fcntl.h>
@@ -309,6 +310,50 @@ TEST_CASE("a FIFO where the backing file was is not opened: the run ends, withou
     CHECK(key(result, "device_read_bytes") == key(result, "issued_read_bytes"));
     CHECK_FALSE(result.summary.contains("backing_cached_percent"));
     CHECK(matching(result.warnings, loop.path().substr(5) + " is page-cache-backed").size() == 1);
+}
+
+TEST_CASE("a file put where the backing file was is not measured: root reports only on the file the loop reads",
+          "[cross-check][loop]")
+{
+    // The kernel's backing_file is text: a user who attached a file of
+    // their own mount namespace makes it name a root-owned path (their
+    // /etc/shadow reads "/etc/shadow"), and whoever may write in the
+    // folder can put another file at the name it shows. Here: the backing
+    // file deleted (sysfs then says "PATH (deleted)") and a fully cached
+    // regular file, the "secret", planted at that name.
+    ScratchDir dir;
+    const auto backing = make_data_file(dir, "backing", 16 * 1024 * 1024);
+    struct stat real {};
+    REQUIRE(::stat(backing.c_str(), &real) == 0);
+    LoopDevice loop(backing, 512, true, LoopDevice::Backing::Buffered);
+    REQUIRE_FALSE(loop.direct_io());
+    loop.wait_until_idle();
+    REQUIRE(::unlink(backing.c_str()) == 0);
+    const auto planted = make_data_file(dir, "backing (deleted)", 8 * 1024 * 1024);
+    read_into_page_cache(planted);
+
+    // What the daemon publishes of the device names no file and takes the
+    // filesystem from the file the driver holds.
+    const Sysfs sysfs;
+    struct stat node {};
+    REQUIRE(::stat(loop.path().c_str(), &node) == 0);
+    const auto devices = checked_devices_of_block(sysfs, node.st_rdev);
+    REQUIRE(devices.loop);
+    CHECK(devices.loop->backing_file == planted.string());
+    REQUIRE(devices.loop->backing);
+    CHECK(devices.loop->backing->device == real.st_dev);
+    CHECK(devices.loop->backing->inode == real.st_ino);
+    const auto layers = device_stack(sysfs, *sysfs.block_directory(node.st_rdev)).layers;
+    REQUIRE_FALSE(layers.empty());
+    CHECK(layers.front().starts_with(loop.path().substr(5) + " (page-cache-backed, file on "));
+    CHECK(layers.front().find(dir.path().string()) == std::string::npos);
+
+    const Result result = run_on(loop.path(), "seek", { { "count", Value(std::uint64_t { 50 }) } });
+    INFO(all_of(result.warnings) << all_of(result.notes));
+    CHECK_FALSE(result.summary.contains("backing_cached_percent"));
+    CHECK(matching(result.notes, "how much of " + loop.path().substr(5) + "'s backing file the page cache held was "
+                                 "not measured").size() == 1);
+    CHECK(matching(result.warnings, "the page cache held").empty());
 }
 
 TEST_CASE("a second reader on the same loop device is foreign I/O, named with its phase", "[cross-check][loop]")

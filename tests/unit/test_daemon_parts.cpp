@@ -6,6 +6,7 @@
 #include "service/authorization_error.hpp"
 #include "service/device_object.hpp"
 #include "service/display_text.hpp"
+#include "service/write_safety.hpp"
 #include "service/bus_errors.hpp"
 #include "service/variant_conversion.hpp"
 #include "system/queue_facts.hpp"
@@ -125,6 +126,23 @@ TEST_CASE("queue facts of a loop device match sysfs", "[daemon-parts][loop]")
     CHECK_FALSE(facts.has_holders);
 }
 
+TEST_CASE("polkit's prompt shows a drive's model and serial escaped", "[daemon-parts]")
+{
+    // udisks passes on the drive's own bytes; a USB stick can carry
+    // terminal escapes there, and polkit's text agent prints the prompt.
+    diskbench::system::DeviceFacts facts;
+    facts.node = "/dev/sdz";
+    facts.vendor = "Evil";
+    facts.model = "Stick\x1b]0;owned\x07\xc2\x9b" "2J";
+    facts.serial = "S\nN";
+    CHECK(diskbench::service::device_label(facts)
+          == "Evil Stick\\x1b]0;owned\\x07\\xc2\\x9b2J, serial S\\x0aN (/dev/sdz)");
+    facts.model = "Fast SSD";
+    facts.vendor.clear();
+    facts.serial = "123";
+    CHECK(diskbench::service::device_label(facts) == "Fast SSD, serial 123 (/dev/sdz)");
+}
+
 TEST_CASE("folder names become text sd-bus sends and people can read", "[daemon-parts]")
 {
     // Plain and valid UTF-8 names stay as they are.
@@ -150,6 +168,10 @@ TEST_CASE("folder names become text sd-bus sends and people can read", "[daemon-
     // dialog, no ambiguity with an escape.
     CHECK(display_text("a\nb\tc\x1b[31m\x7f") == "a\\x0ab\\x09c\\x1b[31m\\x7f");
     CHECK(display_text("C:\\x") == "C:\\\\x");
+    // C1 controls (U+0080..U+009F) are obeyed by terminals like C0 ones:
+    // U+009B is CSI, so "\xc2\x9b2J" would clear a text agent's screen.
+    CHECK(display_text("a\xc2\x9b" "2J\xc2\x85" "b") == "a\\xc2\\x9b2J\\xc2\\x85b");
+    CHECK(display_text("\xc2\xa0\xc2\xa9") == "\xc2\xa0\xc2\xa9"); // U+00A0, U+00A9 are text
     // What comes out is accepted as a D-Bus string by sd-bus, which
     // refuses what goes in.
     for (const char* name : { "\xff", "\xef\xbf\xbf", "\xc3" }) {

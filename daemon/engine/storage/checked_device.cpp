@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "checked_device.hpp"
 
+#include "loop_identity.hpp"
+
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 
@@ -20,20 +22,13 @@ std::optional<CheckedDevice> device_at(const Sysfs& sysfs, dev_t device)
     return CheckedDevice { *directory, block_name(*directory) };
 }
 
-// The block device a filesystem lives on: its st_dev when that is a block
-// device; else the mount's source when that is a block device node (btrfs
-// and others hand out anonymous device numbers).
+// The block device a filesystem lives on (Sysfs::filesystem_device), or
+// why there is none: the filesystem's type.
 std::optional<CheckedDevice> device_under_filesystem(const Sysfs& sysfs, dev_t file_device, std::string& why_not)
 {
-    if (auto device = device_at(sysfs, file_device))
-        return device;
+    if (const auto directory = sysfs.filesystem_device(file_device))
+        return CheckedDevice { *directory, block_name(*directory) };
     const auto mount = sysfs.mount_of(file_device);
-    if (mount && mount->source.starts_with("/dev/")) {
-        struct stat source {};
-        if (::stat(mount->source.c_str(), &source) == 0 && S_ISBLK(source.st_mode))
-            if (auto device = device_at(sysfs, source.st_rdev))
-                return device;
-    }
     why_not = mount ? mount->type : std::string("unknown");
     return std::nullopt;
 }
@@ -49,12 +44,13 @@ void add_loop_facts(const Sysfs& sysfs, CheckedDevices& devices)
     LoopFacts facts;
     facts.backing_file = Sysfs::read_line(disk_loop / "backing_file");
     facts.direct_io = Sysfs::read_line(disk_loop / "dio") == "1";
-    struct stat backing {};
-    // The kernel appends " (deleted)" to a file removed since.
-    if (!facts.backing_file.empty() && ::stat(facts.backing_file.c_str(), &backing) == 0) {
+    // From the driver, not from the path (loop_identity.hpp).
+    const fs::path disk = disk_loop.parent_path();
+    facts.backing = loop_backing_identity(sysfs, block_name(disk), Sysfs::device_number(disk).value_or(0));
+    if (facts.backing) {
         std::string why_not;
-        devices.backing = device_under_filesystem(sysfs, backing.st_dev, why_not);
-        facts.backing_filesystem = filesystem_type_of(sysfs, backing.st_dev);
+        devices.backing = device_under_filesystem(sysfs, facts.backing->device, why_not);
+        facts.backing_filesystem = filesystem_type_of(sysfs, facts.backing->device);
     }
     devices.loop = facts;
 }

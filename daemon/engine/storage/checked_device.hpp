@@ -5,6 +5,7 @@
 // cross-check: the device itself, the device under a file's or folder's
 // filesystem, and for a loop device also the device under its backing file.
 
+#include "loop_identity.hpp"
 #include "sysfs.hpp"
 
 #include <filesystem>
@@ -19,7 +20,8 @@ struct CheckedDevice {
 };
 
 struct LoopFacts {
-    std::string backing_file;        // as the kernel names it
+    std::string backing_file;        // as the kernel names it: text, not the file (loop_identity.hpp)
+    std::optional<FileIdentity> backing; // the file the driver holds; nullopt when not told
     bool direct_io = false;          // loop/dio: reads bypass the backing file's page cache
     std::string backing_filesystem;  // the backing file's filesystem type ("ext4", "tmpfs"), if known
     // Without direct I/O: the most of the backing file the page cache held

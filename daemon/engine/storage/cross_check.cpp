@@ -51,24 +51,33 @@ double PhaseFigures::mean_latency_us() const noexcept
 BlockCrossCheck::BlockCrossCheck(Sysfs sysfs, CheckedDevices devices)
     : sysfs_(std::move(sysfs)), devices_(std::move(devices))
 {
-    if (devices_.loop && !devices_.loop->direct_io && !devices_.loop->backing_file.empty())
-        backing_file_ = open_backing_file(devices_.loop->backing_file);
+    if (devices_.loop && !devices_.loop->direct_io && !devices_.loop->backing_file.empty()) {
+        if (devices_.loop->backing)
+            backing_file_ = open_backing_file(devices_.loop->backing_file, *devices_.loop->backing);
+        backing_unidentified_ = !backing_file_.valid();
+    }
 }
 
-// The loop's backing file, for mincore(). The path is only text from sysfs,
-// and whoever owns a directory on it can swap it for a FIFO (an open that
-// never returns) or, through a symlinked directory, a device node (whose
-// open as root has effects of its own, e.g. arming a watchdog). So it is
-// opened O_PATH first, which reaches no driver and no FIFO, and reopened
-// for reading only when that is a regular file.
-UniqueFd BlockCrossCheck::open_backing_file(const std::string& path)
+// The loop's backing file, for mincore(). The path is only text from sysfs
+// (loop_identity.hpp): a user who attached a file of their own mount
+// namespace makes it name one of ours (their /etc/shadow reads as
+// "/etc/shadow"), and whoever owns a directory on it can swap it for a FIFO
+// (an open that never returns) or, through a symlinked directory, a device
+// node (whose open as root has effects of its own). So it is opened O_PATH
+// first, which reaches no driver and no FIFO, and kept only when it is the
+// very file the loop driver holds (device and inode), then reopened for
+// reading. Anything else is not measured: root does not report on a file
+// the caller pointed it at.
+UniqueFd BlockCrossCheck::open_backing_file(const std::string& path, const FileIdentity& backing)
 {
     UniqueFd located(::open(path.c_str(), O_PATH | O_CLOEXEC | O_NOFOLLOW));
-    struct stat st {};
-    if (!located.valid() || ::fstat(located.get(), &st) != 0 || !S_ISREG(st.st_mode))
+    if (!located.valid() || !is_file(located.get(), backing))
         return {};
     const std::string reopen = "/proc/self/fd/" + std::to_string(located.get());
-    return UniqueFd(::open(reopen.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY));
+    UniqueFd opened(::open(reopen.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY));
+    if (!opened.valid() || !is_file(opened.get(), backing))
+        return {};
+    return opened;
 }
 
 void BlockCrossCheck::phase_starting(const IoRunSpec& spec)
@@ -136,6 +145,8 @@ void BlockCrossCheck::report(Result& result, Recorder& recorder) const
         if (devices.loop)
             devices.loop->cached_share = backing_cached_;
     }
+    if (backing_unidentified_)
+        recorder.note({ "loop-backing-not-identified", { { "device", devices.device->name } } });
     report_phases(devices, phases(), result, recorder);
 }
 

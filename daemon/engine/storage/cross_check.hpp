@@ -67,12 +67,13 @@ private:
     mutable std::mutex mutex_;
     BlockCounters device_before_, backing_before_;
     bool device_ok_ = false, backing_ok_ = false;
-    static UniqueFd open_backing_file(const std::string& path);
+    static UniqueFd open_backing_file(const std::string& path, const FileIdentity& backing);
 
     // A loop device without direct I/O: its backing file, opened when the
     // check is made (as the daemon: the caller may not open it), to ask the
     // page cache how much of it it holds.
     UniqueFd backing_file_;
+    bool backing_unidentified_ = false; // wanted, but sysfs' path led elsewhere
     std::optional<double> backing_cached_;
     std::vector<PhaseFigures> phases_;
 };

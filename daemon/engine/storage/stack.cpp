@@ -2,6 +2,7 @@
 #include "stack.hpp"
 
 #include "link.hpp"
+#include "loop_identity.hpp"
 
 #include <sys/stat.h>
 
@@ -63,23 +64,25 @@ void add_chain(const Sysfs& sysfs, fs::path at, Stack& stack)
             const std::string level = Sysfs::read_line(at / "md/level");
             stack.layers.push_back(level.empty() ? "md " + name : fmt::format("md {} ({})", level, name));
         } else if (fs::is_directory(at / "loop", error)) {
-            const std::string file = Sysfs::read_line(at / "loop/backing_file");
+            // The file is named by nobody: its path is text a user may have
+            // chosen (loop_identity.hpp), and the layer is public.
             const bool direct = Sysfs::read_line(at / "loop/dio") == "1";
-            struct stat backing {};
-            if (!file.empty() && ::stat(file.c_str(), &backing) == 0) {
-                std::string compression;
-                const auto fs_layer = filesystem_layer(sysfs, backing.st_dev, compression);
-                if (!compression.empty())
-                    stack.compression = compression;
-                stack.layers.push_back(fmt::format("{} ({}file {}{})", name, direct ? "" : "page-cache-backed, ", file,
-                                                   fs_layer.empty() ? "" : " on " + fs_layer.front()));
-                if (auto below = sysfs.block_directory(backing.st_dev)) {
-                    at = *below;
-                    continue;
-                }
+            const char* cached = direct ? "" : "page-cache-backed, ";
+            const auto backing = loop_backing_identity(sysfs, name, Sysfs::device_number(at).value_or(0));
+            if (!backing) {
+                stack.layers.push_back(fmt::format("{} ({}backing file not identified)", name, cached));
                 return;
             }
-            stack.layers.push_back(fmt::format("{} ({}file {})", name, direct ? "" : "page-cache-backed, ", file));
+            std::string compression;
+            const auto fs_layer = filesystem_layer(sysfs, backing->device, compression);
+            if (!compression.empty())
+                stack.compression = compression;
+            stack.layers.push_back(
+                fmt::format("{} ({}file{})", name, cached, fs_layer.empty() ? "" : " on " + fs_layer.front()));
+            if (auto below = sysfs.filesystem_device(backing->device)) {
+                at = *below;
+                continue;
+            }
             return;
         } else {
             stack.layers.push_back(name);
@@ -124,13 +127,7 @@ Stack filesystem_stack(const Sysfs& sysfs, dev_t file_device)
     std::string compression;
     stack.layers = filesystem_layer(sysfs, file_device, compression);
     stack.compression = compression;
-    std::optional<fs::path> device = sysfs.block_directory(file_device);
-    if (!device)
-        if (const auto mount = sysfs.mount_of(file_device); mount && mount->source.starts_with("/dev/")) {
-            struct stat source {};
-            if (::stat(mount->source.c_str(), &source) == 0 && S_ISBLK(source.st_mode))
-                device = sysfs.block_directory(source.st_rdev);
-        }
+    const std::optional<fs::path> device = sysfs.filesystem_device(file_device);
     if (device) {
         Stack below = device_stack(sysfs, *device);
         stack.layers.insert(stack.layers.end(), below.layers.begin(), below.layers.end());

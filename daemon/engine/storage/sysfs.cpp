@@ -4,6 +4,7 @@
 #include <sys/sysmacros.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <fstream>
 #include <sstream>
 
@@ -112,6 +113,46 @@ std::optional<Sysfs::Mount> Sysfs::mount_of(dev_t device) const
         found = mount; // the last one is on top
     }
     return found;
+}
+
+bool plain_name(const std::string& name)
+{
+    return !name.empty() && name != "." && name != ".." && name.find('/') == std::string::npos;
+}
+
+std::optional<dev_t> Sysfs::device_number(const fs::path& block_directory)
+{
+    unsigned major_number = 0, minor_number = 0;
+    if (std::sscanf(Sysfs::read_line(block_directory / "dev").c_str(), "%u:%u", &major_number, &minor_number) != 2)
+        return std::nullopt;
+    return makedev(major_number, minor_number);
+}
+
+std::optional<dev_t> Sysfs::device_named(const std::string& source) const
+{
+    const fs::path devices = root_ / "sys/class/block";
+    if (source.starts_with("/dev/mapper/")) {
+        const std::string name = source.substr(12);
+        if (!plain_name(name))
+            return std::nullopt;
+        for (const std::string& entry : entries(devices))
+            if (entry.starts_with("dm-") && read_line(devices / entry / "dm/name") == name)
+                return device_number(devices / entry);
+        return std::nullopt;
+    }
+    if (!source.starts_with("/dev/") || !plain_name(source.substr(5)))
+        return std::nullopt;
+    return device_number(devices / source.substr(5));
+}
+
+std::optional<fs::path> Sysfs::filesystem_device(dev_t file_device) const
+{
+    if (auto device = block_directory(file_device))
+        return device;
+    if (const auto mount = mount_of(file_device))
+        if (const auto source = device_named(mount->source))
+            return block_directory(*source);
+    return std::nullopt;
 }
 
 std::string block_name(const fs::path& block_directory)

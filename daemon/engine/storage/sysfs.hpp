@@ -55,6 +55,22 @@ public:
     };
     [[nodiscard]] std::optional<Mount> mount_of(dev_t device) const;
 
+    // The block device a mount's source names ("/dev/sda2", "/dev/dm-1",
+    // "/dev/mapper/luks-…"), found by its kernel or device-mapper name in
+    // sysfs, never by resolving the path: a mount's source is text its
+    // mounter chose (a FUSE user writes anything there), and resolving it
+    // as root could walk into their filesystem, or one that hangs.
+    [[nodiscard]] std::optional<dev_t> device_named(const std::string& source) const;
+
+    // The block device a filesystem lives on: its st_dev `file_device` when
+    // that is one, else the device its mount's source names (btrfs and
+    // others hand out anonymous device numbers); nullopt for tmpfs, FUSE,
+    // NFS and the like.
+    [[nodiscard]] std::optional<std::filesystem::path> filesystem_device(dev_t file_device) const;
+
+    // The device number in a block device directory's "dev" file.
+    [[nodiscard]] static std::optional<dev_t> device_number(const std::filesystem::path& block_directory);
+
     [[nodiscard]] const std::filesystem::path& root() const noexcept { return root_; }
 
 private:
@@ -65,5 +81,8 @@ private:
 // it is a partition (its parent directory is then the whole disk).
 std::string block_name(const std::filesystem::path& block_directory);
 bool is_partition(const std::filesystem::path& block_directory);
+// One path component that names nothing but itself (not "", "." or ".."):
+// what a kernel device name must be before it is put in a path.
+bool plain_name(const std::string& name);
 
 } // namespace diskbench::engine::storage
