@@ -5,6 +5,8 @@
 #include "../system/drive_temperature.hpp"
 #include "diskbench-adaptor.h"
 
+#include "contract/bus_names.hpp"
+
 #include <sdbus-c++/sdbus-c++.h>
 
 #include <chrono>
@@ -20,7 +22,7 @@ class DeviceObject final
     : public sdbus::AdaptorInterfaces<org::diskbench::DiskBench1::Device_adaptor, sdbus::ManagedObject_adaptor,
                                       sdbus::Properties_adaptor> {
 public:
-    static constexpr const char* interface_name = "org.diskbench.DiskBench1.Device";
+    static constexpr const char* interface_name = contract::bus::device_interface;
 
     DeviceObject(sdbus::IConnection& connection, std::string object_path, system::DeviceFacts facts);
     ~DeviceObject();

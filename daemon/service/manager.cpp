@@ -59,7 +59,7 @@ void Manager::set_devices(std::vector<system::DeviceFacts> devices)
         facts.system_disk = system_disks.may_hold(facts.device_number);
     std::set<std::string> present;
     for (const auto& facts : devices) {
-        const std::string path = std::string(object_path) + "/devices/" + DeviceObject::path_element(facts.name);
+        const std::string path = std::string(object_path) + std::string(contract::bus::devices_element) + DeviceObject::path_element(facts.name);
         present.insert(path);
         auto found = devices_.find(path);
         if (found == devices_.end()) {
@@ -225,7 +225,7 @@ void Manager::launch_job(const std::shared_ptr<StartRequest>& request, JobSetup 
             return on ? on->read_temperature() : system::TemperatureReading {};
         };
 
-    const std::string path = std::string(object_path) + "/jobs/" + std::to_string(next_job_number_++);
+    const std::string path = std::string(object_path) + std::string(contract::bus::jobs_element) + std::to_string(next_job_number_++);
     std::shared_ptr<JobObject> job;
     try {
         job = std::make_shared<JobObject>(
