@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "command_line.hpp"
 
-#include "model/printf_text.hpp"
+#include "text/printf_text.hpp"
 
 #include <glib/gi18n-lib.h>
 

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "daemon_session.hpp"
 
+#include "contract/bus_names.hpp"
+
 #include <glib/gi18n-lib.h>
 
 #include <algorithm>
@@ -11,7 +13,11 @@ namespace {
 
 // The first call may have to start diskbenchd by bus activation.
 constexpr guint load_timeout_s = 60;
-constexpr const char* jobs_path_prefix = "/org/diskbench/DiskBench1/jobs/";
+// "/org/diskbench/DiskBench1/jobs/"
+std::string jobs_path_prefix()
+{
+    return std::string(contract::bus::root_path) + std::string(contract::bus::jobs_element);
+}
 
 } // namespace
 
@@ -96,10 +102,10 @@ void DaemonSession::daemon_availability_changed(bool running)
 
 std::string job_path_from_argument(const std::string& argument)
 {
-    if (argument.starts_with(jobs_path_prefix))
+    if (argument.starts_with(jobs_path_prefix()))
         return argument;
     if (!argument.empty() && std::all_of(argument.begin(), argument.end(), [](char c) { return g_ascii_isdigit(c); }))
-        return jobs_path_prefix + argument;
+        return jobs_path_prefix() + argument;
     return {};
 }
 

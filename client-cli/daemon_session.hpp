@@ -3,7 +3,7 @@
 
 #include "exit_codes.hpp"
 
-#include "dbus/daemon_client.hpp"
+#include "bus/daemon_client.hpp"
 
 #include <glib.h>
 
@@ -16,8 +16,8 @@ namespace diskbench::cli {
 using client::DaemonClient;
 using client::JobEntry;
 
-// The app's D-Bus layer (client-gtk/dbus: DaemonClient, sdbus-c++ on a GLib
-// main loop) driven by a command: the same proxies, the same catch-up of
+// The clients' D-Bus layer (libdiskbench-client/bus: DaemonClient, sdbus-c++
+// on a GLib main loop) driven by a command: the same proxies, the same catch-up of
 // samples and the same device table the app has, so the CLI and the app
 // cannot read the daemon differently. GLib's loop also serves the polkit
 // text agent and Ctrl-C (g_unix_signal_add).

@@ -8,9 +8,9 @@
 #include "text_agent.hpp"
 
 #include "contract/error_names.hpp"
-#include "model/folder.hpp"
-#include "model/job_result.hpp"
-#include "model/printf_text.hpp"
+#include "results/folder.hpp"
+#include "results/job_result.hpp"
+#include "text/printf_text.hpp"
 
 #include <glib-unix.h>
 #include <glib/gi18n-lib.h>

@@ -3,9 +3,10 @@
 
 #include "result_text.hpp"
 
-#include "model/job_result.hpp"
-#include "model/printf_text.hpp"
-#include "model/recent_results.hpp"
+#include "results/job_result.hpp"
+#include "text/printf_text.hpp"
+#include "results/recent_results.hpp"
+#include "contract/job_states.hpp"
 
 #include <glib-unix.h>
 #include <glib/gi18n-lib.h>
@@ -26,11 +27,6 @@ constexpr guint catch_up_wait_ms = 5000;
 // Redraw the progress line at most this often (a fast job sends samples
 // every few milliseconds).
 constexpr std::int64_t redraw_interval_us = 200000;
-
-bool is_final(const std::string& state)
-{
-    return state == "finished" || state == "cancelled" || state == "failed";
-}
 
 std::uint64_t points_in(const JobEntry& job)
 {
@@ -128,7 +124,7 @@ private:
         if (job.path != path_)
             return;
         last_ = job;
-        if (!is_final(job.state)) {
+        if (!job.ended()) {
             draw(job, false);
             return;
         }
@@ -156,7 +152,7 @@ private:
 
     void draw(const JobEntry& job, bool forced)
     {
-        if (!progress_ || is_final(job.state))
+        if (!progress_ || job.ended())
             return;
         const std::int64_t now = g_get_real_time();
         if (!forced && now - last_draw_us_ < redraw_interval_us)
@@ -182,12 +178,12 @@ private:
             std::fprintf(stderr, "diskbenchctl: %s\n", client::error_text(*cancel_error_).message.c_str());
             return exit_code_for_error(cancel_error_->name);
         }
-        if (!last_ || !is_final(last_->state)) {
+        if (!last_ || !last_->ended()) {
             std::fprintf(stderr, "diskbenchctl: %s\n", _("The job is gone before it ended."));
             return exit_failed;
         }
         const JobEntry& job = *last_;
-        if (job.state == "failed") {
+        if (job.state == contract::job_states::failed) {
             const auto text = client::job_error_text(job);
             std::fprintf(stderr, "diskbenchctl: %s\n",
                          text ? text->message.c_str() : _("The benchmark failed."));
@@ -213,7 +209,7 @@ private:
         else
             std::fputs(result_summary_text(result).c_str(), stdout);
         std::fflush(stdout);
-        if (job.state == "cancelled")
+        if (job.state == contract::job_states::cancelled)
             return exit_cancelled;
         return file_ok ? exit_ok : exit_file;
     }

@@ -7,10 +7,10 @@
 #include "session_start.hpp"
 #include "text_table.hpp"
 
-#include "chart/value_format.hpp"
+#include "text/value_format.hpp"
 #include "contract/byte_size.hpp"
-#include "model/parameter_labels.hpp"
-#include "model/printf_text.hpp"
+#include "text/parameter_labels.hpp"
+#include "text/printf_text.hpp"
 
 #include <glib/gi18n-lib.h>
 

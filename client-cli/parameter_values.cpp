@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "parameter_values.hpp"
 
-#include "model/printf_text.hpp"
+#include "text/printf_text.hpp"
 
 #include "contract/byte_size.hpp"
 

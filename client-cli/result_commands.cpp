@@ -5,11 +5,12 @@
 #include "result_text.hpp"
 #include "text_table.hpp"
 
-#include "model/device_history.hpp"
-#include "model/job_result.hpp"
-#include "model/printf_text.hpp"
-#include "model/recent_results.hpp"
-#include "model/saved_values.hpp"
+#include "results/device_history.hpp"
+#include "text/headline_text.hpp"
+#include "results/job_result.hpp"
+#include "text/printf_text.hpp"
+#include "results/recent_results.hpp"
+#include "types/saved_values.hpp"
 
 #include <glib.h>
 #include <glib/gi18n-lib.h>

@@ -4,12 +4,12 @@
 #include "parameter_values.hpp"
 #include "text_table.hpp"
 
-#include "chart/value_format.hpp"
-#include "model/job_result.hpp"
-#include "model/message_text.hpp"
-#include "model/printf_text.hpp"
-#include "model/progress_text.hpp"
-#include "model/saved_values.hpp"
+#include "text/value_format.hpp"
+#include "results/job_result.hpp"
+#include "text/message_text.hpp"
+#include "text/printf_text.hpp"
+#include "text/progress_text.hpp"
+#include "types/saved_values.hpp"
 
 #include <glib/gi18n-lib.h>
 
@@ -22,14 +22,7 @@ namespace {
 
 using client::printf_text;
 
-std::optional<double> as_number(const client::SavedValue& value)
-{
-    if (const auto* integer = std::get_if<std::int64_t>(&value))
-        return static_cast<double>(*integer);
-    if (const auto* number = std::get_if<double>(&value))
-        return *number;
-    return std::nullopt;
-}
+using client::as_number;
 
 // Summary figures with the digits that matter: 1234.57, 0.0123, 85.
 std::string figure_text(const client::SavedValue& value)

@@ -12,6 +12,8 @@
 #include "system/udisks_client.hpp"
 #include "system/udisks_inventory.hpp"
 
+#include "contract/bus_names.hpp"
+
 #include <sdbus-c++/sdbus-c++.h>
 
 #include <chrono>
@@ -26,7 +28,7 @@ namespace {
 
 using namespace diskbench;
 
-constexpr const char* bus_name = "org.diskbench.DiskBench1";
+constexpr const char* bus_name = contract::bus::name;
 
 struct Options {
     std::chrono::seconds idle_timeout { 60 }; // 0: never exit when idle

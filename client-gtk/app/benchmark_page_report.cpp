@@ -6,7 +6,7 @@
 
 #include "../model/file_profile_report.hpp"
 #include "../model/parameter_choices.hpp"
-#include "../model/saved_values.hpp"
+#include "types/saved_values.hpp"
 
 #include <glib/gi18n-lib.h>
 

@@ -2,15 +2,16 @@
 #include "benchmark_page_view.hpp"
 
 #include "../model/benchmark_description.hpp"
-#include "../model/folder.hpp"
-#include "../model/job_result.hpp"
-#include "../model/latency_text.hpp"
-#include "../model/message_text.hpp"
+#include "results/folder.hpp"
+#include "results/job_result.hpp"
+#include "text/latency_text.hpp"
+#include "text/message_text.hpp"
 #include "../model/write_consent.hpp"
-#include "../model/progress_text.hpp"
+#include "text/progress_text.hpp"
 #include "../model/result_checks.hpp"
-#include "../model/saved_values.hpp"
-#include "../model/printf_text.hpp"
+#include "types/saved_values.hpp"
+#include "text/printf_text.hpp"
+#include "contract/job_states.hpp"
 
 #include <glib/gi18n-lib.h>
 
@@ -262,7 +263,7 @@ void BenchmarkPageView::update_progress(const JobEntry* job, bool running)
         gtk_label_set_text(GTK_LABEL(summary_label_), summary_of(job->summary).c_str());
         set_latency_tooltip(summary_label_, job->summary);
     } else if (opened_) {
-        progress.fraction = opened_->state == "finished" ? 1 : 0;
+        progress.fraction = opened_->state == contract::job_states::finished ? 1 : 0;
         progress.text = printf_text(_("Result of %s"), result_date_text(opened_->finished_at_us).c_str());
         show_result_messages(opened_->summary, opened_->warnings,
                              localized_lines(opened_->notes, opened_->notes, opened_->note_messages),

@@ -17,7 +17,7 @@ namespace diskbench::client {
 
 // One benchmark's page, the shell around its parts: title, what it does
 // (popover with the equivalent fio commands), settings, Start/Stop,
-// progress with ETA (model/progress_text), warnings, the write consent of
+// progress with ETA (text/progress_text), warnings, the write consent of
 // raw writes (WriteConsentCard) and the graph (PageChart). It shows either a
 // job of the selected device or folder (live while it runs) or a result
 // opened from a file, with an optional reference result drawn underneath.

@@ -2,8 +2,8 @@
 #include "device_sidebar.hpp"
 
 #include "../model/benchmark_pages.hpp"
-#include "../model/folder.hpp"
-#include "../model/job_result.hpp"
+#include "results/folder.hpp"
+#include "results/job_result.hpp"
 
 #include <adwaita.h>
 #include <glib/gi18n-lib.h>

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-#include "../model/daemon_types.hpp"
-#include "../model/recent_results.hpp"
+#include "types/daemon_types.hpp"
+#include "results/recent_results.hpp"
 #include "gobject_ptr.hpp"
 
 #include <gtk/gtk.h>

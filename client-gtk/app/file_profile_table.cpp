@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "file_profile_table.hpp"
 
-#include "../chart/value_format.hpp"
+#include "text/value_format.hpp"
 
 #include <glib/gi18n-lib.h>
 

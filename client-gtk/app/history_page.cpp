@@ -2,8 +2,9 @@
 #include "history_page.hpp"
 
 #include "../model/benchmark_pages.hpp"
-#include "../model/job_result.hpp"
-#include "../model/printf_text.hpp"
+#include "results/job_result.hpp"
+#include "text/printf_text.hpp"
+#include "contract/job_states.hpp"
 
 #include <glib/gi18n-lib.h>
 
@@ -156,7 +157,7 @@ void HistoryPage::fill_list()
         adw_preferences_row_set_use_markup(ADW_PREFERENCES_ROW(row), FALSE);
         adw_preferences_row_set_title(ADW_PREFERENCES_ROW(row), kind_title(result.kind).c_str());
         std::string subtitle = result_date_text(taken_at_us(result)) + "  ·  " + headline_text(result.kind, result.summary);
-        if (result.state == "cancelled")
+        if (result.state == contract::job_states::cancelled)
             subtitle += "  ·  " + std::string(_("stopped early"));
         adw_action_row_set_subtitle(ADW_ACTION_ROW(row), subtitle.c_str());
         gtk_list_box_row_set_activatable(GTK_LIST_BOX_ROW(row), TRUE);

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-#include "../model/device_history.hpp"
+#include "../model/history_trend.hpp"
 #include "gobject_ptr.hpp"
 #include "graph_area.hpp"
 
@@ -15,7 +15,7 @@
 namespace diskbench::client {
 
 // The History page: the kept results of the selected disk or folder
-// (model/device_history), newest first with their date, kind and headline
+// (results/device_history), newest first with their date, kind and headline
 // figures; a small trend of one chosen figure over time; any two of the
 // same kind opened together (the newer shown, the older as the Compare
 // overlay's reference); a result deleted with the Delete button or key,

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "info_page.hpp"
 
-#include "../model/saved_values.hpp"
-#include "../chart/value_format.hpp"
-#include "../model/printf_text.hpp"
+#include "types/saved_values.hpp"
+#include "text/value_format.hpp"
+#include "text/printf_text.hpp"
 
 #include <adwaita.h>
 #include <glib/gi18n-lib.h>

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "page_chart.hpp"
 
-#include "../model/job_result.hpp"
-#include "../model/progress_text.hpp"
-#include "../model/saved_values.hpp"
+#include "results/job_result.hpp"
+#include "text/progress_text.hpp"
+#include "types/saved_values.hpp"
 #include "contract/benchmark_kinds.hpp"
 
 #include <glib/gi18n-lib.h>

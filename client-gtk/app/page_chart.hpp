@@ -2,7 +2,7 @@
 #pragma once
 
 #include "../model/benchmark_pages.hpp"
-#include "../model/daemon_types.hpp"
+#include "types/daemon_types.hpp"
 #include "../model/temperature_overlay.hpp"
 #include "graph_area.hpp"
 #include "file_profile_table.hpp"

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-#include "../dbus/daemon_client.hpp"
-#include "../model/recent_results.hpp"
+#include "bus/daemon_client.hpp"
+#include "results/recent_results.hpp"
 
 #include <string>
 

@@ -2,8 +2,9 @@
 #include "parameter_editor.hpp"
 
 #include "../model/parameter_choices.hpp"
-#include "../model/parameter_labels.hpp"
-#include "../model/printf_text.hpp"
+#include "text/parameter_labels.hpp"
+#include "text/printf_text.hpp"
+#include "types/saved_values.hpp"
 
 #include <glib/gi18n-lib.h>
 
@@ -11,19 +12,6 @@
 #include <cmath>
 
 namespace diskbench::client {
-
-namespace {
-
-double as_number(const SavedValue& value)
-{
-    if (const auto* integer = std::get_if<std::int64_t>(&value))
-        return static_cast<double>(*integer);
-    if (const auto* number = std::get_if<double>(&value))
-        return *number;
-    return 0;
-}
-
-} // namespace
 
 ParameterEditor::ParameterEditor(std::function<void()> on_changed)
     : on_changed_(std::move(on_changed))
@@ -128,7 +116,7 @@ void ParameterEditor::rebuild()
             gtk_widget_add_css_class(row->error_label, "error");
             gtk_widget_add_css_class(row->error_label, "caption");
             gtk_widget_set_visible(row->error_label, FALSE);
-        } else if (info.type == "unsigned" && as_number(info.default_value) > 0x1p50) {
+        } else if (info.type == "unsigned" && as_number(info.default_value).value_or(0) > 0x1p50) {
             // Seeds use all 64 bits: a spin button (a double) would round
             // them, so they are typed. Kept as int64 like every saved value.
             row->big_number = true;
@@ -146,7 +134,7 @@ void ParameterEditor::rebuild()
             const double maximum = info.ranged ? std::min(info.maximum, 9.0e15) : integer ? 9.0e15 : 1.0e6;
             editor = gtk_spin_button_new_with_range(minimum, maximum, integer ? 1 : 0.1);
             gtk_spin_button_set_digits(GTK_SPIN_BUTTON(editor), integer ? 0 : 2);
-            gtk_spin_button_set_value(GTK_SPIN_BUTTON(editor), as_number(value));
+            gtk_spin_button_set_value(GTK_SPIN_BUTTON(editor), as_number(value).value_or(0));
             gtk_editable_set_width_chars(GTK_EDITABLE(editor), 14);
             g_signal_connect(editor, "value-changed", G_CALLBACK(&ParameterEditor::on_spin_changed), row.get());
         } else {

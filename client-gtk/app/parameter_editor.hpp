@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-#include "../model/daemon_types.hpp"
+#include "types/daemon_types.hpp"
 #include "gobject_ptr.hpp"
 
 #include <gtk/gtk.h>
@@ -14,7 +14,7 @@
 namespace diskbench::client {
 
 // The settings of one benchmark, built from the daemon's ListBenchmarks():
-// each row named in words ("Test area", model/parameter_labels), a
+// each row named in words ("Test area", text/parameter_labels), a
 // drop-down per parameter with a list of values (translated words, sizes as
 // "1 GiB"), a size field per other byte count (shows and takes "1 GiB",
 // "512 MiB", "4k"; anything else gets an inline error), a spin button per
@@ -49,7 +49,7 @@ private:
         GtkWidget* editor = nullptr;
         ParameterEditor* owner = nullptr;
         bool big_number = false; // an unsigned too large for a spin button (seeds): typed as text
-        bool size_field = false; // a byte count typed as "1 GiB" (model/parameter_labels)
+        bool size_field = false; // a byte count typed as "1 GiB" (text/parameter_labels)
         GtkWidget* error_label = nullptr; // a size field's inline error, hidden when none
         std::vector<SavedValue> offered = {}; // a drop-down's values, by position
     };

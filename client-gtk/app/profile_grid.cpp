@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "profile_grid.hpp"
 
-#include "../chart/value_format.hpp"
+#include "text/value_format.hpp"
 #include "../model/pass_spread.hpp"
-#include "../model/printf_text.hpp"
+#include "text/printf_text.hpp"
 
 #include <glib/gi18n-lib.h>
 

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "window.hpp"
 
-#include "../model/folder.hpp"
-#include "../model/job_result.hpp"
-#include "../model/printf_text.hpp"
+#include "results/folder.hpp"
+#include "results/job_result.hpp"
+#include "text/printf_text.hpp"
 
 #include <glib/gi18n-lib.h>
 

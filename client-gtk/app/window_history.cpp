@@ -4,8 +4,8 @@
 // folder by its path.
 #include "window.hpp"
 
-#include "../model/folder.hpp"
-#include "../model/job_result.hpp"
+#include "results/folder.hpp"
+#include "results/job_result.hpp"
 
 #include <glib/gi18n-lib.h>
 

@@ -4,7 +4,8 @@
 // earlier result.
 #include "window.hpp"
 
-#include "../model/job_result.hpp"
+#include "results/job_result.hpp"
+#include "contract/job_states.hpp"
 
 #include <glib/gi18n-lib.h>
 #include <unistd.h>
@@ -85,7 +86,7 @@ void Window::keep_if_ours(const JobEntry& job)
     for (const auto& series : job.points)
         points += series.size();
     const std::string key = job.path + "@" + std::to_string(job.started_at_us);
-    if (job.owner != ::getuid() || job.state == "failed" || points == 0 || points < job.sample_count
+    if (job.owner != ::getuid() || job.state == contract::job_states::failed || points == 0 || points < job.sample_count
         || kept_jobs_.count(key))
         return;
     kept_jobs_.insert(key);

@@ -2,7 +2,7 @@
 #include "write_consent_card.hpp"
 
 #include "../model/write_consent.hpp"
-#include "../model/printf_text.hpp"
+#include "text/printf_text.hpp"
 
 #include <glib/gi18n-lib.h>
 

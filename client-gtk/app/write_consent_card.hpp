@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-#include "../model/daemon_types.hpp"
+#include "types/daemon_types.hpp"
 #include "gobject_ptr.hpp"
 
 #include <gtk/gtk.h>

@@ -3,7 +3,7 @@
 
 #include "envelope.hpp"
 #include "series_painter.hpp"
-#include "value_format.hpp"
+#include "text/value_format.hpp"
 
 #include <cairo.h>
 

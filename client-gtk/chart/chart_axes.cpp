@@ -2,7 +2,7 @@
 // Which values the axes of a chart show and how they are labelled.
 #include "axis_ticks.hpp"
 #include "chart_layout.hpp"
-#include "value_format.hpp"
+#include "text/value_format.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "benchmark_description.hpp"
 
-#include "../chart/value_format.hpp"
-#include "saved_values.hpp"
+#include "text/value_format.hpp"
+#include "types/saved_values.hpp"
 #include "write_descriptions.hpp"
 
 #include "contract/benchmark_kinds.hpp"
-#include "printf_text.hpp"
+#include "text/printf_text.hpp"
 
 #include <fmt/format.h>
 #include <glib/gi18n-lib.h>

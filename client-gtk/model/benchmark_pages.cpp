@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "benchmark_pages.hpp"
 
-#include "saved_values.hpp"
-#include "../chart/value_format.hpp"
+#include "types/saved_values.hpp"
+#include "text/value_format.hpp"
 
 #include "contract/benchmark_kinds.hpp"
+#include "text/kind_titles.hpp"
 
 #include <glib/gi18n-lib.h>
 
@@ -33,43 +34,42 @@ PageView view(const char* label, ChartSpec chart, std::string series, bool prefi
     return { label, std::move(chart), std::move(series), prefix, std::move(band_min), std::move(band_max), false, {} };
 }
 
+// A page of a kind the client knows: its title and summary from the
+// client library's table (text/kind_titles), drawn with `views`.
+BenchmarkPage titled(std::string_view kind, const char* icon, std::vector<PageView> views,
+                     PageTarget target = PageTarget::Device)
+{
+    const KindTitle* title = kind_title(kind);
+    return { std::string(kind), title ? title->title : std::string(kind), icon, title ? title->summary : "",
+             std::move(views), target };
+}
+
 std::vector<BenchmarkPage> make_pages()
 {
     using enum ChartStyle;
     using enum AxisScale;
     return {
-        // TRANSLATORS: page titles (the HDDTest benchmarks): Seek = access
-        // time, Random = random reads per block size, Cont = continuous
-        // (sequential) read, Surface = whole-surface read map, Block = block
-        // size sweep, Profiles = CrystalDiskMark-style tests, QD sweep =
-        // queue depth sweep. Keep them short: they share one switcher.
-        { std::string(kinds::seek), N_("Seek"), "find-location-symbolic",
-          N_("Access time: single-block reads at random places; distance travelled against latency."),
-          { view(N_("Latency"), spec(Scatter, Linear, Unit::Bytes, Unit::Microseconds), "latency") } },
-        { std::string(kinds::random), N_("Random"), "media-playlist-shuffle-symbolic",
-          N_("Random reads of each block size from the logical block to 1 MiB."),
-          { view(N_("MB/s"), spec(Bar, Log2, Unit::Bytes, Unit::MegabytesPerSecond), "throughput"),
-            view(N_("IOPS"), spec(Bar, Log2, Unit::Bytes, Unit::Iops), "iops") } },
-        { std::string(kinds::sequential), N_("Cont"), "media-playlist-consecutive-symbolic",
-          N_("Continuous read: throughput along a long sequential read."),
-          { view(N_("MB/s"), spec(Line, Linear, Unit::Bytes, Unit::MegabytesPerSecond), "throughput") } },
-        { std::string(kinds::surface), N_("Surface"), "drive-harddisk-symbolic",
-          N_("Whole-surface read map: every block read once; mean with the slowest and fastest read per stretch."),
-          { view(N_("MB/s"), spec(Line, Linear, Unit::Bytes, Unit::MegabytesPerSecond), "mean", false, "min", "max") } },
-        { std::string(kinds::block), N_("Block"), "view-grid-symbolic",
-          N_("Sequential reads with block sizes from the logical block to 1 MiB: where the device gets fast."),
-          { view(N_("MB/s"), spec(Bar, Log2, Unit::Bytes, Unit::MegabytesPerSecond), "throughput"),
-            view(N_("IOPS"), spec(Bar, Log2, Unit::Bytes, Unit::Iops), "iops") } },
-        { std::string(kinds::profile), N_("Profiles"), "power-profile-performance-symbolic",
-          N_("CrystalDiskMark-style tests: sequential and random reads at several queue depths."),
-          { view(N_("MB/s"), spec(Bar, Categories, Unit::Plain, Unit::MegabytesPerSecond), "throughput"),
-            view(N_("IOPS"), spec(Bar, Categories, Unit::Plain, Unit::Iops), "iops"),
-            view(N_("p99"), spec(Bar, Categories, Unit::Plain, Unit::Microseconds), "latency_p99"),
-            view(N_("p99.9"), spec(Bar, Categories, Unit::Plain, Unit::Microseconds), "latency_p99_9") } },
-        { std::string(kinds::qd_sweep), N_("QD sweep"), "view-continuous-symbolic",
-          N_("Random 4 KiB reads at growing queue depths and thread counts: where the device saturates."),
-          { view(N_("IOPS"), spec(Line, Log2, Unit::QueueDepth, Unit::Iops), "iops-t", true),
-            view(N_("p99"), spec(Line, Log2, Unit::QueueDepth, Unit::Microseconds), "p99-t", true) } },
+        titled(kinds::seek, "find-location-symbolic",
+               { view(N_("Latency"), spec(Scatter, Linear, Unit::Bytes, Unit::Microseconds), "latency") }),
+        titled(kinds::random, "media-playlist-shuffle-symbolic",
+               { view(N_("MB/s"), spec(Bar, Log2, Unit::Bytes, Unit::MegabytesPerSecond), "throughput"),
+                 view(N_("IOPS"), spec(Bar, Log2, Unit::Bytes, Unit::Iops), "iops") }),
+        titled(kinds::sequential, "media-playlist-consecutive-symbolic",
+               { view(N_("MB/s"), spec(Line, Linear, Unit::Bytes, Unit::MegabytesPerSecond), "throughput") }),
+        titled(kinds::surface, "drive-harddisk-symbolic",
+               { view(N_("MB/s"), spec(Line, Linear, Unit::Bytes, Unit::MegabytesPerSecond), "mean", false, "min",
+                      "max") }),
+        titled(kinds::block, "view-grid-symbolic",
+               { view(N_("MB/s"), spec(Bar, Log2, Unit::Bytes, Unit::MegabytesPerSecond), "throughput"),
+                 view(N_("IOPS"), spec(Bar, Log2, Unit::Bytes, Unit::Iops), "iops") }),
+        titled(kinds::profile, "power-profile-performance-symbolic",
+               { view(N_("MB/s"), spec(Bar, Categories, Unit::Plain, Unit::MegabytesPerSecond), "throughput"),
+                 view(N_("IOPS"), spec(Bar, Categories, Unit::Plain, Unit::Iops), "iops"),
+                 view(N_("p99"), spec(Bar, Categories, Unit::Plain, Unit::Microseconds), "latency_p99"),
+                 view(N_("p99.9"), spec(Bar, Categories, Unit::Plain, Unit::Microseconds), "latency_p99_9") }),
+        titled(kinds::qd_sweep, "view-continuous-symbolic",
+               { view(N_("IOPS"), spec(Line, Log2, Unit::QueueDepth, Unit::Iops), "iops-t", true),
+                 view(N_("p99"), spec(Line, Log2, Unit::QueueDepth, Unit::Microseconds), "p99-t", true) }),
     };
 }
 
@@ -94,12 +94,6 @@ PageView by_name(PageView view)
     return view;
 }
 
-BenchmarkPage with_target(BenchmarkPage page, PageTarget target)
-{
-    page.target = target;
-    return page;
-}
-
 // Pages of kinds that write (to a raw device or in a folder). Kinds without
 // views are drawn generically from the series their jobs declare.
 std::vector<BenchmarkPage> make_write_pages()
@@ -108,47 +102,24 @@ std::vector<BenchmarkPage> make_write_pages()
     using enum AxisScale;
     using enum PageTarget;
     return {
-        // TRANSLATORS: page titles of the folder (filesystem) benchmarks:
-        // R/W file = write a file and read it back, Write sweep = writes per
-        // block size, Structure = folder and file operations, Small files =
-        // many small files, Mixed load = reads and writes at once.
-        with_target({ std::string(kinds::file_rw), N_("R/W file"), "document-edit-symbolic",
-                      N_("Writes a file into the folder, then reads it back: throughput along the way."),
-                      { by_name(view(N_("MB/s"), spec(Line, Linear, Unit::Bytes, Unit::MegabytesPerSecond), "", true)) } },
-                    Directory),
-        with_target({ std::string(kinds::write_sweep), N_("Write sweep"), "view-grid-symbolic",
-                      N_("Writes with block sizes from small to large: median throughput with the slowest and fastest repetition."),
-                      { write_sweep_view() } },
-                    Directory),
-        with_target({ std::string(kinds::structure), N_("Structure"), "folder-symbolic",
-                      N_("Builds a tree of folders and empty files, then deletes it."), {} },
-                    Directory),
-        with_target({ std::string(kinds::small_files), N_("Small files"), "text-x-generic-symbolic",
-                      N_("Writes, reads and deletes many small files."), {} },
-                    Directory),
-        // TRANSLATORS: the folder Profiles page: CrystalDiskMark's tests on a test file.
-        with_target({ std::string(kinds::file_profile), N_("Profiles"), "power-profile-performance-symbolic",
-                      N_("CrystalDiskMark-style tests on a test file in the folder, each read and written."),
-                      { by_name(view(N_("MB/s"), spec(Bar, Categories, Unit::Plain, Unit::MegabytesPerSecond), "",
-                                     true)) } },
-                    Directory),
-        with_target({ std::string(kinds::mixed_load), N_("Mixed load"), "media-playlist-shuffle-symbolic",
-                      N_("Reads and writes at the same time: throughput of each over time."), {} },
-                    Directory),
-        // TRANSLATORS: page titles of the raw device write benchmarks.
-        with_target({ std::string(kinds::device_write), N_("Write"), "document-save-symbolic",
-                      N_("Sequential and random 4 KiB writes to the raw device."),
-                      { view(N_("MB/s"), spec(Bar, Categories, Unit::Plain, Unit::MegabytesPerSecond), "throughput"),
-                        view(N_("IOPS"), spec(Bar, Categories, Unit::Plain, Unit::Iops), "iops"),
-                        view(N_("p99"), spec(Bar, Categories, Unit::Plain, Unit::Microseconds), "latency_p99"),
-                        view(N_("p99.9"), spec(Bar, Categories, Unit::Plain, Unit::Microseconds), "latency_p99_9") } },
-                    DeviceWrite),
-        with_target({ std::string(kinds::device_write_sweep), N_("Write sweep"), "view-grid-symbolic",
-                      N_("Writes to the raw device with block sizes from small to large."), { write_sweep_view() } },
-                    DeviceWrite),
-        with_target({ std::string(kinds::sustained_write), N_("Sustained"), "media-playlist-consecutive-symbolic",
-                      N_("A long write over the device: where its cache runs full. Erases the data."), {} },
-                    DeviceWrite),
+        titled(kinds::file_rw, "document-edit-symbolic",
+               { by_name(view(N_("MB/s"), spec(Line, Linear, Unit::Bytes, Unit::MegabytesPerSecond), "", true)) },
+               Directory),
+        titled(kinds::write_sweep, "view-grid-symbolic", { write_sweep_view() }, Directory),
+        titled(kinds::structure, "folder-symbolic", {}, Directory),
+        titled(kinds::small_files, "text-x-generic-symbolic", {}, Directory),
+        titled(kinds::file_profile, "power-profile-performance-symbolic",
+               { by_name(view(N_("MB/s"), spec(Bar, Categories, Unit::Plain, Unit::MegabytesPerSecond), "", true)) },
+               Directory),
+        titled(kinds::mixed_load, "media-playlist-shuffle-symbolic", {}, Directory),
+        titled(kinds::device_write, "document-save-symbolic",
+               { view(N_("MB/s"), spec(Bar, Categories, Unit::Plain, Unit::MegabytesPerSecond), "throughput"),
+                 view(N_("IOPS"), spec(Bar, Categories, Unit::Plain, Unit::Iops), "iops"),
+                 view(N_("p99"), spec(Bar, Categories, Unit::Plain, Unit::Microseconds), "latency_p99"),
+                 view(N_("p99.9"), spec(Bar, Categories, Unit::Plain, Unit::Microseconds), "latency_p99_9") },
+               DeviceWrite),
+        titled(kinds::device_write_sweep, "view-grid-symbolic", { write_sweep_view() }, DeviceWrite),
+        titled(kinds::sustained_write, "media-playlist-consecutive-symbolic", {}, DeviceWrite),
     };
 }
 

@@ -2,7 +2,7 @@
 #pragma once
 
 #include "../chart/chart.hpp"
-#include "result_types.hpp"
+#include "types/result_types.hpp"
 
 #include <optional>
 #include <string>

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "file_profile_report.hpp"
 
-#include "job_result.hpp"
-#include "saved_values.hpp"
-#include "../chart/value_format.hpp"
+#include "results/job_result.hpp"
+#include "types/saved_values.hpp"
+#include "text/value_format.hpp"
 
 #include <glib/gi18n-lib.h>
 

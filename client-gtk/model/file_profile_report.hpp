@@ -6,7 +6,7 @@
 // test ends, and the plain-text report "Copy as text" puts on the clipboard
 // for forum posts. No GTK here, so the tests check both directly.
 
-#include "result_types.hpp"
+#include "types/result_types.hpp"
 
 #include <optional>
 #include <string>

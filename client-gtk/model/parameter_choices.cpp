@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "parameter_choices.hpp"
 
-#include "../chart/value_format.hpp"
-#include "parameter_labels.hpp"
+#include "text/value_format.hpp"
+#include "text/parameter_labels.hpp"
 
 #include <algorithm>
 

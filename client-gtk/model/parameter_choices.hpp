@@ -5,7 +5,7 @@
 // what it offers, in the daemon's order, and how each reads ("1 GiB", not
 // 1073741824). No GTK here, so tests check it directly.
 
-#include "daemon_types.hpp"
+#include "types/daemon_types.hpp"
 
 #include <string>
 #include <vector>

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "pass_spread.hpp"
 
-#include "saved_values.hpp"
+#include "types/saved_values.hpp"
+
+#include "contract/spread.hpp"
 
 #include <glib.h>
 
@@ -29,15 +31,7 @@ std::optional<PassSpread> pass_spread(const std::vector<SavedSeries>& series, co
     spread.passes = values.size();
     spread.minimum = *std::min_element(values.begin(), values.end());
     spread.maximum = *std::max_element(values.begin(), values.end());
-    double mean = 0;
-    for (double value : values)
-        mean += value;
-    mean /= static_cast<double>(values.size());
-    double squares = 0;
-    for (double value : values)
-        squares += (value - mean) * (value - mean);
-    const double deviation = std::sqrt(squares / static_cast<double>(values.size() - 1));
-    spread.cv_percent = mean != 0 ? deviation / std::fabs(mean) * 100 : 0;
+    spread.cv_percent = contract::sample_cv_percent(values);
     return spread;
 }
 

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "result_checks.hpp"
 
-#include "printf_text.hpp"
-#include "saved_values.hpp"
+#include "text/printf_text.hpp"
+#include "types/saved_values.hpp"
 
 #include <glib.h>
 #include <glib/gi18n-lib.h>

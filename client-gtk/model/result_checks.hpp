@@ -7,7 +7,7 @@
 // warnings a job or a saved result file carries, so a reopened result
 // shows the same card.
 
-#include "daemon_types.hpp"
+#include "types/daemon_types.hpp"
 
 #include <string>
 #include <vector>

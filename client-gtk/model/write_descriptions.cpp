@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "write_descriptions.hpp"
 
-#include "../chart/value_format.hpp"
+#include "text/value_format.hpp"
 #include "contract/benchmark_kinds.hpp"
-#include "printf_text.hpp"
-#include "saved_values.hpp"
+#include "text/printf_text.hpp"
+#include "types/saved_values.hpp"
 
 #include <fmt/format.h>
 #include <glib.h>

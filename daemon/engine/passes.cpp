@@ -4,6 +4,8 @@
 #include "benchmark_support.hpp"
 #include "cancel_token.hpp"
 
+#include "contract/spread.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <optional>
@@ -139,17 +141,7 @@ PassSpread spread_of(std::vector<double> values)
     spread.median = median_of(values);
     spread.minimum = *std::min_element(values.begin(), values.end());
     spread.maximum = *std::max_element(values.begin(), values.end());
-    if (values.size() < 2)
-        return spread;
-    double mean = 0;
-    for (double value : values)
-        mean += value;
-    mean /= static_cast<double>(values.size());
-    double squares = 0;
-    for (double value : values)
-        squares += (value - mean) * (value - mean);
-    const double deviation = std::sqrt(squares / static_cast<double>(values.size() - 1));
-    spread.cv_percent = mean != 0 ? deviation / std::fabs(mean) * 100.0 : 0.0;
+    spread.cv_percent = contract::sample_cv_percent(values);
     return spread;
 }
 

@@ -6,6 +6,8 @@
 #include "blocking_probes.hpp"
 #include "diskbench-adaptor.h"
 
+#include "contract/bus_names.hpp"
+
 #include <sdbus-c++/sdbus-c++.h>
 
 #include <chrono>
@@ -22,7 +24,7 @@ class DeviceObject final
     : public sdbus::AdaptorInterfaces<org::diskbench::DiskBench1::Device_adaptor, sdbus::ManagedObject_adaptor,
                                       sdbus::Properties_adaptor> {
 public:
-    static constexpr const char* interface_name = "org.diskbench.DiskBench1.Device";
+    static constexpr const char* interface_name = contract::bus::device_interface;
 
     DeviceObject(sdbus::IConnection& connection, std::string object_path, system::DeviceFacts facts,
                  BlockingProbes& probes);

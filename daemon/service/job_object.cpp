@@ -222,11 +222,11 @@ void JobObject::finish(EngineOutcome outcome)
     error_name_ = std::move(outcome.error_name);
     error_message_ = std::move(outcome.error_message);
     if (!error_name_.empty())
-        state_ = "failed";
+        state_ = contract::job_states::failed;
     else if (result_.cancelled)
-        state_ = "cancelled";
+        state_ = contract::job_states::cancelled;
     else
-        state_ = "finished";
+        state_ = contract::job_states::finished;
     finished_at_ = microseconds_since_epoch();
     // A job that ended without its run has no summary to add to (Cancel).
     if (run_->returned())

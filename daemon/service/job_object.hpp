@@ -12,6 +12,9 @@
 #include "speed_drop.hpp"
 #include "variant_conversion.hpp"
 
+#include "contract/bus_names.hpp"
+#include "contract/job_states.hpp"
+
 #include <sdbus-c++/sdbus-c++.h>
 
 #include <sys/types.h>
@@ -62,7 +65,7 @@ class JobObject final
                                       sdbus::Properties_adaptor>,
       public std::enable_shared_from_this<JobObject> {
 public:
-    static constexpr const char* interface_name = "org.diskbench.DiskBench1.Job";
+    static constexpr const char* interface_name = contract::bus::job_interface;
 
     // Decides whether a caller other than the owner may cancel (polkit
     // manage-jobs); `done` gets no error to go ahead.
@@ -93,7 +96,7 @@ public:
     // Publishes new samples and progress (bus thread, at most 20 Hz).
     void flush();
 
-    [[nodiscard]] bool ended() const noexcept { return state_ != "running"; }
+    [[nodiscard]] bool ended() const noexcept { return state_ != contract::job_states::running; }
     // Whether the engine thread has returned (false for a job that ended
     // without its thread, until the device answers).
     [[nodiscard]] bool run_returned() const noexcept { return run_->returned(); }
@@ -203,7 +206,7 @@ private:
     const bool private_samples_;
     std::set<std::string> subscribers_;
 
-    std::string state_ = "running";
+    std::string state_ { contract::job_states::running };
     std::uint64_t started_at_ = 0;
     std::uint64_t finished_at_ = 0;
 };

@@ -21,7 +21,8 @@ constexpr auto flush_interval = std::chrono::milliseconds(50); // <= 20 Samples 
 
 std::string device_object_path(const std::string& kernel_name)
 {
-    return std::string(Manager::object_path) + "/devices/" + DeviceObject::path_element(kernel_name);
+    return std::string(Manager::object_path) + std::string(contract::bus::devices_element)
+        + DeviceObject::path_element(kernel_name);
 }
 } // namespace
 
@@ -244,7 +245,7 @@ void Manager::launch_job(const std::shared_ptr<StartRequest>& request, JobSetup 
             return on ? on->read_temperature() : system::TemperatureReading {};
         };
 
-    const std::string path = std::string(object_path) + "/jobs/" + std::to_string(next_job_number_++);
+    const std::string path = std::string(object_path) + std::string(contract::bus::jobs_element) + std::to_string(next_job_number_++);
     std::shared_ptr<JobObject> job;
     try {
         job = std::make_shared<JobObject>(

@@ -17,6 +17,9 @@
 #include "polkit_authority.hpp"
 #include "user_limits.hpp"
 
+#include "contract/bus_names.hpp"
+#include "sdbus_types/manager_lists.hpp"
+
 #include <sdbus-c++/sdbus-c++.h>
 
 #include <chrono>
@@ -26,6 +29,14 @@
 #include <vector>
 
 namespace diskbench::service {
+
+// The contract's names are the XML's (the adaptors are generated from it).
+static_assert(std::string_view(org::diskbench::DiskBench1::Manager_adaptor::INTERFACE_NAME)
+              == contract::bus::manager_interface);
+static_assert(std::string_view(org::diskbench::DiskBench1::Device_adaptor::INTERFACE_NAME)
+              == contract::bus::device_interface);
+static_assert(std::string_view(org::diskbench::DiskBench1::Job_adaptor::INTERFACE_NAME)
+              == contract::bus::job_interface);
 
 struct ManagerOptions {
     std::chrono::seconds job_retention { 300 };
@@ -47,8 +58,8 @@ class Manager final
     : public sdbus::AdaptorInterfaces<org::diskbench::DiskBench1::Manager_adaptor, sdbus::ObjectManager_adaptor,
                                       sdbus::Properties_adaptor> {
 public:
-    static constexpr const char* object_path = "/org/diskbench/DiskBench1";
-    static constexpr const char* interface_name = "org.diskbench.DiskBench1.Manager";
+    static constexpr const char* object_path = contract::bus::root_path;
+    static constexpr const char* interface_name = contract::bus::manager_interface;
 
     Manager(sdbus::IConnection& connection, MainLoop& loop, PolkitAuthority& polkit, ManagerOptions options);
     ~Manager();
@@ -84,14 +95,14 @@ private:
         std::shared_ptr<DirectoryPreparation> work;
     };
 
-    using ParameterEntry = sdbus::Struct<std::string, std::string, std::string, sdbus::Variant>;
-    using BenchmarkEntry
-        = sdbus::Struct<std::string, std::string, std::string, std::string, std::vector<ParameterEntry>>;
-    std::vector<BenchmarkEntry> ListBenchmarks() override;
-    using ChoiceEntry = sdbus::Struct<std::string, std::string, std::string, bool, std::vector<sdbus::Variant>>;
-    std::vector<ChoiceEntry> ListParameterChoices() override;
-    using RangeEntry = sdbus::Struct<std::string, std::string, sdbus::Variant, sdbus::Variant>;
-    std::vector<RangeEntry> ListParameterRanges() override;
+    // The reply types the client reads too (sdbus_types/manager_lists.hpp).
+    using ParameterEntry = sdbus_types::ParameterEntry;
+    using BenchmarkEntry = sdbus_types::BenchmarkEntry;
+    sdbus_types::BenchmarkList ListBenchmarks() override;
+    using ChoiceEntry = sdbus_types::ChoiceEntry;
+    sdbus_types::ChoiceList ListParameterChoices() override;
+    using RangeEntry = sdbus_types::RangeEntry;
+    sdbus_types::RangeList ListParameterRanges() override;
     sdbus::ObjectPath FindDevice(const std::string& node) override;
     void StartBenchmark(sdbus::Result<sdbus::ObjectPath>&& result, sdbus::ObjectPath device, std::string kind,
                         std::map<std::string, sdbus::Variant> options) override;

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "engine_json.hpp"
 
+#include "contract/job_states.hpp"
 #include "contract/json_output.hpp"
 
 #include <chrono>
@@ -64,7 +65,7 @@ contract::SavedResult saved_from_engine(const engine::Result& result)
 {
     contract::SavedResult saved;
     saved.kind = result.kind;
-    saved.state = result.cancelled ? "cancelled" : "finished";
+    saved.state = result.cancelled ? contract::job_states::cancelled : contract::job_states::finished;
     saved.backend = result.backend;
     saved.started_at_us = microseconds(result.started);
     saved.finished_at_us = microseconds(result.finished);

@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """Checks po/POTFILES (or po/POTFILES.in) against the source tree.
 
-Fails when a file with translatable strings under daemon/, client-gtk/,
+Fails when a file with translatable strings under daemon/, libdiskbench-client/, client-gtk/, client-cli/,
 dbus-interfaces/ or polkit-policy/ is not listed, when a listed file does not exist, or when a
 file is listed twice.
 
@@ -15,7 +15,7 @@ import os
 import re
 import sys
 
-SCANNED_DIRS = ["daemon", "client-gtk", "dbus-interfaces", "polkit-policy"]
+SCANNED_DIRS = ["daemon", "libdiskbench-client", "client-gtk", "client-cli", "dbus-interfaces", "polkit-policy"]
 SOURCE_SUFFIXES = (".c", ".cc", ".cpp", ".cxx", ".h", ".hh", ".hpp", ".hxx")
 ALWAYS_TRANSLATABLE_SUFFIXES = (".policy.in", ".ui", ".desktop.in", ".metainfo.xml.in")
 # _(" and N_(" must not be the end of a longer name (e.g. FOO_("); C_( takes a

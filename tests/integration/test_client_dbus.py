@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: GPL-3.0-or-later
-"""The app's D-Bus layer (client-gtk/dbus, DaemonClient on a GLib main loop)
+"""The app's D-Bus layer (libdiskbench-client/bus, DaemonClient on a GLib main loop)
 against the real daemon, driven by tests/integration/probe/client_probe.cpp as
 an unprivileged user: the device table, starting a job, refusals, and the
 catch-up of a job joined mid-run (GetSamples, then Samples signals) giving

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The client's graph maths and result files (no window needed).
-#include "model/result_types.hpp"
+#include "types/result_types.hpp"
 #include "chart/axis_ticks.hpp"
 #include "chart/envelope.hpp"
 #include "chart/series_painter.hpp"
-#include "chart/value_format.hpp"
+#include "text/value_format.hpp"
 
 #include <catch2/catch.hpp>
 

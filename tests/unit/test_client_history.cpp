@@ -2,7 +2,7 @@
 // History per device: which kept results belong to a disk (by its identity,
 // not its node) or a folder, newest first; the headline figures per kind;
 // the trend of one figure; deleting a result and undoing it.
-#include "model/device_history.hpp"
+#include "model/history_trend.hpp"
 
 #include <catch2/catch.hpp>
 #include <glib.h>

@@ -2,8 +2,8 @@
 // The headline figures of device runs: Seek leads with its mean access time,
 // every run with percentiles shows p50, p99 and p99.9.
 #include "model/benchmark_pages.hpp"
-#include "model/latency_text.hpp"
-#include "model/progress_text.hpp"
+#include "text/latency_text.hpp"
+#include "text/progress_text.hpp"
 
 #include <catch2/catch.hpp>
 

@@ -3,13 +3,13 @@
 // and its fio equivalent, jobs as result files, the recent-results store.
 #include "model/benchmark_description.hpp"
 #include "model/benchmark_pages.hpp"
-#include "model/folder.hpp"
-#include "model/job_result.hpp"
+#include "results/folder.hpp"
+#include "results/job_result.hpp"
 #include "model/pass_spread.hpp"
-#include "model/progress_text.hpp"
-#include "model/recent_results.hpp"
-#include "model/sample_stream.hpp"
-#include "model/saved_values.hpp"
+#include "text/progress_text.hpp"
+#include "results/recent_results.hpp"
+#include "bus/sample_stream.hpp"
+#include "types/saved_values.hpp"
 #include "model/write_consent.hpp"
 
 #include <catch2/catch.hpp>

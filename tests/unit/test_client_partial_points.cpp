@@ -4,8 +4,8 @@
 // partial point of its bucket in NAME's list, the final point replaces the
 // last partial one, and nothing is ever appended twice for one bucket.
 #include "model/benchmark_pages.hpp"
-#include "model/job_result.hpp"
-#include "model/sample_stream.hpp"
+#include "results/job_result.hpp"
+#include "bus/sample_stream.hpp"
 
 #include <catch2/catch.hpp>
 

@@ -7,7 +7,7 @@
 #include "benchmark.hpp"
 
 #include "model/parameter_choices.hpp"
-#include "model/parameter_labels.hpp"
+#include "text/parameter_labels.hpp"
 
 #include <catch2/catch.hpp>
 

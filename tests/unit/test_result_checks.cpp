@@ -3,7 +3,7 @@
 // engine's checks give (docs/checks.md), the same after the result went
 // through a result file and was read back.
 #include "contract/result_file.hpp"
-#include "model/job_result.hpp"
+#include "results/job_result.hpp"
 #include "model/result_checks.hpp"
 
 #include <catch2/catch.hpp>

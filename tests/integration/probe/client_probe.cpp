@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// Drives the app's D-Bus layer (client-gtk/dbus: DaemonClient on a GLib main
+// Drives the app's D-Bus layer (libdiskbench-client/bus: DaemonClient on a GLib main
 // loop) against the real daemon, without a window, and prints what it saw as
 // JSON for test_client_dbus.py to compare with the daemon's own answers.
 //   client-probe devices
@@ -9,8 +9,8 @@
 //                                     filesystem job with its descriptor, follow it
 //   client-probe spoof-check SECONDS  print our unique name, wait (the test sends
 //                                     us forged signals), then list devices anew
-#include "dbus/daemon_client.hpp"
-#include "model/folder.hpp"
+#include "bus/daemon_client.hpp"
+#include "results/folder.hpp"
 
 #include <glib.h>
 

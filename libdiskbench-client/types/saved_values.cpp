@@ -1,0 +1,99 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "types/saved_values.hpp"
+
+#include <glib.h>
+
+#include <algorithm>
+#include <cmath>
+
+namespace diskbench::client {
+
+namespace {
+
+const SavedValue* find(const SavedValueMap& map, const char* key)
+{
+    const auto found = map.find(key);
+    return found == map.end() ? nullptr : &found->second;
+}
+
+} // namespace
+
+std::int64_t integer_of(const SavedValueMap& map, const char* key, std::int64_t fallback)
+{
+    const SavedValue* value = find(map, key);
+    if (const auto* integer = value ? std::get_if<std::int64_t>(value) : nullptr)
+        return *integer;
+    if (const auto* number = value ? std::get_if<double>(value) : nullptr)
+        // Casting NaN or a value past int64 is undefined: those fall back.
+        if (std::isfinite(*number) && std::fabs(*number) < 9.2e18)
+            return static_cast<std::int64_t>(*number);
+    return fallback;
+}
+
+std::optional<double> as_number(const SavedValue& value)
+{
+    if (const auto* number = std::get_if<double>(&value))
+        return *number;
+    if (const auto* integer = std::get_if<std::int64_t>(&value))
+        return static_cast<double>(*integer);
+    return std::nullopt;
+}
+
+double number_of(const SavedValueMap& map, const char* key, double fallback)
+{
+    const SavedValue* value = find(map, key);
+    return value ? as_number(*value).value_or(fallback) : fallback;
+}
+
+bool boolean_of(const SavedValueMap& map, const char* key, bool fallback)
+{
+    const SavedValue* value = find(map, key);
+    const auto* boolean = value ? std::get_if<bool>(value) : nullptr;
+    return boolean ? *boolean : fallback;
+}
+
+std::string text_of(const SavedValueMap& map, const char* key, const std::string& fallback)
+{
+    const SavedValue* value = find(map, key);
+    const auto* text = value ? std::get_if<std::string>(value) : nullptr;
+    return text ? *text : fallback;
+}
+
+std::string profile_summary_key(std::string_view test)
+{
+    std::string key;
+    for (const char c : test)
+        key += c == ' ' ? '_' : g_ascii_tolower(c);
+    return key;
+}
+
+std::vector<std::string> split_profile_tests(const std::string& list)
+{
+    std::vector<std::string> tests;
+    std::size_t start = 0;
+    while (start < list.size()) {
+        const std::size_t comma = std::min(list.find(',', start), list.size());
+        std::string test = list.substr(start, comma - start);
+        test.erase(0, test.find_first_not_of(' '));
+        test.erase(test.find_last_not_of(' ') + 1);
+        if (!test.empty())
+            tests.push_back(test);
+        start = comma + 1;
+    }
+    return tests;
+}
+
+std::string profile_preset_tests(const std::string& preset)
+{
+    if (preset == "nvme")
+        return "SEQ1M Q8T1, SEQ128K Q32T1, RND4K Q32T16, RND4K Q1T1";
+    return "SEQ1M Q8T1, SEQ1M Q1T1, RND4K Q32T1, RND4K Q1T1";
+}
+
+std::string profile_tests_of(const SavedValueMap& parameters)
+{
+    const std::string tests = text_of(parameters, "tests");
+    return tests.empty() ? profile_preset_tests(text_of(parameters, "preset", "default")) : tests;
+}
+
+} // namespace diskbench::client
