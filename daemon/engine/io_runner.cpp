@@ -3,6 +3,7 @@
 
 #include "errors.hpp"
 #include "io_worker.hpp"
+#include "io_wq_bound.hpp"
 #include "prng.hpp"
 #include "write_data.hpp"
 
@@ -113,7 +114,7 @@ ResourceBudget::Reservation IoRunner::reserve(std::uint64_t threads, std::uint64
 std::uint64_t IoRunner::threads_for(const IoRunSpec& spec) const noexcept
 {
     const std::uint64_t per_worker
-        = backend_ == BackendKind::Psync ? spec.queue_depth : 1;
+        = backend_ == BackendKind::Psync ? spec.queue_depth : detail::threads_per_ring(spec.queue_depth);
     return std::uint64_t { spec.workers } * per_worker;
 }
 
