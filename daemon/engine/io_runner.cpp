@@ -3,6 +3,7 @@
 
 #include "errors.hpp"
 #include "io_worker.hpp"
+#include "io_wq_bound.hpp"
 #include "prng.hpp"
 #include "write_data.hpp"
 
@@ -103,20 +104,27 @@ std::string IoRunner::io_uring_features() const
     return features_used_ ? features_used_->describe() : std::string();
 }
 
+ResourceBudget::Reservation IoRunner::reserve(std::uint64_t threads, std::uint64_t buffer_bytes) const
+{
+    if (!budget_)
+        return {};
+    return budget_->reserve(threads, buffer_bytes);
+}
+
+std::uint64_t IoRunner::threads_for(const IoRunSpec& spec) const noexcept
+{
+    const std::uint64_t per_worker
+        = backend_ == BackendKind::Psync ? spec.queue_depth : detail::threads_per_ring(spec.queue_depth);
+    return std::uint64_t { spec.workers } * per_worker;
+}
+
 IoRunStats IoRunner::run(const Target& target, const IoRunSpec& spec) const
 {
     if (spec.workers == 0 || spec.queue_depth == 0 || spec.max_request_bytes == 0 || !spec.make_source)
         throw Error("internal: I/O run without workers, queue depth, request size or source");
 
-    // A psync worker is a pool of queue_depth threads; an io_uring worker is
-    // one thread however deep its queue.
-    ResourceBudget::Reservation reservation;
-    if (budget_) {
-        const std::uint64_t threads
-            = std::uint64_t { spec.workers } * (backend_ == BackendKind::Psync ? spec.queue_depth : 1);
-        reservation = budget_->reserve(threads, std::uint64_t { spec.workers } * spec.queue_depth
-                                                    * spec.max_request_bytes);
-    }
+    const ResourceBudget::Reservation reservation
+        = reserve(threads_for(spec), std::uint64_t { spec.workers } * spec.queue_depth * spec.max_request_bytes);
 
     // Sources are made before the clock starts, so their setup is not timed.
     std::vector<std::unique_ptr<RequestSource>> sources;

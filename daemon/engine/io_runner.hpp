@@ -112,6 +112,21 @@ public:
     // for as long as it runs (LimitsError when they do not fit).
     explicit IoRunner(BackendPreference preference, ResourceBudget* budget = nullptr);
 
+    // The one place a benchmark draws on the owner's budget: `threads` and
+    // `buffer_bytes` it starts or allocates itself, beside what run()
+    // reserves for its own workers (mixed-load's sorting threads, preserve
+    // mode's copies, a tree's file data). Held for as long as the returned
+    // Reservation lives; reserved before the threads start or the memory
+    // is taken, so a run that does not fit fails at once with LimitsError
+    // and has done nothing. Without a budget (diskbench-engine, most
+    // tests) it reserves nothing.
+    [[nodiscard]] ResourceBudget::Reservation reserve(std::uint64_t threads, std::uint64_t buffer_bytes) const;
+    // What run() reserves for `spec` on this runner's backend: a psync
+    // worker is a pool of queue_depth threads; an io_uring worker is one
+    // thread with its ring, plus the kernel's io-wq workers of that ring
+    // (threads named iou-wrk-N), which the ring bounds (ring_features.hpp).
+    [[nodiscard]] std::uint64_t threads_for(const IoRunSpec& spec) const noexcept;
+
     [[nodiscard]] BackendKind backend() const noexcept { return backend_; }
     [[nodiscard]] const std::string& fallback_reason() const noexcept { return fallback_reason_; }
     // The io_uring features that every run so far used (empty before the

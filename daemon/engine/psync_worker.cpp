@@ -105,21 +105,26 @@ void run_psync_worker(RunShared& shared, unsigned index, RequestSource& source, 
     WorkerState state { {}, source, outcome };
     std::unique_ptr<IoBuffers> buffers;
     // The threads are made before the clock starts and wait for it here, so
-    // creating up to 1024 of them is not timed.
+    // creating up to 1023 of them is not timed. This worker's own thread is
+    // the last of the `depth`: a pool of exactly queue_depth threads, which
+    // is what the runner reserves (a coordinating thread beside them was
+    // one thread per worker that no budget counted).
     std::latch go(1);
     std::vector<std::thread> threads;
+    bool set_up = false;
     try {
         buffers = std::make_unique<IoBuffers>(depth, shared.spec.max_request_bytes, shared.target.memory_alignment);
         std::vector<std::byte*> slots;
         for (unsigned i = 0; i < depth; ++i)
             slots.push_back(buffers->slot(i));
         prepare_write_buffers(shared, index, slots.data(), depth);
-        threads.reserve(depth);
-        for (unsigned i = 0; i < depth; ++i)
+        threads.reserve(depth - 1);
+        for (unsigned i = 0; i + 1 < depth; ++i)
             threads.emplace_back([&, i] {
                 go.wait();
                 psync_thread(shared, index, state, buffers->slot(i));
             });
+        set_up = true;
     } catch (...) {
         // Out of memory or threads: the threads that did start see `abort`
         // and end at once.
@@ -127,6 +132,8 @@ void run_psync_worker(RunShared& shared, unsigned index, RequestSource& source, 
     }
     shared.wait_for_start();
     go.count_down();
+    if (set_up)
+        psync_thread(shared, index, state, buffers->slot(depth - 1));
     for (auto& thread : threads)
         thread.join();
 }

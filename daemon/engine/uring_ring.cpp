@@ -2,6 +2,7 @@
 #include "uring_ring.hpp"
 
 #include "errors.hpp"
+#include "io_wq_bound.hpp"
 
 #include <cstring>
 
@@ -27,6 +28,18 @@ UringRing::UringRing(unsigned entries, const RingWishes& wishes)
         rc = ::io_uring_queue_init(entries, &ring_, 0);
     if (rc < 0)
         throw Error(fmt::format("io_uring setup failed: {}", std::strerror(-rc)));
+    // Not best effort: the owner's budget counts this bound, and without it
+    // the kernel may start min(entries, 4 x CPUs) threads for this ring
+    // (io_wq_bound.hpp). A kernel without it (before 5.15) gets psync.
+    const IoWqBound bound = io_wq_bound(entries);
+    unsigned workers[2] = { bound.bounded, bound.unbounded };
+    rc = ::io_uring_register_iowq_max_workers(&ring_, workers);
+    if (rc < 0) {
+        ::io_uring_queue_exit(&ring_);
+        throw Error(fmt::format("io_uring cannot bound its kernel workers (IORING_REGISTER_IOWQ_MAX_WORKERS, "
+                                "Linux 5.15): {}",
+                                std::strerror(-rc)));
+    }
     // Returns how many fds it registered (1); before 5.18, EINVAL.
     if (wishes.registered_ring)
         features_.registered_ring = ::io_uring_register_ring_fd(&ring_) == 1;

@@ -45,14 +45,16 @@ TEST_CASE("a run whose I/O threads do not fit the owner's budget fails with Limi
                                          { "warmup_s", 0.0 },
                                          { "backend", std::string("io_uring") } };
     engine::CancelToken cancel;
-    // Another run of the same user holds all but one thread.
-    engine::ResourceBudget budget(3, 1 << 30);
+    // Two io_uring workers at depth 1 need 6 threads: each its own, and
+    // its ring's io-wq one bounded and one unbounded worker (io_wq_bound.hpp).
+    // Another run of the same user holds 2 of the 7.
+    engine::ResourceBudget budget(7, 1 << 30);
     auto other = budget.reserve(2, 0);
     try {
         engine::run_benchmark(*profile, target, two_threads, nullptr, cancel, &budget);
         FAIL("the run started");
     } catch (const engine::LimitsError& error) {
-        CHECK_THAT(error.what(), Catch::Contains("I/O threads"));
+        CHECK_THAT(error.what(), Catch::Contains("needs 6 I/O threads"));
     }
     // With the other run gone it fits, and gives everything back.
     other = {};

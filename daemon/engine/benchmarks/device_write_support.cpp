@@ -122,6 +122,8 @@ BatchedWriteStats batched_writes(BenchmarkContext& ctx, const BatchedWritePlan& 
         if (requests.empty())
             break;
 
+        // Declared first, so it is given back after the copies are freed.
+        ResourceBudget::Reservation preserved_memory;
         std::unique_ptr<PreservedData> preserved;
         if (preserve) {
             // Preserve mode, as GNOME Disks does it: read the batch's ranges
@@ -130,6 +132,9 @@ BatchedWriteStats batched_writes(BenchmarkContext& ctx, const BatchedWritePlan& 
             // otherwise halve the figure and measure reading. Should the run
             // stop between the two, nothing was written; should it stop
             // during the writes, every byte written is one that was there.
+            // The copies (up to 64 MiB a batch) count against the owner's
+            // budget beside the runner's own buffers.
+            preserved_memory = ctx.io.reserve(0, std::uint64_t { plan.block } * requests.size());
             preserved = std::make_unique<PreservedData>(requests, plan.block, ctx.target.memory_alignment);
             spec.direction = IoDirection::Read;
             spec.buffers = preserved.get();

@@ -192,10 +192,11 @@ void run(DirectoryContext& ctx)
                                                       file.target.logical_block));
     explain_cache_mode(ctx, want_direct, file.direct, BufferedUse::Profile);
     const bool zeros = ctx.params.text("data") == "zeros";
+    const std::uint32_t zeros_size = std::max<std::uint32_t>(largest, fill_block);
+    // Counted against the owner's budget like the runner's own buffers.
+    const ResourceBudget::Reservation zeros_memory = ctx.io.reserve(0, zeros ? zeros_size : 0);
     const std::unique_ptr<ZeroBuffers> zero_buffers
-        = zeros ? std::make_unique<ZeroBuffers>(std::max<std::uint32_t>(largest, fill_block),
-                                                file.target.memory_alignment)
-                : nullptr;
+        = zeros ? std::make_unique<ZeroBuffers>(zeros_size, file.target.memory_alignment) : nullptr;
 
     ctx.result.summary["file_size_bytes"] = size;
     ctx.result.summary["data"] = std::string(zeros ? "zeros" : "random");

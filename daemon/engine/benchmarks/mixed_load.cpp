@@ -48,7 +48,10 @@ namespace {
 
 // DiskThrasher's block: one ReadFile or WriteFile per chunk.
 constexpr std::uint64_t chunk_size = MiB;
-constexpr std::uint64_t max_threads = 64; // three 1 MiB sort buffers each
+constexpr std::uint64_t max_threads = 64;
+// The most chunk buffers a thread holds at once: the sort's three (the
+// file's creation takes one, the final check less, each before or after).
+constexpr std::uint64_t buffers_per_thread = 3;
 constexpr auto point_interval = std::chrono::milliseconds(250);
 // While the files are written nobody polls the cancel token but the
 // scope's thread (the threads wait at the start line); this bounds the
@@ -476,6 +479,10 @@ void run(DirectoryContext& ctx)
     const std::uint64_t chunks = file_size / chunk_size;
     if (ctx.plan_only)
         return;
+    // Its threads and their chunk buffers count against the owner's budget
+    // like any I/O runner's, before any file exists: unreserved, a user
+    // whose budget was all taken still ran 64 of them (issue 26).
+    const ResourceBudget::Reservation reservation = ctx.io.reserve(threads, threads * buffers_per_thread * chunk_size);
 
     // The first file tells whether O_DIRECT works here; the others follow it.
     const bool want_direct = ctx.params.boolean("direct");

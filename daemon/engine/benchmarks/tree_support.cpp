@@ -180,8 +180,19 @@ TreeCounts fitted_tree_counts(DirectoryContext& ctx, std::uint64_t directory_byt
     return fitted;
 }
 
+namespace {
+
+std::uint32_t largest_file(const TreePlan& plan)
+{
+    return plan.file_size.empty() ? 0 : *std::max_element(plan.file_size.begin(), plan.file_size.end());
+}
+
+} // namespace
+
 TreeRun::TreeRun(DirectoryContext& ctx, const TreePlan& plan, std::uint64_t total_steps)
-    : ctx_(ctx), plan_(plan), scratch_(ctx.scope->scratch_directory()),
+    : ctx_(ctx), plan_(plan),
+      data_memory_(ctx.io.reserve(0, largest_file(plan) == 0 ? 0 : std::uint64_t { largest_file(plan) } + 1)),
+      scratch_(ctx.scope->scratch_directory()),
       total_steps_(std::max<std::uint64_t>(1, total_steps))
 {
     try {
@@ -325,9 +336,7 @@ bool TreeRun::write_below(int directory, std::uint32_t node, std::vector<std::by
 
 std::optional<std::uint64_t> TreeRun::write_files(std::uint64_t seed)
 {
-    const std::uint32_t largest = plan_.file_size.empty()
-        ? 0
-        : *std::max_element(plan_.file_size.begin(), plan_.file_size.end());
+    const std::uint32_t largest = largest_file(plan_); // reserved in data_memory_
     std::vector<std::byte> data(largest);
     fill_pseudo_random(data.data(), data.size(), seed); // before the clock
     data_seed_ = seed;
@@ -376,9 +385,7 @@ std::uint64_t TreeRun::drop_cached()
 
 std::optional<std::uint64_t> TreeRun::read_files()
 {
-    const std::uint32_t largest = plan_.file_size.empty()
-        ? 0
-        : *std::max_element(plan_.file_size.begin(), plan_.file_size.end());
+    const std::uint32_t largest = largest_file(plan_); // reserved in data_memory_
     // One byte more than any file, so a file that grew is noticed.
     std::vector<std::byte> buffer(std::size_t { largest } + 1);
     return timed([&] {

@@ -118,6 +118,10 @@ private:
 
     DirectoryContext& ctx_;
     const TreePlan& plan_;
+    // The largest file's bytes (one more for reading), the data buffer the
+    // write and read phases take in turn: reserved from the owner's budget
+    // for the whole run, before anything is made.
+    ResourceBudget::Reservation data_memory_;
     int scratch_;
     UniqueFd root_;
     bool removed_ = false;
