@@ -161,7 +161,8 @@ int main(int argc, char** argv)
         connection->releaseName(bus_name);
         loop.flush();
         manager.shutdown();
-        if (const std::size_t stuck = service::EngineRun::outstanding(); stuck > 0) {
+        const std::size_t disposing = manager.disposals_pending();
+        if (const std::size_t stuck = service::EngineRun::outstanding(); stuck > 0 || disposing > 0) {
             // Threads whose device stopped answering still wait for their
             // I/O, and would post to the loop when it returns. Leave without
             // unwinding: the kernel keeps their buffers pinned until the
@@ -169,9 +170,11 @@ int main(int argc, char** argv)
             // then. A thread in an uninterruptible read (psync) keeps the
             // process from fully leaving until that happens; one waiting on
             // io_uring does not.
-            service::log_warning("{} benchmark thread(s) still wait for a device that does not answer; exiting "
-                                 "without them",
-                                 stuck);
+            // The same for scratch folders still being removed (their
+            // names are left for the next run to remove).
+            service::log_warning("{} benchmark thread(s) still wait for a device that does not answer, and {} "
+                                 "scratch folder removal(s) for a filesystem; exiting without them",
+                                 stuck, disposing);
             std::fflush(nullptr);
             std::_Exit(0);
         }
