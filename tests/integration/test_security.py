@@ -377,6 +377,72 @@ class UserLimitsTest(harness.IntegrationTestCase):
             subprocess.run(['rm', '-rf', folder], check=False)
 
 
+class DisposalLimitsTest(harness.IntegrationTestCase):
+    """A scratch folder whose removal never comes back holds two threads of
+    the daemon (the disposal's and the folder's own); a user may have 2 of
+    them, and is refused new starts past that instead of piling threads up.
+    The filesystem is a FUSE folder whose unlink and rmdir wait while
+    stalled; all else is answered."""
+
+    @classmethod
+    def prepare(cls):
+        cls.fuse = cls.stack.mount_stalling_folder()
+        # A folder for the job that holds the filesystem, and one for each
+        # later start: a removal that waits keeps the kernel's lock on its
+        # folder, which a start in the same folder would wait for while
+        # its folder is prepared.
+        cls.folders = {}
+        for name in ('hold', 'first', 'second', 'third', 'after'):
+            cls.folders[name] = os.path.join(cls.fuse.mountpoint, name)
+            os.mkdir(cls.folders[name])
+            subprocess.run(['chown', 'dbtest-in:', cls.folders[name]], check=True)
+
+    def tearDown(self):
+        if os.path.exists(self.fuse.flag):
+            self.fuse.resume()
+
+    def start_error(self, folder, options):
+        with self.stack.client('dbtest-in', start_fs=(self.folders[folder], 'file-rw', options)) as c:
+            return c.error
+
+    def test_scratch_folders_whose_removal_hangs_are_capped(self):
+        pid = self.stack.ensure_daemon()
+
+        def threads():
+            return len(os.listdir(f'/proc/{pid}/task'))
+        # A long job holds the filesystem. Each further start there has its
+        # folder prepared (a scratch folder made) and is then refused as
+        # DeviceBusy, its scratch folder removed in the background: on a
+        # filesystem whose removals hang, that removal never ends.
+        long_rw = {'size': ('t', 256 * 1024 * 1024), 'block_size': ('u', 4096)}
+        quick = {'size': ('t', 1024 * 1024)}
+        with self.stack.client('dbtest-in', start_fs=(self.folders['hold'], 'file-rw', long_rw)) as holder:
+            self.assertIsNone(holder.error)
+            self.fuse.stall()
+            before = threads()
+            for folder in ('first', 'second'):
+                self.assertDBusError(self.start_error(folder, quick), 'DeviceBusy')
+            during = threads()
+            refused = self.start_error('third', quick)
+            after = threads()
+            print(f'\ndaemon threads: {before} before, {during} with 2 scratch folders whose removal hangs, '
+                  f'{after} after a third start', file=sys.stderr)
+            self.assertDBusError(refused, 'LimitsExceeded')
+            self.assertIn('2 scratch folders whose removal has not finished', refused.message)
+            self.assertEqual(after, during, 'the refused start left a thread behind')
+            self.assertEqual(os.listdir(self.folders['third']), [], 'the refused start prepared its folder')
+            # Once removals are answered they finish and stop counting.
+            self.fuse.resume()
+            wait_until(lambda: threads() <= before, 30, what='the removals to finish')
+            self.stack.call(holder.job, JOB_IFACE, 'Cancel', 'a{sv}', {}, user='dbtest-in')
+            holder.wait_completed(60)
+        with self.stack.client('dbtest-in', start_fs=(self.folders['after'], 'file-rw', quick)) as c:
+            self.assertIsNone(c.error)
+            self.assertEqual(c.wait_completed(60)['completed'], 'finished')
+        for folder in self.folders.values():
+            self.assertEqual(os.listdir(folder), [], f'{folder}: scratch folders were left behind')
+
+
 class PolkitQuestionTest(harness.LoopDeviceTestCase):
     """What polkit is asked: the erase action apart from the keep-data one,
     with the device named in the details its messages show ($(device))."""
