@@ -318,7 +318,10 @@ class UserLimitsTest(harness.IntegrationTestCase):
         entry = self.stack.undo.add(PHASE_CLIENTS, kind='mount', path=mountpoint, dev='tmpfs')
         run(['mount', '-t', 'tmpfs', '-o', 'size=64m,mode=0755', 'tmpfs', mountpoint])
         self.addCleanup(self.stack.undo.remove, entry)
-        self.addCleanup(run, ['umount', mountpoint])
+        # A refused start's prepared folder may still be being removed in
+        # the background (busy for a moment).
+        self.addCleanup(wait_until, lambda: run(['umount', mountpoint], check=False).returncode == 0, 30,
+                        what=f'{mountpoint} to be unmounted')
         folder = os.path.join(mountpoint, 'folder')
         os.mkdir(folder)
         subprocess.run(['chown', 'dbtest-in:', folder], check=True)
