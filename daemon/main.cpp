@@ -166,7 +166,7 @@ int main(int argc, char** argv)
         loop.flush();
         manager.shutdown();
         if (const std::size_t probes = service::BlockingProbes::outstanding(); probes > 0
-            && service::EngineRun::outstanding() == 0) {
+            && service::EngineRun::outstanding() == 0 && manager.disposals_pending() == 0) {
             // A backing file or sensor that never answered: its probe
             // thread waits in the kernel; unwinding would free what it
             // still holds.
@@ -176,7 +176,8 @@ int main(int argc, char** argv)
             std::fflush(nullptr);
             std::_Exit(0);
         }
-        if (const std::size_t stuck = service::EngineRun::outstanding(); stuck > 0) {
+        const std::size_t disposing = manager.disposals_pending();
+        if (const std::size_t stuck = service::EngineRun::outstanding(); stuck > 0 || disposing > 0) {
             // Threads whose device stopped answering still wait for their
             // I/O, and would post to the loop when it returns. Leave without
             // unwinding: the kernel keeps their buffers pinned until the
@@ -184,9 +185,11 @@ int main(int argc, char** argv)
             // then. A thread in an uninterruptible read (psync) keeps the
             // process from fully leaving until that happens; one waiting on
             // io_uring does not.
-            service::log_warning("{} benchmark thread(s) still wait for a device that does not answer; exiting "
-                                 "without them",
-                                 stuck);
+            // The same for scratch folders still being removed (their
+            // names are left for the next run to remove).
+            service::log_warning("{} benchmark thread(s) still wait for a device that does not answer, and {} "
+                                 "scratch folder removal(s) for a filesystem; exiting without them",
+                                 stuck, disposing);
             std::fflush(nullptr);
             std::_Exit(0);
         }

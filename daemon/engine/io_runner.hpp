@@ -124,7 +124,7 @@ public:
     // What run() reserves for `spec` on this runner's backend: a psync
     // worker is a pool of queue_depth threads; an io_uring worker is one
     // thread with its ring, plus the kernel's io-wq workers of that ring
-    // (threads named iou-wrk-N), which the ring bounds (ring_features.hpp).
+    // (threads named iou-wrk-N), which the ring bounds (io_wq_bound.hpp).
     [[nodiscard]] std::uint64_t threads_for(const IoRunSpec& spec) const noexcept;
 
     [[nodiscard]] BackendKind backend() const noexcept { return backend_; }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "background_disposal.hpp"
 
+#include <algorithm>
 
 namespace diskbench::service {
 
@@ -11,22 +12,35 @@ BackgroundDisposal::~BackgroundDisposal()
             worker.thread.join();
 }
 
-void BackgroundDisposal::start(std::function<void()> work)
+void BackgroundDisposal::reap() const
 {
-    std::lock_guard lock(mutex_);
-    // Reap the finished ones first, so the list stays short.
     std::erase_if(workers_, [](Worker& worker) {
         if (!worker.done->load())
             return false;
-        worker.thread.join();
+        worker.thread.join(); // it has finished its work: quick
         return true;
     });
+}
+
+std::size_t BackgroundDisposal::pending(std::optional<uid_t> owner) const
+{
+    std::lock_guard lock(mutex_);
+    reap();
+    return static_cast<std::size_t>(std::count_if(workers_.begin(), workers_.end(), [owner](const Worker& worker) {
+        return !owner || worker.owner == *owner;
+    }));
+}
+
+void BackgroundDisposal::start(uid_t owner, std::function<void()> work)
+{
+    std::lock_guard lock(mutex_);
+    reap();
     auto done = std::make_shared<std::atomic<bool>>(false);
     std::thread thread([work = std::move(work), done] {
         work();
         done->store(true);
     });
-    workers_.push_back(Worker { std::move(thread), std::move(done) });
+    workers_.push_back(Worker { owner, std::move(thread), std::move(done) });
 }
 
 } // namespace diskbench::service

@@ -89,6 +89,12 @@ void Manager::prepare_directory(const std::shared_ptr<StartRequest>& request)
 void Manager::start_in_directory(const std::shared_ptr<StartRequest>& request, PreparedDirectory prepared)
 {
     try {
+        // Checked again now that the folder is ready: while it was prepared
+        // (which may take long: leftovers to remove, a slow filesystem),
+        // other jobs of the user may have got stuck or the daemon may have
+        // reached a cap. This preparation no longer counts (it was erased
+        // before this runs), so the check is for exactly this one job.
+        check_limits(request->uid);
         JobSetup setup;
         const std::string device_path = device_path_with_number(prepared.device_number);
         DeviceObject* device = device_at(device_path);
@@ -113,7 +119,7 @@ void Manager::start_in_directory(const std::shared_ptr<StartRequest>& request, P
         launch_job(request, std::move(setup), device, device ? 0 : prepared.device_number);
     } catch (const std::exception& error) {
         // The scope removes its scratch folder as it goes: not here.
-        disposal_.dispose(std::move(prepared.scope));
+        disposal_.dispose(request->uid, std::move(prepared.scope));
         request->reply.returnError(reply_error(error));
     }
 }

@@ -196,12 +196,22 @@ std::vector<sdbus::ObjectPath> Manager::Jobs()
 
 void Manager::check_limits(uid_t uid) const
 {
-    const auto running = static_cast<std::size_t>(std::count_if(jobs_.begin(), jobs_.end(), [uid](const auto& job) {
+    UserLoad load;
+    load.running = static_cast<std::size_t>(std::count_if(jobs_.begin(), jobs_.end(), [uid](const auto& job) {
         return job.second->owner_uid() == uid && !job.second->ended();
     }));
-    const auto preparing = static_cast<std::size_t>(std::count_if(
+    // A cancelled job whose threads still wait at a device or filesystem
+    // that stopped answering has ended on the bus, but its threads, fds and
+    // buffers are still held: it counts until they have returned.
+    for (const auto& [path, stuck] : stuck_runs_)
+        if (stuck.owner == uid)
+            load.stuck.push_back(path);
+    load.stuck_total = stuck_runs_.size();
+    load.preparing = static_cast<std::size_t>(std::count_if(
         preparations_.begin(), preparations_.end(), [uid](const auto& entry) { return entry.second.uid == uid; }));
-    limits_.check_start(uid, running, preparing);
+    load.disposing = disposal_.pending(uid);
+    load.disposing_total = disposal_.pending();
+    limits_.check_start(uid, load);
 }
 
 void Manager::authorize(const std::shared_ptr<StartRequest>& request, const char* action,
@@ -263,7 +273,7 @@ void Manager::launch_job(const std::shared_ptr<StartRequest>& request, JobSetup 
     } catch (...) {
         // A folder's scope removes its scratch folder as it goes: not on
         // the bus thread.
-        disposal_.dispose(job ? job->take_scope() : std::move(setup.scope));
+        disposal_.dispose(request->uid, job ? job->take_scope() : std::move(setup.scope));
         throw;
     }
 
@@ -345,7 +355,7 @@ void Manager::job_ended(JobObject& job)
     if (job.run_returned())
         release_device(path, job.device_path());
     else
-        stuck_runs_.emplace(path, job.device_path());
+        stuck_runs_.emplace(path, StuckRun { job.device_path(), job.owner_uid() });
     touch();
     drop_old_jobs(job.owner_uid());
     loop_.add_timer(std::chrono::duration_cast<std::chrono::milliseconds>(options_.job_retention),
@@ -358,7 +368,7 @@ void Manager::run_returned(const std::string& job_path)
     if (stuck == stuck_runs_.end())
         return; // released when the job ended
     log_info("{}: the device answered; its I/O has come back and the device is free", job_path);
-    release_device(job_path, stuck->second);
+    release_device(job_path, stuck->second.device_path);
     stuck_runs_.erase(stuck);
     touch();
     // Kept on the bus while it held the device; the usual retention from now.

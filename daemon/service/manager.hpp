@@ -73,15 +73,22 @@ public:
 
     // No job objects and no authorization under way: nothing would be lost
     // if the daemon exited now.
-    [[nodiscard]] bool idle() const noexcept
+    [[nodiscard]] bool idle() const
     {
         // A job whose run still waits for a device that stopped answering
         // stays in jobs_ until the run returns (remove_job), and so keeps the
         // daemon and the device's claim: a process with I/O stuck in the
         // kernel could not fully exit anyway.
-        return jobs_.empty() && pending_.empty() && pending_cancels_.empty() && preparations_.empty();
+        // So does a scratch folder still being removed: exiting would wait
+        // for it (~BackgroundDisposal).
+        return jobs_.empty() && pending_.empty() && pending_cancels_.empty() && preparations_.empty()
+            && disposal_.empty();
     }
     [[nodiscard]] std::chrono::steady_clock::time_point last_activity() const noexcept { return last_activity_; }
+
+    // Scratch folders whose removal has not finished: at exit, waiting for
+    // them could take for ever on a filesystem that stopped answering.
+    [[nodiscard]] std::size_t disposals_pending() const { return disposal_.pending(); }
 
     // From now on start requests are refused (the daemon is exiting).
     void stop_accepting() noexcept { accepting_ = false; }
@@ -115,6 +122,8 @@ private:
     // `request`, and checks the caller's limits.
     bool read_start_request(StartRequest& request, const std::string& kind,
                             std::map<std::string, sdbus::Variant>& options);
+    // Throws LimitsExceeded when `uid` may not start a job now (see
+    // UserLimits::check_start for what counts).
     void check_limits(uid_t uid) const;
     void refuse_when_exiting() const;
     // Asks polkit for `action`, then calls `next` with the request (on the
@@ -165,9 +174,13 @@ private:
     std::uint64_t next_preparation_ = 1;
     std::uint64_t next_job_number_ = 1;
     DeviceClaims claims_;
-    // Jobs that ended before their engine thread returned, with their
-    // Device object path: claimed, and kept on the bus, until run_returned().
-    std::map<std::string, std::string> stuck_runs_;
+    // Jobs that ended before their engine thread returned: claimed, kept on
+    // the bus and counted against their owner's limits until run_returned().
+    struct StuckRun {
+        std::string device_path; // our Device object, "/" for none
+        uid_t owner = 0;
+    };
+    std::map<std::string, StuckRun> stuck_runs_;
     UserLimits limits_;
     // At most 8 start requests of one user wait for polkit at once.
     PendingAuthorizations pending_ { 8 };

@@ -9,6 +9,8 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <string>
+#include <vector>
 
 namespace diskbench::service {
 
@@ -21,13 +23,38 @@ namespace diskbench::service {
 // ending everyone's jobs. Root is held to them too: its jobs share the
 // daemon with everyone's.
 struct LimitCaps {
+    // Jobs whose threads have not returned: running ones, cancelled ones
+    // still waiting for their I/O, and folders being prepared (each of
+    // which becomes one).
     std::size_t running_jobs = 4;
     std::size_t preparations = 4;  // folders being checked and set up
     std::size_t cancel_checks = 8; // polkit questions about cancelling others' jobs
+    // Cancelled jobs whose threads still wait at a device or filesystem
+    // that stopped answering (a user's own FUSE server can do that at
+    // will). Such threads may never come back, and each run holds up to a
+    // user's whole thread budget, so these are capped per user and for the
+    // daemon, far below the unit's TasksMax=4096.
+    std::size_t stuck_runs = 2;
+    std::size_t stuck_runs_total = 8;
+    // Scratch folders whose removal has not finished (a filesystem that
+    // stalls on unlink): each holds two threads (background_disposal.hpp).
+    std::size_t disposals = 2;
+    std::size_t disposals_total = 16;
     // One run may have 1024 requests and 1 GiB of buffers in flight; a user
     // has that much at once, over all of its runs.
     std::uint64_t io_threads = 1024;
     std::uint64_t buffer_bytes = std::uint64_t { 1 } << 30;
+};
+
+// What a user holds of the daemon when it asks to start a job, and what
+// everyone holds of what is capped for the daemon as a whole.
+struct UserLoad {
+    std::size_t running = 0;         // jobs not ended
+    std::vector<std::string> stuck;  // its ended jobs whose threads still wait for their I/O
+    std::size_t stuck_total = 0;     // everyone's
+    std::size_t preparing = 0;       // folders being prepared
+    std::size_t disposing = 0;       // scratch folders still being removed
+    std::size_t disposing_total = 0; // everyone's
 };
 
 class UserLimits {
@@ -36,9 +63,12 @@ public:
 
     [[nodiscard]] const LimitCaps& caps() const noexcept { return caps_; }
 
-    // Throws LimitsExceeded when `uid` may not start another job beside the
-    // `running` jobs and `preparing` folders it has.
-    void check_start(uid_t uid, std::size_t running, std::size_t preparing) const;
+    // Throws LimitsExceeded, naming what is held (the stuck jobs' paths),
+    // when `uid` may not start another job beside what `load` says it has.
+    // Running, stuck and preparing count together against running_jobs:
+    // checked apart, starts sent together while folders were being
+    // prepared all got through.
+    void check_start(uid_t uid, const UserLoad& load) const;
 
     // The budget the user's runs share: the same one while any of its jobs
     // holds it, a fresh one after.

@@ -34,6 +34,15 @@ class StallingDisk:
         self._undo.remove(self._flag_entry)
 
 
+class StallingFolder(StallingDisk):
+    """A FUSE folder whose removals (unlink, rmdir) wait while stalled, all
+    else answered (tests/integration/stalling-fuse/stalling_tree_fuse.cpp)."""
+
+    def __init__(self, mountpoint, flag, undo):
+        super().__init__(None, flag, None, undo)
+        self.mountpoint = mountpoint
+
+
 class LoopDevice:
     def __init__(self, node, backing, entry):
         self.node = node                    # /dev/loopN
@@ -125,6 +134,24 @@ class LoopDevices:
             wait_until(lambda: self._udisks_size(loop) == size, 20,
                        what=f'udisks to show {node}')
         return StallingDisk(loop, flag, None, self.undo)
+
+    def mount_stalling_folder(self):
+        """A FUSE folder whose removals can be made to hang: see StallingFolder.
+        Needs DISKBENCH_STALLING_TREE_FUSE, the test helper meson builds."""
+        helper = os.environ.get('DISKBENCH_STALLING_TREE_FUSE')
+        if not helper or not os.access(helper, os.X_OK):
+            raise RuntimeError('DISKBENCH_STALLING_TREE_FUSE must name the stalling-tree-fuse test helper '
+                               '(meson sets it for the integration tests)')
+        backing = tempfile.mkdtemp(prefix='stalling-tree-', dir=self.tmp)
+        os.chmod(backing, 0o755)  # the FUSE root shows its mode: test users must get in
+        mountpoint = tempfile.mkdtemp(prefix='fuse-tree-', dir=self.tmp)
+        flag = os.path.join(self.tmp, os.path.basename(mountpoint) + '.stalled')
+        # Undone in reverse: the mount first, the server (a service) after it;
+        # killing the server fails whatever still waits on it.
+        self.undo.add(PHASE_LOOPS, kind='mount', path=mountpoint, dev='fuse')
+        self._spawn(f'stalling-tree-fuse-{os.path.basename(mountpoint)}', [helper, backing, flag, mountpoint])
+        wait_until(lambda: os.path.ismount(mountpoint), 10, what='the stalling FUSE folder to be mounted')
+        return StallingFolder(mountpoint, flag, self.undo)
 
     def detach_loop(self, loop):
         run(['losetup', '-d', loop.node])

@@ -187,7 +187,6 @@ class HungDeviceTest(harness.IntegrationTestCase):
         self.assertIn('still wait for a device that does not answer', self.stack.read_log('diskbenchd'))
         self.assertTrue(os.path.exists(self.disk.flag), 'the disk answered before the daemon left')
 
-
     def stack_of(self, loop):
         return self.stack.get_property(loop.object_path, DEVICE_IFACE, 'Stack', user='dbtest-out')
 
@@ -231,6 +230,109 @@ class HungDeviceTest(harness.IntegrationTestCase):
         self.disk.resume()
         wait_until(lambda: self.stack_of(loop)[0].startswith(f'{loop.name} (file on fuse'), 20,
                    what="the device's layers once the file answered")
+
+
+def daemon_threads(pid):
+    return len(os.listdir(f'/proc/{pid}/task'))
+
+
+class StuckRunLimitsTest(harness.IntegrationTestCase):
+    """Issue 26, finding 3: a cancelled job whose threads still wait at a
+    filesystem that stopped answering keeps counting against its owner until
+    they return; a user may have 2 such runs, and is refused new starts
+    naming them. Reproduced before the fix: mixed-load with 64 threads on a
+    stalled filesystem, cancelled: the daemon still held its 67 threads and
+    the same user got 4 new jobs accepted."""
+
+    @classmethod
+    def prepare(cls):
+        cls.disks = []
+        cls.folders = []
+        for _ in range(2):
+            disk = cls.stack.attach_stalling_disk(size=192 * 1024 * 1024)
+            mountpoint, _entry = cls.stack.mount_new_filesystem(disk.loop)
+            folder = os.path.join(mountpoint, 'folder')
+            os.mkdir(folder)
+            subprocess.run(['chown', 'dbtest-in:', folder], check=True)
+            cls.disks.append(disk)
+            cls.folders.append(folder)
+        cls.healthy = cls.stack.attach_loop()
+
+    def tearDown(self):
+        for disk in self.disks:
+            if os.path.exists(disk.flag):
+                disk.resume()
+        for disk in self.disks:
+            wait_until(lambda: self.stack.get_property(disk.loop.object_path, DEVICE_IFACE, 'Job') == '/', 60,
+                       what='the stalled filesystem\'s run to return')
+
+    def stuck_mixed_load(self, disk, folder):
+        """mixed-load with 64 threads, stalled while it writes its files, then
+        cancelled: the job ends, its threads stay at the filesystem."""
+        options = {'threads': ('t', 64), 'file_size': ('t', 2 * 1024 * 1024), 'direct': ('b', True),
+                   'detach': ('b', True)}
+        with self.stack.client('dbtest-in', start_fs=(folder, 'mixed-load', options)) as c:
+            self.assertIsNone(c.error)
+            job = c.job
+        wait_until(lambda: self.stack.get_property(job, JOB_IFACE, 'Progress') > 0, 60,
+                   what='mixed-load to write its files')
+        disk.stall()
+
+        def stopped():
+            before = self.stack.get_property(job, JOB_IFACE, 'Progress')
+            time.sleep(0.6)
+            return self.stack.get_property(job, JOB_IFACE, 'Progress') == before
+        wait_until(stopped, 30, what='mixed-load to stop getting answers')
+        self.assertEqual(self.stack.get_property(job, JOB_IFACE, 'State'), 'running')
+        self.stack.call(job, JOB_IFACE, 'Cancel', 'a{sv}', {}, user='dbtest-in')
+        self.assertEqual(self.wait_job_state(job, timeout=10), 'cancelled')
+        return job
+
+    SEEK = {'count': ('t', 100), 'detach': ('b', True)}
+
+    def seek_runs(self):
+        """A quick seek of dbtest-in's on the healthy disk is accepted and runs."""
+        job = self.stack.start_benchmark(self.healthy, 'seek', self.SEEK, user='dbtest-in')
+        self.assertEqual(self.wait_job_state(job, timeout=30), 'finished')
+
+    def seek_refused(self):
+        return self.stack.call_error(MANAGER_PATH, MANAGER_IFACE, 'StartBenchmark', 'osa{sv}',
+                                     self.healthy.object_path, 'seek', self.SEEK, user='dbtest-in')
+
+    def test_cancelled_runs_stuck_at_their_io_count_until_their_threads_return(self):
+        pid = self.stack.ensure_daemon()
+        before = daemon_threads(pid)
+        first = self.stuck_mixed_load(self.disks[0], self.folders[0])
+        held = daemon_threads(pid)
+        print(f'\ndaemon threads: {before} before, {held} with one cancelled mixed-load (64 threads) stuck',
+              file=sys.stderr)
+        # Most of its 64 threads wait at the filesystem (a few may have
+        # written their files before it stalled and gone home on Cancel).
+        self.assertGreaterEqual(held - before, 32, 'the stuck run\'s threads are not held (nothing stalled?)')
+
+        # One stuck run counts as one of the user's 4 jobs: 3 more may start.
+        self.seek_runs()
+        second = self.stuck_mixed_load(self.disks[1], self.folders[1])
+        print(f'daemon threads with two stuck: {daemon_threads(pid)}', file=sys.stderr)
+
+        # Two are the most one user may have: every start is refused, naming them.
+        refused = self.seek_refused()
+        self.assertDBusError(refused, 'LimitsExceeded')
+        self.assertIn(first, refused.message)
+        self.assertIn(second, refused.message)
+        print(f'refused: {refused.message}', file=sys.stderr)
+        # Others are not held back by it.
+        other = self.stack.start_benchmark(self.healthy, 'seek', self.SEEK, user='root')
+        self.assertEqual(self.wait_job_state(other, timeout=30), 'finished')
+
+        # Once the first filesystem answers, its run returns and stops counting.
+        self.disks[0].resume()
+        wait_until(lambda: self.stack.get_property(self.disks[0].loop.object_path, DEVICE_IFACE, 'Job') == '/',
+                   60, what='the first run to return')
+        self.seek_runs()
+        self.disks[1].resume()
+        wait_until(lambda: daemon_threads(pid) < before + 16, 60, what='the stuck threads to return')
+        print(f'daemon threads once both filesystems answered: {daemon_threads(pid)}', file=sys.stderr)
 
 
 if __name__ == '__main__':

@@ -9,11 +9,14 @@ the private bus with the real daemon, polkitd and udisksd."""
 import json
 import os
 import subprocess
+import sys
+import tempfile
 import time
 
 import harness
+from cleanup import PHASE_CLIENTS
 from harness import (BUS_NAME, DEVICE_IFACE, JOB_IFACE, MANAGER_IFACE, MANAGER_PATH,
-                     OBJECT_MANAGER_IFACE, SEEK_LONG, UDISKS_NAME, wait_until)
+                     OBJECT_MANAGER_IFACE, SEEK_LONG, UDISKS_NAME, run, wait_until)
 
 NO_INTERACTION = {'auth.no_user_interaction': ('b', True)}
 DRIVER = ('org.freedesktop.DBus', '/org/freedesktop/DBus', 'org.freedesktop.DBus')
@@ -61,6 +64,61 @@ def settle(stack):
     time.sleep(0.5)
     stack.call(MANAGER_PATH, MANAGER_IFACE, 'ListBenchmarks', user='dbtest-out')
     time.sleep(1.0)
+
+
+# Sends every start in `starts` (folder, kind, options) on one connection
+# without waiting for a reply in between, so they reach the daemon together,
+# and prints their replies as JSON, in order. Run as a test user.
+START_TOGETHER = r'''
+import json, os, sys
+import dbus, dbus.mainloop.glib
+from gi.repository import GLib
+TYPES = {'b': dbus.Boolean, 't': dbus.UInt64, 'u': dbus.UInt32, 'd': dbus.Double, 's': dbus.String}
+dbus.mainloop.glib.DBusGMainLoop(set_as_default=True)
+bus = dbus.bus.BusConnection(os.environ['DBUS_SYSTEM_BUS_ADDRESS'])
+manager = dbus.Interface(bus.get_object('org.diskbench.DiskBench1', '/org/diskbench/DiskBench1'),
+                         'org.diskbench.DiskBench1.Manager')
+starts = json.loads(sys.argv[1])
+replies = [None] * len(starts)
+loop = GLib.MainLoop()
+def done(i, reply):
+    replies[i] = reply
+    if all(r is not None for r in replies):
+        loop.quit()
+for i, (folder, kind, options) in enumerate(starts):
+    fd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY)
+    manager.StartFilesystemBenchmark(
+        dbus.types.UnixFd(fd), kind,
+        dbus.Dictionary({k: TYPES[sig](v, variant_level=1) for k, (sig, v) in options.items()}, signature='sv'),
+        reply_handler=lambda job, i=i: done(i, {'job': str(job)}),
+        error_handler=lambda e, i=i: done(i, {'error': e.get_dbus_name(), 'message': e.get_dbus_message()}),
+        timeout=120)
+    os.close(fd)  # the message holds its own copy
+loop.run()
+print(json.dumps(replies))
+'''
+
+
+def start_together(stack, user, starts):
+    res = subprocess.run(stack.as_user(user, ['/usr/bin/python3', '-c', START_TOGETHER, json.dumps(starts)]),
+                         env=dict(os.environ, **stack.bus_env()), capture_output=True, text=True, timeout=180)
+    if res.returncode != 0:
+        raise AssertionError(f'the starts failed: {res.stderr}')
+    return json.loads(res.stdout)
+
+
+def plant_leftover(folder, user, files):
+    """A scratch folder of `user`'s that a crashed run left in `folder`, with
+    `files` files in it: the next run there removes it while its folder is
+    prepared, which takes that long."""
+    leftover = os.path.join(folder, '.diskbench-scratch-leftover')
+    os.mkdir(leftover, 0o700)
+    with open(os.path.join(leftover, 'diskbench-scratch-marker'), 'w') as f:
+        f.write('diskbench scratch directory: diskbench removes it (and any it finds left over by a crash).\n')
+    for i in range(files):
+        with open(os.path.join(leftover, f'f{i}'), 'w'):
+            pass
+    subprocess.run(['chown', '-R', f'{user}:', leftover], check=True)
 
 
 def devices(stack):
@@ -294,6 +352,51 @@ class UserLimitsTest(harness.IntegrationTestCase):
         self.stack.call(job, JOB_IFACE, 'Cancel', 'a{sv}', {})
         self.wait_job_state(job, harness.FINAL_STATES, timeout=10)
 
+    def small_filesystem(self):
+        """A tmpfs of its own (a filesystem to claim), with a folder of dbtest-in's."""
+        mountpoint = tempfile.mkdtemp(prefix='tmpfs-', dir=self.stack.tmp)
+        entry = self.stack.undo.add(PHASE_CLIENTS, kind='mount', path=mountpoint, dev='tmpfs')
+        run(['mount', '-t', 'tmpfs', '-o', 'size=64m,mode=0755', 'tmpfs', mountpoint])
+        self.addCleanup(self.stack.undo.remove, entry)
+        # A refused start's prepared folder may still be being removed in
+        # the background (busy for a moment).
+        self.addCleanup(wait_until, lambda: run(['umount', mountpoint], check=False).returncode == 0, 30,
+                        what=f'{mountpoint} to be unmounted')
+        folder = os.path.join(mountpoint, 'folder')
+        os.mkdir(folder)
+        subprocess.run(['chown', 'dbtest-in:', folder], check=True)
+        return folder
+
+    def test_starts_sent_together_cannot_pass_the_jobs_cap(self):
+        # Issue 26, finding 6: with the cap one short, starts sent together
+        # each passed the check while the others' folders were still being
+        # prepared (a leftover scratch folder to remove first makes that
+        # take a while), and all of them ran.
+        folders = [self.small_filesystem() for _ in range(4)]
+        for folder in folders:
+            plant_leftover(folder, 'dbtest-in', 20000)
+        jobs = [self.start(self.loops[0], 'dbtest-in')]  # 1 of the 2 the user may run
+        try:
+            # Runs for seconds, so an accepted job still runs when the last
+            # reply comes: the count is of jobs running at once.
+            timed = {'file_size': ('t', 16 * 1024 * 1024), 'tests': ('s', 'SEQ1M Q1T1'), 'mix': ('s', ''),
+                     'duration_s': ('d', 5.0), 'warmup_s': ('d', 0.0), 'detach': ('b', True)}
+            replies = start_together(self.stack, 'dbtest-in', [(f, 'file-profile', timed) for f in folders])
+            jobs += [r['job'] for r in replies if 'job' in r]
+            refused = [r for r in replies if 'error' in r]
+            print(f'\n4 starts sent together beside 1 running job (cap 2): {len(jobs) - 1} accepted', file=sys.stderr)
+            self.assertEqual(len(jobs), 2, f'more jobs than the cap of 2 were started: {replies}')
+            for reply in refused:
+                self.assertEqual(reply['error'], harness.ERROR_PREFIX + 'LimitsExceeded', reply)
+                self.assertIn('already runs', reply['message'])
+            # They did overlap: a refusal counted a folder still being prepared.
+            self.assertTrue(any('1 more being started' in r['message'] for r in refused), refused)
+        finally:
+            for job in jobs:
+                self.stack.call(job, JOB_IFACE, 'Cancel', 'a{sv}', {})
+            for job in jobs:
+                self.wait_job_state(job, harness.FINAL_STATES, timeout=60)
+
     def test_folder_jobs_claim_a_filesystem_no_device_holds(self):
         # /dev/shm is tmpfs: no Device of the daemon's to claim, so the
         # filesystem itself is.
@@ -315,6 +418,72 @@ class UserLimitsTest(harness.IntegrationTestCase):
                 first.wait_completed(30)
         finally:
             subprocess.run(['rm', '-rf', folder], check=False)
+
+
+class DisposalLimitsTest(harness.IntegrationTestCase):
+    """A scratch folder whose removal never comes back holds two threads of
+    the daemon (the disposal's and the folder's own); a user may have 2 of
+    them, and is refused new starts past that instead of piling threads up.
+    The filesystem is a FUSE folder whose unlink and rmdir wait while
+    stalled; all else is answered."""
+
+    @classmethod
+    def prepare(cls):
+        cls.fuse = cls.stack.mount_stalling_folder()
+        # A folder for the job that holds the filesystem, and one for each
+        # later start: a removal that waits keeps the kernel's lock on its
+        # folder, which a start in the same folder would wait for while
+        # its folder is prepared.
+        cls.folders = {}
+        for name in ('hold', 'first', 'second', 'third', 'after'):
+            cls.folders[name] = os.path.join(cls.fuse.mountpoint, name)
+            os.mkdir(cls.folders[name])
+            subprocess.run(['chown', 'dbtest-in:', cls.folders[name]], check=True)
+
+    def tearDown(self):
+        if os.path.exists(self.fuse.flag):
+            self.fuse.resume()
+
+    def start_error(self, folder, options):
+        with self.stack.client('dbtest-in', start_fs=(self.folders[folder], 'file-rw', options)) as c:
+            return c.error
+
+    def test_scratch_folders_whose_removal_hangs_are_capped(self):
+        pid = self.stack.ensure_daemon()
+
+        def threads():
+            return len(os.listdir(f'/proc/{pid}/task'))
+        # A long job holds the filesystem. Each further start there has its
+        # folder prepared (a scratch folder made) and is then refused as
+        # DeviceBusy, its scratch folder removed in the background: on a
+        # filesystem whose removals hang, that removal never ends.
+        long_rw = {'size': ('t', 256 * 1024 * 1024), 'block_size': ('u', 4096)}
+        quick = {'size': ('t', 1024 * 1024)}
+        with self.stack.client('dbtest-in', start_fs=(self.folders['hold'], 'file-rw', long_rw)) as holder:
+            self.assertIsNone(holder.error)
+            self.fuse.stall()
+            before = threads()
+            for folder in ('first', 'second'):
+                self.assertDBusError(self.start_error(folder, quick), 'DeviceBusy')
+            during = threads()
+            refused = self.start_error('third', quick)
+            after = threads()
+            print(f'\ndaemon threads: {before} before, {during} with 2 scratch folders whose removal hangs, '
+                  f'{after} after a third start', file=sys.stderr)
+            self.assertDBusError(refused, 'LimitsExceeded')
+            self.assertIn('2 scratch folders whose removal has not finished', refused.message)
+            self.assertEqual(after, during, 'the refused start left a thread behind')
+            self.assertEqual(os.listdir(self.folders['third']), [], 'the refused start prepared its folder')
+            # Once removals are answered they finish and stop counting.
+            self.fuse.resume()
+            wait_until(lambda: threads() <= before, 30, what='the removals to finish')
+            self.stack.call(holder.job, JOB_IFACE, 'Cancel', 'a{sv}', {}, user='dbtest-in')
+            holder.wait_completed(60)
+        with self.stack.client('dbtest-in', start_fs=(self.folders['after'], 'file-rw', quick)) as c:
+            self.assertIsNone(c.error)
+            self.assertEqual(c.wait_completed(60)['completed'], 'finished')
+        for folder in self.folders.values():
+            self.assertEqual(os.listdir(folder), [], f'{folder}: scratch folders were left behind')
 
 
 class PolkitQuestionTest(harness.LoopDeviceTestCase):

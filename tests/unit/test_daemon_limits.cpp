@@ -6,6 +6,7 @@
 #include "../../daemon/engine/errors.hpp"
 #include "../../daemon/engine/resource_budget.hpp"
 #include "scratch.hpp"
+#include "service/background_disposal.hpp"
 #include "service/job_sink.hpp"
 #include "service/log.hpp"
 #include "service/user_limits.hpp"
@@ -13,6 +14,12 @@
 #include <catch2/catch.hpp>
 
 #include <sdbus-c++/Error.h>
+
+#include <filesystem>
+#include <atomic>
+#include <future>
+#include <iterator>
+#include <thread>
 
 using namespace diskbench;
 
@@ -63,24 +70,153 @@ TEST_CASE("a run whose I/O threads do not fit the owner's budget fails with Limi
     CHECK(budget.threads_in_use() == 0);
 }
 
+namespace {
+
+// The LimitsExceeded message `check_start` throws, or "" when it allows the start.
+std::string refusal(const service::UserLimits& limits, const service::UserLoad& load)
+{
+    try {
+        limits.check_start(1000, load);
+        return {};
+    } catch (const sdbus::Error& error) {
+        CHECK(error.getName() == "org.diskbench.DiskBench1.Error.LimitsExceeded");
+        return error.getMessage();
+    }
+}
+
+service::UserLoad load_of(std::size_t running, std::size_t preparing, std::vector<std::string> stuck = {})
+{
+    service::UserLoad load;
+    load.running = running;
+    load.preparing = preparing;
+    load.stuck_total = stuck.size();
+    load.stuck = std::move(stuck);
+    return load;
+}
+
+} // namespace
+
 TEST_CASE("per-user caps: running jobs and folders being prepared", "[daemon-parts]")
 {
     service::LimitCaps caps;
     caps.running_jobs = 2;
     caps.preparations = 1;
     service::UserLimits limits(caps);
-    CHECK_NOTHROW(limits.check_start(1000, 1, 0));
-    try {
-        limits.check_start(1000, 2, 0);
-        FAIL("a third job was allowed");
-    } catch (const sdbus::Error& error) {
-        CHECK(error.getName() == "org.diskbench.DiskBench1.Error.LimitsExceeded");
-    }
-    CHECK_THROWS_AS(limits.check_start(1000, 0, 1), sdbus::Error);
+    CHECK(refusal(limits, load_of(1, 0)).empty());
+    CHECK_THAT(refusal(limits, load_of(2, 0)), Catch::Contains("already runs 2 benchmarks"));
+    CHECK_FALSE(refusal(limits, load_of(0, 1)).empty());
     // One budget per user while its jobs hold it.
     auto first = limits.budget(1000);
     CHECK(limits.budget(1000) == first);
     CHECK(limits.budget(1001) != first);
+}
+
+TEST_CASE("running jobs and folders being prepared count together against the jobs cap", "[daemon-parts]")
+{
+    // Issue 26, finding 6: 3 running and 4 starts sent together were each
+    // checked against "running < 4" while their folders were prepared, and
+    // 7 ran. Each preparation takes a place as it starts.
+    const service::UserLimits limits; // 4 jobs, 4 preparations
+    CHECK(refusal(limits, load_of(3, 0)).empty());
+    CHECK_THAT(refusal(limits, load_of(3, 1)), Catch::Contains("already runs 3 benchmarks")
+                                                   && Catch::Contains("1 more being started"));
+    CHECK_FALSE(refusal(limits, load_of(2, 2)).empty());
+    CHECK_FALSE(refusal(limits, load_of(0, 4)).empty());
+    CHECK(refusal(limits, load_of(0, 3)).empty());
+}
+
+TEST_CASE("a cancelled job whose threads still wait for their I/O counts against its owner", "[daemon-parts]")
+{
+    // Issue 26, finding 3: such a job has ended on the bus, but its threads
+    // are still held; it counts until they return, and names itself.
+    const service::UserLimits limits; // 4 jobs, 2 stuck a user, 8 stuck in all
+    const std::string stuck = "/org/diskbench/DiskBench1/jobs/7";
+    CHECK(refusal(limits, load_of(2, 0, { stuck })).empty());
+    const std::string full = refusal(limits, load_of(3, 0, { stuck }));
+    CHECK_THAT(full, Catch::Contains("already runs 4 benchmarks") && Catch::Contains(stuck)
+                         && Catch::Contains("1 of them cancelled"));
+    // Two stuck runs are the most a user may have, whatever else it runs.
+    const std::string other = "/org/diskbench/DiskBench1/jobs/9";
+    const std::string two = refusal(limits, load_of(0, 0, { stuck, other }));
+    CHECK_THAT(two, Catch::Contains(stuck) && Catch::Contains(other) && Catch::Contains("2 cancelled benchmarks"));
+    // And the daemon as a whole has at most 8, whoever holds them.
+    service::UserLoad everyone = load_of(0, 0);
+    everyone.stuck_total = 8;
+    CHECK_THAT(refusal(limits, everyone), Catch::Contains("already has 8 cancelled benchmarks"));
+    everyone.stuck_total = 7;
+    CHECK(refusal(limits, everyone).empty());
+}
+
+namespace {
+
+// Something whose destruction blocks until released, as a scratch folder's
+// removal on a filesystem that stopped answering. Destroyed on the thread
+// that handed it over (the bus thread), it would block that thread: it
+// says so instead of waiting, so the test fails rather than hangs.
+struct BlockingThing {
+    BlockingThing(std::shared_future<void> release, std::atomic<int>& on_caller)
+        : release_(std::move(release)), on_caller_(on_caller)
+    {
+    }
+    ~BlockingThing()
+    {
+        if (std::this_thread::get_id() == caller_) {
+            ++on_caller_;
+            return;
+        }
+        release_.wait();
+    }
+    std::shared_future<void> release_;
+    std::atomic<int>& on_caller_;
+    const std::thread::id caller_ = std::this_thread::get_id();
+};
+
+std::size_t tasks_of_this_process()
+{
+    return static_cast<std::size_t>(std::distance(std::filesystem::directory_iterator("/proc/self/task"),
+                                                  std::filesystem::directory_iterator {}));
+}
+
+} // namespace
+
+TEST_CASE("scratch folders still being removed are counted per user and refuse new starts", "[daemon-parts]")
+{
+    std::promise<void> release;
+    const std::shared_future<void> released = release.get_future().share();
+    std::atomic<int> on_caller { 0 };
+    {
+        service::BackgroundDisposal disposal;
+        const std::size_t threads_before = tasks_of_this_process();
+        disposal.dispose(1000, std::make_unique<BlockingThing>(released, on_caller));
+        disposal.dispose(1000, std::make_unique<BlockingThing>(released, on_caller));
+        disposal.dispose(1001, std::make_unique<BlockingThing>(released, on_caller));
+        disposal.dispose(1001, std::unique_ptr<BlockingThing>()); // nothing to do: no thread
+        CHECK(on_caller == 0); // never destroyed on the thread that disposes
+        CHECK(disposal.pending(1000) == 2);
+        CHECK(disposal.pending(1001) == 1);
+        CHECK(disposal.pending() == 3);
+        CHECK_FALSE(disposal.empty());
+        CHECK(tasks_of_this_process() == threads_before + 3);
+
+        // What the Manager makes of it: the user with two is refused.
+        const service::UserLimits limits; // 2 a user, 16 in all
+        service::UserLoad load;
+        load.disposing = disposal.pending(1000);
+        load.disposing_total = disposal.pending();
+        CHECK_THAT(refusal(limits, load), Catch::Contains("2 scratch folders whose removal has not finished"));
+        load.disposing = disposal.pending(1001);
+        CHECK(refusal(limits, load).empty());
+        load.disposing_total = 16;
+        CHECK_THAT(refusal(limits, load), Catch::Contains("still removing 16 scratch folders"));
+
+        // Once the filesystem answers they finish and stop counting.
+        release.set_value();
+        while (!disposal.empty())
+            std::this_thread::yield();
+        CHECK(disposal.pending(1000) == 0);
+        CHECK(tasks_of_this_process() == threads_before);
+    }
+    CHECK(on_caller == 0);
 }
 
 TEST_CASE("partial points never crowd out final points", "[daemon-parts]")
