@@ -5,7 +5,7 @@
 #include "scratch.hpp"
 #include "service/authorization_error.hpp"
 #include "service/device_object.hpp"
-#include "service/display_text.hpp"
+#include "contract/display_text.hpp"
 #include "service/bus_errors.hpp"
 #include "service/variant_conversion.hpp"
 #include "system/queue_facts.hpp"
@@ -20,6 +20,7 @@
 
 using namespace diskbench;
 using namespace diskbench::service;
+using diskbench::contract::display_text;
 
 TEST_CASE("D-Bus options convert to engine values by type", "[daemon-parts]")
 {

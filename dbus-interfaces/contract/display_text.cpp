@@ -5,7 +5,7 @@
 
 #include <cstdint>
 
-namespace diskbench::service {
+namespace diskbench::contract {
 
 namespace {
 
@@ -54,9 +54,16 @@ std::size_t valid_sequence(std::string_view text, std::size_t i)
     return length;
 }
 
+// U+0080..U+009F, encoded as C2 80..C2 9F.
+bool is_c1(std::string_view text, std::size_t i)
+{
+    return static_cast<unsigned char>(text[i]) == 0xC2 && i + 1 < text.size()
+        && static_cast<unsigned char>(text[i + 1]) <= 0x9F;
+}
+
 } // namespace
 
-std::string display_text(std::string_view text)
+std::string display_text(std::string_view text, Controls controls)
 {
     std::string out;
     out.reserve(text.size());
@@ -71,7 +78,8 @@ std::string display_text(std::string_view text)
         } else if (byte < 0x80) {
             out += static_cast<char>(byte);
             ++i;
-        } else if (const std::size_t length = valid_sequence(text, i); length > 0) {
+        } else if (const std::size_t length = valid_sequence(text, i);
+                   length > 0 && !(controls == Controls::C0AndC1 && is_c1(text, i))) {
             out.append(text.substr(i, length));
             i += length;
         } else {
@@ -82,4 +90,4 @@ std::string display_text(std::string_view text)
     return out;
 }
 
-} // namespace diskbench::service
+} // namespace diskbench::contract
