@@ -13,7 +13,7 @@ std::string json_text(JsonBuilder* builder)
     json_node_unref(root);
     json_generator_set_pretty(generator.get(), TRUE);
     std::unique_ptr<gchar, decltype(&g_free)> text(json_generator_to_data(generator.get(), nullptr), &g_free);
-    // json-glib writes C0 controls as \u00XX but DEL and the C1 controls
+    // json-glib writes C0 controls and DEL as \u00XX but the C1 controls
     // (U+0080..U+009F; U+009B is a terminal's CSI) as they are: written as
     // \u escapes too, the same JSON, so printing it cannot drive a terminal.
     // Outside strings JSON text is ASCII, so these only occur in strings.
@@ -21,9 +21,7 @@ std::string json_text(JsonBuilder* builder)
     for (const char* c = text.get(); *c; ++c) {
         const auto byte = static_cast<unsigned char>(*c);
         const auto next = static_cast<unsigned char>(c[1]);
-        if (byte == 0x7F) {
-            out += "\\u007f";
-        } else if (byte == 0xC2 && next >= 0x80 && next <= 0x9F) {
+        if (byte == 0xC2 && next >= 0x80 && next <= 0x9F) {
             out += fmt::format("\\u{:04x}", next);
             ++c;
         } else {
