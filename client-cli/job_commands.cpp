@@ -11,6 +11,8 @@
 #include "results/folder.hpp"
 #include "results/job_result.hpp"
 #include "text/printf_text.hpp"
+#include "error_output.hpp"
+#include "text/terminal_text.hpp"
 
 #include <glib-unix.h>
 #include <glib/gi18n-lib.h>
@@ -27,11 +29,6 @@ namespace {
 using client::CallError;
 using client::printf_text;
 using contract::ErrorCode;
-
-void print_error(const std::string& text)
-{
-    std::fprintf(stderr, "diskbenchctl: %s\n", text.c_str());
-}
 
 bool is_error(const CallError& error, ErrorCode code)
 {
@@ -168,7 +165,8 @@ ExitCode run_command(const CommandLine& line)
                                           : _("Run diskbenchctl in a terminal to type the password."));
         print_error(text);
         if (!failure->message.empty() && !is_error(*failure, ErrorCode::InvalidArgument))
-            std::fprintf(stderr, "  (%s: %s)\n", failure->name.c_str(), failure->message.c_str());
+            std::fprintf(stderr, "  (%s: %s)\n", client::terminal_text(failure->name).c_str(),
+                         client::terminal_text(failure->message).c_str());
         return exit_code_for_error(failure->name);
     }
     agent.reset(); // one password per run, like the app's once-per-job check

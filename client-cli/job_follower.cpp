@@ -7,6 +7,8 @@
 #include "text/printf_text.hpp"
 #include "results/recent_results.hpp"
 #include "contract/job_states.hpp"
+#include "error_output.hpp"
+#include "text/terminal_text.hpp"
 
 #include <glib-unix.h>
 #include <glib/gi18n-lib.h>
@@ -80,7 +82,7 @@ public:
         session_.availability_hook = nullptr;
         clear_progress();
         if (lost_daemon_) {
-            std::fprintf(stderr, "diskbenchctl: %s\n", _("The benchmark service (diskbenchd) went away."));
+            print_error(_("The benchmark service (diskbenchd) went away."));
             return exit_no_daemon;
         }
         return report();
@@ -158,7 +160,7 @@ private:
         if (!forced && now - last_draw_us_ < redraw_interval_us)
             return;
         last_draw_us_ = now;
-        std::fprintf(stderr, "\r\033[K%s", progress_line(job, now).c_str());
+        std::fprintf(stderr, "\r\033[K%s", client::terminal_text(progress_line(job, now)).c_str());
         std::fflush(stderr);
         drawn_ = true;
     }
@@ -175,24 +177,22 @@ private:
     ExitCode report()
     {
         if (cancel_error_) {
-            std::fprintf(stderr, "diskbenchctl: %s\n", client::error_text(*cancel_error_).message.c_str());
+            print_error(client::error_text(*cancel_error_).message);
             return exit_code_for_error(cancel_error_->name);
         }
         if (!last_ || !last_->ended()) {
-            std::fprintf(stderr, "diskbenchctl: %s\n", _("The job is gone before it ended."));
+            print_error(_("The job is gone before it ended."));
             return exit_failed;
         }
         const JobEntry& job = *last_;
         if (job.state == contract::job_states::failed) {
             const auto text = client::job_error_text(job);
-            std::fprintf(stderr, "diskbenchctl: %s\n",
-                         text ? text->message.c_str() : _("The benchmark failed."));
+            print_error(text ? text->message : _("The benchmark failed."));
             return job.error_name.empty() ? exit_failed : exit_code_for_error(job.error_name);
         }
         const client::SavedResult result = client::saved_result_from_job(job);
         if (points_in(job) < job.sample_count)
-            std::fprintf(stderr, "diskbenchctl: %s\n",
-                         _("Not every sample could be fetched from the daemon: the result is incomplete and is not kept."));
+            print_error(_("Not every sample could be fetched from the daemon: the result is incomplete and is not kept."));
         else if (output_.save && job.owner == getuid() && points_in(job) > 0)
             keep(result);
         const std::string json = client::result_to_json(result);
@@ -200,7 +200,7 @@ private:
         if (output_.file) {
             const std::string error = client::write_file_atomically(*output_.file, json);
             if (!error.empty()) {
-                std::fprintf(stderr, "diskbenchctl: %s: %s\n", output_.file->c_str(), error.c_str());
+                print_error(*output_.file + ": " + error);
                 file_ok = false;
             }
         }
@@ -220,9 +220,9 @@ private:
         std::string error;
         const std::string path = recent.add(result, error);
         if (path.empty())
-            std::fprintf(stderr, "diskbenchctl: %s %s\n", _("Could not keep the result:"), error.c_str());
+            print_error(std::string(_("Could not keep the result:")) + " " + error);
         else if (progress_)
-            std::fprintf(stderr, "%s\n", printf_text(_("Kept in %s"), path.c_str()).c_str());
+            std::fprintf(stderr, "%s\n", printf_text(_("Kept in %s"), client::terminal_text(path).c_str()).c_str());
     }
 
     DaemonSession& session_;

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // devices, benchmarks, jobs: what the daemon offers and runs.
 #include "commands.hpp"
+#include "error_output.hpp"
 #include "daemon_session.hpp"
 #include "json_lists.hpp"
 #include "parameter_values.hpp"
@@ -11,6 +12,7 @@
 #include "contract/byte_size.hpp"
 #include "text/parameter_labels.hpp"
 #include "text/printf_text.hpp"
+#include "text/terminal_text.hpp"
 
 #include <glib/gi18n-lib.h>
 
@@ -105,16 +107,17 @@ ExitCode benchmarks_command(const CommandLine& line)
     }
     const client::BenchmarkInfo* info = session->client().benchmark(line.args.front());
     if (!info) {
-        std::fprintf(stderr, "diskbenchctl: %s\n",
-                     printf_text(_("no benchmark kind “%s” (see: diskbenchctl benchmarks)"), line.args.front().c_str()).c_str());
+        print_error(printf_text(_("no benchmark kind “%s” (see: diskbenchctl benchmarks)"), line.args.front().c_str()));
         return exit_usage;
     }
     if (line.json) {
         std::fputs(benchmarks_json({ *info }).c_str(), stdout);
         return exit_ok;
     }
-    std::printf("%s (%s): %s\n%s\n\n", info->kind.c_str(), info->target.c_str(), info->title.c_str(),
-                info->description.c_str());
+    // The daemon's words: escaped like every text from outside.
+    std::printf("%s (%s): %s\n%s\n\n", client::terminal_text(info->kind).c_str(),
+                client::terminal_text(info->target).c_str(), client::terminal_text(info->title).c_str(),
+                client::terminal_text(info->description).c_str());
     TextTable table({ _("Parameter"), _("Type"), _("Default"), _("Choices"), _("Description") });
     for (const client::ParameterInfo& parameter : info->parameters) {
         // Byte counts as the app shows them ("1 GiB"), which size= takes back.

@@ -2,6 +2,7 @@
 // diskbenchctl: the command-line client of diskbenchd (see diskbenchctl.1).
 #include "command_line.hpp"
 #include "commands.hpp"
+#include "error_output.hpp"
 
 #include <glib.h>
 #include <glib/gi18n-lib.h>
@@ -26,7 +27,7 @@ int main(int argc, char** argv)
     std::string error;
     const auto line = parse_command_line(std::vector<std::string>(argv + 1, argv + argc), error);
     if (!line) {
-        std::fprintf(stderr, "diskbenchctl: %s\n", error.c_str());
+        print_error(error);
         return exit_usage;
     }
     const std::string& command = line->command;

@@ -11,6 +11,8 @@
 #include "text/printf_text.hpp"
 #include "results/recent_results.hpp"
 #include "types/saved_values.hpp"
+#include "error_output.hpp"
+#include "text/terminal_text.hpp"
 
 #include <glib.h>
 #include <glib/gi18n-lib.h>
@@ -25,25 +27,10 @@ namespace {
 
 using client::printf_text;
 
-void print_error(const std::string& text)
-{
-    std::fprintf(stderr, "diskbenchctl: %s\n", text.c_str());
-}
-
 // A result file through the contract's reader (the one the app uses).
 std::optional<client::SavedResult> load(const std::string& path)
 {
-    gchar* contents = nullptr;
-    gsize length = 0;
-    GError* error = nullptr;
-    if (!g_file_get_contents(path.c_str(), &contents, &length, &error)) {
-        print_error(error->message);
-        g_error_free(error);
-        return std::nullopt;
-    }
-    const std::unique_ptr<gchar, decltype(&g_free)> owned(contents, g_free);
-    const std::string text(contents, length);
-    auto loaded = client::result_from_json(text);
+    auto loaded = contract::result_from_file(path);
     if (const auto* failure = std::get_if<client::LoadError>(&loaded)) {
         print_error(path + ": " + failure->message);
         return std::nullopt;
@@ -83,7 +70,8 @@ ExitCode history_command(const CommandLine& line)
         return exit_ok;
     }
     if (shown.empty()) {
-        std::fprintf(stderr, "%s\n", printf_text(_("No results kept in %s."), recent.directory().c_str()).c_str());
+        std::fprintf(stderr, "%s\n",
+                     printf_text(_("No results kept in %s."), client::terminal_text(recent.directory()).c_str()).c_str());
         return exit_ok;
     }
     TextTable table({ _("Date"), _("Kind"), _("Target"), _("State"), _("Figure"), _("File") });

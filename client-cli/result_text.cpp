@@ -10,6 +10,7 @@
 #include "text/printf_text.hpp"
 #include "text/progress_text.hpp"
 #include "types/saved_values.hpp"
+#include "text/terminal_text.hpp"
 
 #include <glib/gi18n-lib.h>
 
@@ -36,8 +37,10 @@ std::string figure_text(const client::SavedValue& value)
 
 std::string heading(const SavedResult& result)
 {
-    std::string text = printf_text(_("%s on %s: %s"), result.kind.c_str(), result_target_text(result).c_str(),
-                                   result.state.c_str());
+    // What the file says, escaped (a result file may hold anything).
+    using client::terminal_text;
+    std::string text = printf_text(_("%s on %s: %s"), terminal_text(result.kind).c_str(),
+                                   terminal_text(result_target_text(result)).c_str(), terminal_text(result.state).c_str());
     if (result.started_at_us > 0)
         text += "  (" + client::result_date_text(result.started_at_us);
     if (result.finished_at_us > result.started_at_us && result.started_at_us > 0)
@@ -45,7 +48,7 @@ std::string heading(const SavedResult& result)
     if (result.started_at_us > 0)
         text += ")";
     if (!result.backend.empty())
-        text += "  " + printf_text(_("backend %s"), result.backend.c_str());
+        text += "  " + printf_text(_("backend %s"), terminal_text(result.backend).c_str());
     return text + "\n";
 }
 
@@ -100,9 +103,9 @@ std::string result_summary_text(const SavedResult& result)
         text += facts.render();
     // In the user's language where the daemon sent catalogue messages (0.5).
     for (const std::string& warning : client::localized_lines(result.warnings, result.warnings, result.warning_messages))
-        text += printf_text(_("Warning: %s"), warning.c_str()) + "\n";
+        text += printf_text(_("Warning: %s"), client::terminal_text(warning).c_str()) + "\n";
     for (const std::string& note : client::localized_lines(result.notes, result.notes, result.note_messages))
-        text += printf_text(_("Note: %s"), note.c_str()) + "\n";
+        text += printf_text(_("Note: %s"), client::terminal_text(note).c_str()) + "\n";
     return text;
 }
 
@@ -110,8 +113,8 @@ std::string comparison_text(const SavedResult& a, const SavedResult& b)
 {
     std::string text = "A: " + heading(a) + "B: " + heading(b);
     if (a.kind != b.kind)
-        text += printf_text(_("Warning: different benchmarks (%s, %s): only shared figures compare"), a.kind.c_str(),
-                            b.kind.c_str())
+        text += printf_text(_("Warning: different benchmarks (%s, %s): only shared figures compare"),
+                            client::terminal_text(a.kind).c_str(), client::terminal_text(b.kind).c_str())
             + "\n";
     std::set<std::string> keys;
     for (const auto& [key, value] : a.summary)

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "session_start.hpp"
+#include "error_output.hpp"
 
 #include <cstdio>
 
@@ -11,12 +12,12 @@ std::unique_ptr<DaemonSession> start_session()
     try {
         session = std::make_unique<DaemonSession>();
     } catch (const sdbus::Error& error) {
-        std::fprintf(stderr, "diskbenchctl: %s\n", error.getMessage().c_str());
+        print_error(error.getMessage());
         return nullptr;
     }
     std::string error;
     if (!session->load(error)) {
-        std::fprintf(stderr, "diskbenchctl: %s\n", error.c_str());
+        print_error(error);
         return nullptr;
     }
     return session;

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "text_table.hpp"
+#include "text/terminal_text.hpp"
 
 #include <glib.h>
 
@@ -24,6 +25,10 @@ TextTable::TextTable(std::vector<std::string> headers, std::vector<Align> align)
 void TextTable::add_row(std::vector<std::string> cells)
 {
     cells.resize(headers_.size());
+    // Cells hold what the daemon, udisks (a device's model and serial) and
+    // result files say: escaped before they are measured and shown.
+    for (std::string& cell : cells)
+        cell = client::terminal_text(cell);
     rows_.push_back(std::move(cells));
 }
 

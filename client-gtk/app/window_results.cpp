@@ -5,6 +5,7 @@
 #include "window.hpp"
 
 #include "results/job_result.hpp"
+#include "contract/result_file.hpp"
 #include "contract/job_states.hpp"
 
 #include <glib/gi18n-lib.h>
@@ -13,21 +14,6 @@
 namespace diskbench::client {
 
 namespace {
-
-std::string read_text_file(const std::string& path, std::string& error)
-{
-    gchar* contents = nullptr;
-    gsize length = 0;
-    GError* failure = nullptr;
-    if (!g_file_get_contents(path.c_str(), &contents, &length, &failure)) {
-        error = failure->message;
-        g_error_free(failure);
-        return {};
-    }
-    std::string text(contents, length);
-    g_free(contents);
-    return text;
-}
 
 std::string reference_label(const SavedResult& result, bool same_disk)
 {
@@ -100,15 +86,12 @@ void Window::keep_if_ours(const JobEntry& job)
 
 void Window::open_result_file(const std::string& path, bool as_reference)
 {
-    std::string error;
-    const std::string text = read_text_file(path, error);
-    if (!error.empty()) {
-        toast(std::string(_("Could not open the result:")) + " " + error);
-        return;
-    }
-    auto loaded = result_from_json(text);
+    // The contract's reader checks size and nesting before parsing.
+    auto loaded = contract::result_from_file(path);
     if (const auto* failure = std::get_if<LoadError>(&loaded)) {
-        toast(failure->message);
+        toast(failure->kind == LoadError::Kind::Unreadable
+                  ? std::string(_("Could not open the result:")) + " " + path + ": " + failure->message
+                  : failure->message);
         return;
     }
     SavedResult result = std::move(std::get<SavedResult>(loaded));

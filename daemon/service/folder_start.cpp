@@ -3,7 +3,7 @@
 // off the bus thread with the caller's credentials, then the job.
 #include "caller_credentials.hpp"
 #include "device_info.hpp"
-#include "display_text.hpp"
+#include "contract/display_text.hpp"
 #include "bus_errors.hpp"
 #include "log.hpp"
 #include "manager.hpp"
@@ -19,7 +19,7 @@ constexpr const char* filesystem_action = "org.diskbench.benchmark-filesystem";
 
 // The folder behind a caller's fd, as this process sees it: for logs,
 // polkit's dialog and the Job's Target, never to open anything by. Made
-// fit for D-Bus strings (display_text.hpp): the name may be any bytes.
+// fit for D-Bus strings (contract/display_text.hpp): the name may be any bytes.
 std::string folder_name(int fd)
 {
     std::string link = "/proc/self/fd/" + std::to_string(fd);
@@ -28,7 +28,7 @@ std::string folder_name(int fd)
     if (length <= 0 || static_cast<std::size_t>(length) >= name.size())
         return "(a folder)";
     name.resize(static_cast<std::size_t>(length));
-    return display_text(name);
+    return contract::display_text(name);
 }
 
 } // namespace

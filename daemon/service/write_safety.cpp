@@ -2,10 +2,10 @@
 #include "write_safety.hpp"
 
 #include "bus_errors.hpp"
-#include "display_text.hpp"
 #include "log.hpp"
 
 #include "contract/confirmation.hpp"
+#include "contract/display_text.hpp"
 
 namespace diskbench::service {
 
@@ -73,7 +73,8 @@ std::string device_label(const system::DeviceFacts& facts)
     const std::string serial(without_blanks_around(facts.serial));
     if (model.empty())
         return facts.node;
-    return display_text(model + (serial.empty() ? "" : ", serial " + serial)) + " (" + facts.node + ")";
+    return contract::display_text(model + (serial.empty() ? "" : ", serial " + serial), contract::Controls::C0AndC1)
+        + " (" + facts.node + ")";
 }
 
 } // namespace diskbench::service

@@ -1,11 +1,16 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "result_file.hpp"
 
+#include "byte_size.hpp"
 #include "json_output.hpp"
 
 #include <glib/gi18n-lib.h>
 
 #include <memory>
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <fmt/format.h>
 
@@ -309,8 +314,52 @@ std::string result_to_json(const SavedResult& result)
     return json_text(builder);
 }
 
+namespace {
+
+// The deepest nesting of arrays and objects in JSON text, counted without
+// parsing (brackets inside strings do not count); stops past `limit`.
+std::size_t nesting_depth(std::string_view text, std::size_t limit)
+{
+    std::size_t depth = 0, deepest = 0;
+    bool in_string = false, escaped = false;
+    for (const char c : text) {
+        if (in_string) {
+            if (escaped)
+                escaped = false;
+            else if (c == '\\')
+                escaped = true;
+            else if (c == '"')
+                in_string = false;
+        } else if (c == '"') {
+            in_string = true;
+        } else if (c == '[' || c == '{') {
+            deepest = std::max(deepest, ++depth);
+            if (deepest > limit)
+                break;
+        } else if ((c == ']' || c == '}') && depth > 0) {
+            --depth;
+        }
+    }
+    return deepest;
+}
+
+LoadError too_large()
+{
+    return { LoadError::Kind::Unreadable,
+             fmt::format(fmt::runtime(_("This file is too large to be a result file (more than {})")),
+                         byte_size_text(max_result_file_bytes)) };
+}
+
+} // namespace
+
 std::variant<SavedResult, LoadError> result_from_json(std::string_view text)
 {
+    if (text.size() > max_result_file_bytes)
+        return too_large();
+    if (nesting_depth(text, max_result_nesting) > max_result_nesting)
+        return LoadError { LoadError::Kind::Corrupt,
+                           fmt::format(fmt::runtime(_("This is not a result file: nested more than {} levels deep")),
+                                       max_result_nesting) };
     GObjectPtr<JsonParser> parser(json_parser_new());
     GError* error = nullptr;
     if (!json_parser_load_from_data(parser.get(), text.data(), static_cast<gssize>(text.size()), &error)) {
@@ -361,6 +410,56 @@ std::variant<SavedResult, LoadError> result_from_json(std::string_view text)
         return LoadError { LoadError::Kind::Corrupt,
                            std::string(_("This result file is damaged")) + ": " + corrupt.what };
     }
+}
+
+namespace {
+
+// Closes a descriptor when it goes out of scope.
+struct FileDescriptor {
+    int fd;
+    explicit FileDescriptor(int value) noexcept : fd(value) {}
+    FileDescriptor(const FileDescriptor&) = delete;
+    FileDescriptor& operator=(const FileDescriptor&) = delete;
+    ~FileDescriptor()
+    {
+        if (fd >= 0)
+            ::close(fd);
+    }
+};
+
+} // namespace
+
+std::variant<SavedResult, LoadError> result_from_file(const std::string& path)
+{
+    const auto unreadable = [](int error) { return LoadError { LoadError::Kind::Unreadable, g_strerror(error) }; };
+    // O_NONBLOCK: opening a FIFO planted under a result's name returns at
+    // once (and is refused below) instead of waiting for a writer.
+    const FileDescriptor file(::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK));
+    if (file.fd < 0)
+        return unreadable(errno);
+    struct stat status {};
+    if (::fstat(file.fd, &status) != 0)
+        return unreadable(errno);
+    if (!S_ISREG(status.st_mode))
+        return LoadError { LoadError::Kind::Unreadable, _("not a regular file") };
+    if (static_cast<std::uint64_t>(status.st_size) > max_result_file_bytes)
+        return too_large();
+    // Read to the end, but never more than the limit (the file may grow).
+    std::string text;
+    std::vector<char> buffer(65536);
+    for (;;) {
+        const ssize_t got = ::read(file.fd, buffer.data(), buffer.size());
+        if (got < 0 && errno == EINTR)
+            continue;
+        if (got < 0)
+            return unreadable(errno);
+        if (got == 0)
+            break;
+        text.append(buffer.data(), static_cast<std::size_t>(got));
+        if (text.size() > max_result_file_bytes)
+            return too_large();
+    }
+    return result_from_json(text);
 }
 
 } // namespace diskbench::contract

@@ -5,6 +5,7 @@
 
 #include "messages.hpp"
 
+#include <cstddef>
 #include <cstdint>
 #include <map>
 #include <string>
@@ -63,10 +64,29 @@ inline constexpr std::int64_t result_schema_version = 1;
 std::string result_to_json(const SavedResult& result);
 
 struct LoadError {
-    enum class Kind { Corrupt, NewerSchema, OlderSchema } kind;
+    // Unreadable: the file could not be read (missing, not a regular file,
+    // too large to be a result).
+    enum class Kind { Corrupt, NewerSchema, OlderSchema, Unreadable } kind;
     std::string message; // translated, for a toast
 };
 
+// What a result file may be at most, checked before json-glib sees it: a
+// result file is anyone's file (downloaded, shared, planted in the results
+// folder), and json-glib's parser recurses once per nesting level, so a
+// valid file of 200,000 nested arrays overflowed the stack. The largest
+// result the daemon can give (1.9 million points, about 160 MB written
+// out) and the deepest (5 levels: series, points, a point) stay far below.
+inline constexpr std::size_t max_result_file_bytes = 256 * 1024 * 1024;
+inline constexpr std::size_t max_result_nesting = 64;
+
+// Refuses text longer or more deeply nested than the limits above, then
+// reads it.
 std::variant<SavedResult, LoadError> result_from_json(std::string_view text);
+// Reads the file at `path`: a regular file only (a FIFO would block the
+// reader) and no more than max_result_file_bytes of it, then
+// result_from_json(). Every reader of result files (the app, diskbenchctl,
+// the recent results both keep) goes through here. The error's message
+// does not name the file: the caller says which one it read.
+std::variant<SavedResult, LoadError> result_from_file(const std::string& path);
 
 } // namespace diskbench::contract

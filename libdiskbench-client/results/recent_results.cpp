@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "results/recent_results.hpp"
 
+#include "text/terminal_text.hpp"
 #include "types/saved_values.hpp"
 
 #include <glib.h>
@@ -153,14 +154,14 @@ void RecentResults::reload()
         if (!g_str_has_suffix(name, ".json"))
             continue;
         const std::string path = directory_ + "/" + name;
-        gchar* contents = nullptr;
-        gsize length = 0;
-        if (!g_file_get_contents(path.c_str(), &contents, &length, nullptr))
-            continue;
-        const GCharPtr owned(contents, g_free);
-        auto loaded = result_from_json(std::string_view(contents, length));
+        // Anyone may have put a file here (a download, a copy): one that
+        // does not load is skipped, with one warning per file and process.
+        auto loaded = contract::result_from_file(path);
         if (auto* result = std::get_if<SavedResult>(&loaded))
             results_.push_back({ path, std::move(*result) });
+        else if (warned_.insert(path).second)
+            g_warning("skipped %s: %s", terminal_text(path).c_str(),
+                      terminal_text(std::get<LoadError>(loaded).message).c_str());
     }
     std::sort(results_.begin(), results_.end(), [](const RecentResult& a, const RecentResult& b) {
         return a.result.finished_at_us > b.result.finished_at_us;

@@ -4,6 +4,7 @@
 #include "types/result_types.hpp"
 
 #include <cstdint>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -34,7 +35,8 @@ public:
     // Writes a removed result back under its old name (Undo).
     std::string restore(const std::string& path, const std::string& contents);
 
-    // Reads the directory (newest first). Files that do not load are skipped.
+    // Reads the directory (newest first). Files that do not load are
+    // skipped, each with one warning.
     void reload();
     // reload() only when the directory changed since (its mtime): opening
     // the reference picker should not parse every file again.
@@ -49,6 +51,7 @@ private:
     std::string directory_;
     std::vector<RecentResult> results_;
     std::int64_t loaded_mtime_ns_ = -1;
+    std::set<std::string> warned_; // files reload() skipped and said so
 };
 
 // The same physical disk? Serial or WWN when known, else model and size,

@@ -324,6 +324,90 @@ class CliTest(harness.LoopDeviceTestCase):
         res = self.ctl('devices', env={'DBUS_SYSTEM_BUS_ADDRESS': 'unix:path=/nonexistent/bus'})
         self.assertEqual(res.returncode, EXIT_NO_DAEMON, res.stderr)
 
+    # ---- hostile result files (issue 26) ----
+
+    # Escape sequences a result file may carry into a terminal: its title,
+    # clear screen and home, a line of its own, a C1 CSI (U+009B), DEL.
+    EVIL = '\x1b]0;owned\x07\x1b[2J\x1b[H\nverified OK \u009b31m\x7f'
+
+    @staticmethod
+    def result_json(kind='seek', text=''):
+        return json.dumps({
+            'schema_version': 1, 'kind': kind + text, 'state': 'finished', 'backend': 'io_uring' + text,
+            'target_kind': 'device', 'target': '/dev/sda' + text,
+            'started_at_us': 1_700_000_000_000_000, 'finished_at_us': 1_700_000_001_000_000,
+            'parameters': {'count': 100}, 'summary': {'latency_mean_us': 8500.0, 'model' + text: 'x' + text},
+            'device_info': {'node': '/dev/sda' + text, 'model': 'USB disk' + text, 'serial': 'S1' + text},
+            'warnings': ['warning' + text], 'notes': ['note' + text],
+            'series': [{'name': 'latency', 'x_unit': 'B', 'y_unit': 'us', 'style': 'scatter',
+                        'points': [[0, 1.0], [4096, 2.0]]}],
+        })
+
+    def write_file(self, path, text, user='dbtest-in'):
+        with open(path, 'w') as f:
+            f.write(text)
+        pw = pwd.getpwnam(user)
+        os.chown(path, pw.pw_uid, pw.pw_gid)
+        return path
+
+    def ctl_bytes(self, *args, user='dbtest-in', env=None):
+        """diskbenchctl's stdout and stderr as bytes: escape sequences and all."""
+        return subprocess.run(self.argv(user, args, env), stdin=subprocess.DEVNULL, capture_output=True,
+                              timeout=120, check=False)
+
+    def assert_no_terminal_controls(self, output):
+        for control in (b'\x1b', b'\x07', b'\x7f', b'\xc2\x9b'):
+            self.assertNotIn(control, output)
+        self.assertFalse(any(line.startswith(b'verified OK') for line in output.splitlines()), output)
+
+    def test_show_escapes_a_hostile_result_file(self):
+        path = self.write_file(os.path.join(self.homes['dbtest-in'], 'evil.json'), self.result_json(text=self.EVIL))
+        res = self.ctl_bytes('show', path)
+        self.assertEqual(res.returncode, EXIT_OK, res.stderr)
+        self.assert_no_terminal_controls(res.stdout + res.stderr)
+        # Shown, escaped (\xNN), not dropped.
+        self.assertIn(b'seek\\x1b]0;owned\\x07\\x1b[2J\\x1b[H\\x0averified OK \\xc2\\x9b31m\\x7f', res.stdout)
+        self.assertIn(b'Warning: warning\\x1b]0;owned', res.stdout)
+        # --json: the same strings, as JSON escapes.
+        res = self.ctl_bytes('show', path, '--json')
+        self.assertEqual(res.returncode, EXIT_OK, res.stderr)
+        self.assert_no_terminal_controls(res.stdout)
+        self.assertEqual(json.loads(res.stdout)['notes'], ['note' + self.EVIL])
+
+    def test_deeply_nested_result_files_are_refused_not_a_crash(self):
+        home = self.homes['dbtest-out']
+        deep = '[' * 200_000 + ']' * 200_000
+        path = self.write_file(os.path.join(home, 'deep.json'), deep, user='dbtest-out')
+        res = self.ctl_bytes('show', path, user='dbtest-out')
+        self.assertEqual(res.returncode, EXIT_FILE, res.stderr)  # not 139 (SIGSEGV) or -11
+        self.assertTrue(res.stderr.startswith(b'diskbenchctl: '), res.stderr)
+        self.assertIn(b'nested more than 64 levels', res.stderr)
+        # In the results folder, which history reads whole at start: skipped
+        # with one warning, the good result and the hostile one listed.
+        data = tempfile.mkdtemp(prefix='data-', dir=home)
+        results = os.path.join(data, 'diskbench', 'results')
+        os.makedirs(results)
+        pw = pwd.getpwnam('dbtest-out')
+        for d in (data, os.path.dirname(results), results):
+            os.chown(d, pw.pw_uid, pw.pw_gid)
+        self.write_file(os.path.join(results, 'good.json'), self.result_json(), user='dbtest-out')
+        self.write_file(os.path.join(results, 'evil.json'),
+                        self.result_json(text=self.EVIL).replace('1700000000000000', '1700000100000000'),
+                        user='dbtest-out')
+        self.write_file(os.path.join(results, 'deep.json'), deep, user='dbtest-out')
+        env = {'XDG_DATA_HOME': data}
+        res = self.ctl_bytes('history', user='dbtest-out', env=env)
+        self.assertEqual(res.returncode, EXIT_OK, res.stderr)
+        self.assert_no_terminal_controls(res.stdout + res.stderr)
+        self.assertIn(b'good.json', res.stdout)
+        self.assertIn(b'evil.json', res.stdout)
+        self.assertNotIn(b'deep.json', res.stdout)
+        self.assertEqual(res.stderr.count(b'deep.json'), 1, res.stderr)
+        res = self.ctl_bytes('history', '--json', user='dbtest-out', env=env)
+        self.assertEqual(res.returncode, EXIT_OK, res.stderr)
+        self.assert_no_terminal_controls(res.stdout)
+        self.assertEqual(len(json.loads(res.stdout)), 2)
+
     def test_jobs_watch_cancel_and_busy(self):
         count = str(SEEK_LONG['count'][1])
         runner = self.ctl_process('run', 'seek', self.loop.node, f'count={count}', '--no-save')

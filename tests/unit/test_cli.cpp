@@ -8,6 +8,7 @@
 #include "text_table.hpp"
 
 #include "contract/error_names.hpp"
+#include "text/terminal_text.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -242,4 +243,35 @@ TEST_CASE("only an exclusive list refuses other values", "[cli]")
                               { std::int64_t { 16LL << 20 }, std::int64_t { 1LL << 30 } }, false, "bytes" };
     CHECK(typed_value(file_size, "3G", error) == SavedValue(std::int64_t { 3LL << 30 }));
     CHECK(error.empty());
+}
+
+TEST_CASE("what a result file says reaches the terminal escaped", "[cli]")
+{
+    // A hostile result file (issue 26): the terminal's title, clear screen,
+    // a line of its own, a C1 CSI, a backslash.
+    const std::string evil = "x\x1b]0;owned\x07\x1b[2J\n\xc2\x9b" "31mverified OK\\";
+    const std::string escaped = "x\\x1b]0;owned\\x07\\x1b[2J\\x0a\\xc2\\x9b31mverified OK\\\\";
+    CHECK(diskbench::client::terminal_text(evil) == escaped);
+    CHECK(diskbench::client::terminal_text("Samsung SSD 860 · ünï") == "Samsung SSD 860 · ünï");
+
+    SavedResult result;
+    result.kind = "seek" + evil;
+    result.state = "finished";
+    result.backend = evil;
+    result.device_info = { { "node", "/dev/sda" + evil } };
+    result.summary = { { "iops" + evil, 1000.0 }, { "model", evil } };
+    result.warnings = { evil };
+    result.notes = { evil };
+    for (const std::string& text : { result_summary_text(result), comparison_text(result, result) }) {
+        CHECK(text.find('\x1b') == std::string::npos);
+        CHECK(text.find('\x07') == std::string::npos);
+        CHECK(text.find("\xc2\x9b") == std::string::npos);
+        CHECK(text.find("\nverified OK") == std::string::npos);
+        CHECK(text.find(escaped) != std::string::npos);
+    }
+
+    // Table cells (device models and serials from udisks, history rows).
+    TextTable table({ "Model" });
+    table.add_row({ evil });
+    CHECK(table.render() == "Model\n" + escaped + "\n");
 }

@@ -3,11 +3,17 @@
 #include "contract/benchmark_kinds.hpp"
 #include "contract/byte_size.hpp"
 #include "contract/confirmation.hpp"
+#include "contract/display_text.hpp"
 #include "contract/error_names.hpp"
 #include "contract/result_file.hpp"
 
 #include <catch2/catch.hpp>
 
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
 #include <set>
 #include <string>
 
@@ -153,4 +159,93 @@ TEST_CASE("byte sizes are shown exactly, and read back the same", "[contract]")
     for (const std::uint64_t bytes : { std::uint64_t { 0 }, std::uint64_t { 1 }, 4 * KiB, 1000 * KiB, 3 * GiB / 4,
                                        GiB + 12345, 100 * GiB, (std::uint64_t { 1 } << 62) + 3 * MiB })
         CHECK(parse_byte_size(byte_size_text(bytes)) == bytes);
+}
+
+TEST_CASE("result files too deep or too large are refused before json-glib parses them", "[contract]")
+{
+    // 200,000 nested arrays: valid JSON that overflowed json-glib's
+    // recursive parser (a crash of every reader, issue 26).
+    const std::size_t levels = 200000;
+    const std::string deep = std::string(levels, '[') + std::string(levels, ']');
+    auto loaded = result_from_json(deep);
+    REQUIRE(std::holds_alternative<LoadError>(loaded));
+    CHECK(std::get<LoadError>(loaded).kind == LoadError::Kind::Corrupt);
+    CHECK(std::get<LoadError>(loaded).message.find("64") != std::string::npos);
+    // Brackets inside strings are text, not nesting.
+    SavedResult result;
+    result.kind = "seek";
+    result.state = "finished";
+    result.notes = { std::string(100, '[') + std::string(100, '{') };
+    loaded = result_from_json(result_to_json(result));
+    REQUIRE(std::holds_alternative<SavedResult>(loaded));
+    CHECK(std::get<SavedResult>(loaded) == result);
+
+    // Through the file reader: a regular file only, within the size limit.
+    char directory[] = "/tmp/diskbench-contract-XXXXXX";
+    REQUIRE(::mkdtemp(directory));
+    const std::string folder = directory;
+    const std::string deep_file = folder + "/deep.json";
+    std::FILE* file = std::fopen(deep_file.c_str(), "w");
+    REQUIRE(file);
+    std::fputs(deep.c_str(), file);
+    std::fclose(file);
+    loaded = result_from_file(deep_file);
+    REQUIRE(std::holds_alternative<LoadError>(loaded));
+    CHECK(std::get<LoadError>(loaded).kind == LoadError::Kind::Corrupt);
+
+    const std::string large_file = folder + "/large.json";
+    file = std::fopen(large_file.c_str(), "w");
+    REQUIRE(file);
+    REQUIRE(::ftruncate(::fileno(file), static_cast<off_t>(max_result_file_bytes) + 1) == 0); // sparse
+    std::fclose(file);
+    loaded = result_from_file(large_file);
+    REQUIRE(std::holds_alternative<LoadError>(loaded));
+    CHECK(std::get<LoadError>(loaded).kind == LoadError::Kind::Unreadable);
+
+    const std::string fifo = folder + "/fifo.json";
+    REQUIRE(::mkfifo(fifo.c_str(), 0600) == 0);
+    loaded = result_from_file(fifo); // refused at once, not waiting for a writer
+    REQUIRE(std::holds_alternative<LoadError>(loaded));
+    CHECK(std::get<LoadError>(loaded).kind == LoadError::Kind::Unreadable);
+
+    const std::string good_file = folder + "/good.json";
+    file = std::fopen(good_file.c_str(), "w");
+    REQUIRE(file);
+    std::fputs(result_to_json(result).c_str(), file);
+    std::fclose(file);
+    loaded = result_from_file(good_file);
+    REQUIRE(std::holds_alternative<SavedResult>(loaded));
+    CHECK(std::get<SavedResult>(loaded) == result);
+
+    for (const std::string& path : { deep_file, large_file, fifo, good_file })
+        std::remove(path.c_str());
+    ::rmdir(directory);
+}
+
+TEST_CASE("result JSON carries DEL and C1 controls as \\u escapes", "[contract]")
+{
+    SavedResult result;
+    result.kind = "seek";
+    result.state = "finished";
+    result.notes = { "a\x1b]0;title\x07 b\x7f c\xc2\x9b" "31m d\xc3\xa9" };
+    const std::string text = result_to_json(result);
+    CHECK(text.find('\x1b') == std::string::npos);
+    CHECK(text.find('\x7f') == std::string::npos);
+    CHECK(text.find("\xc2\x9b") == std::string::npos);
+    CHECK(text.find("\\u007f") != std::string::npos);
+    CHECK(text.find("\\u009b") != std::string::npos);
+    CHECK(text.find("d\xc3\xa9") != std::string::npos); // other characters stay
+    const auto loaded = result_from_json(text);
+    REQUIRE(std::holds_alternative<SavedResult>(loaded));
+    CHECK(std::get<SavedResult>(loaded) == result);
+}
+
+TEST_CASE("display text: C1 controls escaped only when asked", "[contract]")
+{
+    using diskbench::contract::Controls;
+    using diskbench::contract::display_text;
+    CHECK(display_text("a\xc2\x9b" "b") == "a\xc2\x9b" "b");
+    CHECK(display_text("a\xc2\x9b" "b", Controls::C0AndC1) == "a\\xc2\\x9bb");
+    CHECK(display_text("\xc2\x80\xc2\x9f\xc2\xa0", Controls::C0AndC1) == "\\xc2\\x80\\xc2\\x9f\xc2\xa0");
+    CHECK(display_text("\x1b[2J\x7f\n", Controls::C0AndC1) == "\\x1b[2J\\x7f\\x0a");
 }

@@ -5,7 +5,7 @@
 
 #include <cstdint>
 
-namespace diskbench::service {
+namespace diskbench::contract {
 
 namespace {
 
@@ -54,9 +54,8 @@ std::size_t valid_sequence(std::string_view text, std::size_t i)
     return length;
 }
 
-// U+0080..U+009F (UTF-8 C2 80..C2 9F): C1 controls, which terminals obey
-// like C0 ones (CSI is U+009B); escaped byte by byte like those.
-bool c1_control(std::string_view text, std::size_t i)
+// U+0080..U+009F, encoded as C2 80..C2 9F.
+bool is_c1(std::string_view text, std::size_t i)
 {
     return static_cast<unsigned char>(text[i]) == 0xC2 && i + 1 < text.size()
         && static_cast<unsigned char>(text[i + 1]) <= 0x9F;
@@ -64,7 +63,7 @@ bool c1_control(std::string_view text, std::size_t i)
 
 } // namespace
 
-std::string display_text(std::string_view text)
+std::string display_text(std::string_view text, Controls controls)
 {
     std::string out;
     out.reserve(text.size());
@@ -79,7 +78,8 @@ std::string display_text(std::string_view text)
         } else if (byte < 0x80) {
             out += static_cast<char>(byte);
             ++i;
-        } else if (const std::size_t length = valid_sequence(text, i); length > 0 && !c1_control(text, i)) {
+        } else if (const std::size_t length = valid_sequence(text, i);
+                   length > 0 && !(controls == Controls::C0AndC1 && is_c1(text, i))) {
             out.append(text.substr(i, length));
             i += length;
         } else {
@@ -90,4 +90,4 @@ std::string display_text(std::string_view text)
     return out;
 }
 
-} // namespace diskbench::service
+} // namespace diskbench::contract
