@@ -131,10 +131,13 @@ void DeviceObject::ask_sensor()
 void DeviceObject::take_sensor_reading(const system::TemperatureReading& reading)
 {
     const auto now = std::chrono::steady_clock::now();
+    // The sensor's first answer is signalled at once: what InterfacesAdded
+    // carried was only the SMART value (or nothing), not a reading.
+    const bool first = !hwmon_read_at_;
     hwmon_reading_ = reading;
     hwmon_read_at_ = now;
     const system::TemperatureReading combined_reading = combined(hwmon_reading_);
-    if (now - signalled_at_ >= temperature_interval && combined_reading != signalled_) {
+    if ((first || now - signalled_at_ >= temperature_interval) && combined_reading != signalled_) {
         std::vector<std::string> changed;
         if (combined_reading.celsius != signalled_.celsius)
             changed.emplace_back("Temperature");

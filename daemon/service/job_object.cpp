@@ -190,7 +190,9 @@ void JobObject::emit_completed()
 
 std::string JobObject::public_error_message() const
 {
-    if (!private_samples_ || setup_.target_name.empty())
+    // "/" (root's benchmark of the root folder) is no secret, and replacing
+    // every slash would garble the text.
+    if (!private_samples_ || setup_.target_name.size() < 2)
         return error_message_;
     // Every engine error about a folder names it as the caller did
     // (target_name); nothing else in them is private.
