@@ -165,31 +165,27 @@ int main(int argc, char** argv)
         connection->releaseName(bus_name);
         loop.flush();
         manager.shutdown();
-        if (const std::size_t probes = service::BlockingProbes::outstanding(); probes > 0
-            && service::EngineRun::outstanding() == 0 && manager.disposals_pending() == 0) {
-            // A backing file or sensor that never answered: its probe
-            // thread waits in the kernel; unwinding would free what it
-            // still holds.
-            service::log_warning("{} probe thread(s) still wait for a file or sensor that does not answer; exiting "
-                                 "without them",
-                                 probes);
-            std::fflush(nullptr);
-            std::_Exit(0);
-        }
+        // Threads whose device stopped answering still wait for their I/O,
+        // and would post to the loop when it returns. Leave without
+        // unwinding: the kernel keeps their buffers pinned until the
+        // requests complete (or the device goes away), and frees them then.
+        // A thread in an uninterruptible read (psync) keeps the process from
+        // fully leaving until that happens; one waiting on io_uring does
+        // not. The same for scratch folders still being removed (their
+        // names are left for the next run to remove) and for probes of a
+        // backing file or sensor that never answered.
+        const std::size_t stuck = service::EngineRun::outstanding();
         const std::size_t disposing = manager.disposals_pending();
-        if (const std::size_t stuck = service::EngineRun::outstanding(); stuck > 0 || disposing > 0) {
-            // Threads whose device stopped answering still wait for their
-            // I/O, and would post to the loop when it returns. Leave without
-            // unwinding: the kernel keeps their buffers pinned until the
-            // requests complete (or the device goes away), and frees them
-            // then. A thread in an uninterruptible read (psync) keeps the
-            // process from fully leaving until that happens; one waiting on
-            // io_uring does not.
-            // The same for scratch folders still being removed (their
-            // names are left for the next run to remove).
-            service::log_warning("{} benchmark thread(s) still wait for a device that does not answer, and {} "
-                                 "scratch folder removal(s) for a filesystem; exiting without them",
-                                 stuck, disposing);
+        const std::size_t probes = service::BlockingProbes::outstanding();
+        if (stuck > 0 || disposing > 0 || probes > 0) {
+            if (stuck > 0 || disposing > 0)
+                service::log_warning("{} benchmark thread(s) still wait for a device that does not answer, and {} "
+                                     "scratch folder removal(s) for a filesystem; exiting without them",
+                                     stuck, disposing);
+            if (probes > 0)
+                service::log_warning("{} probe thread(s) still wait for a file or sensor that does not answer; "
+                                     "exiting without them",
+                                     probes);
             std::fflush(nullptr);
             std::_Exit(0);
         }

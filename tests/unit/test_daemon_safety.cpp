@@ -194,12 +194,27 @@ public:
     LoopPartitions(const testing::LoopDevice& disk, std::vector<std::pair<std::uint64_t, std::uint64_t>> sectors)
         : disk_(disk.path())
     {
-        for (const auto& [start, length] : sectors) {
-            const std::string number = std::to_string(++count_);
-            testing::run_program({ "addpart", disk_, number, std::to_string(start), std::to_string(length) });
+        // A failed addpart (udev holding the disk a moment) throws out of
+        // the constructor, where no destructor runs: remove what was added
+        // first, or the detached loop device keeps stale partitions.
+        try {
+            for (const auto& [start, length] : sectors) {
+                const std::string number = std::to_string(count_ + 1);
+                testing::run_program({ "addpart", disk_, number, std::to_string(start), std::to_string(length) });
+                ++count_;
+            }
+        } catch (...) {
+            remove_all();
+            throw;
         }
     }
-    ~LoopPartitions()
+    ~LoopPartitions() { remove_all(); }
+    LoopPartitions(const LoopPartitions&) = delete;
+    LoopPartitions& operator=(const LoopPartitions&) = delete;
+    [[nodiscard]] std::string node(unsigned number) const { return disk_ + "p" + std::to_string(number); }
+
+private:
+    void remove_all() noexcept
     {
         for (unsigned number = count_; number > 0; --number) {
             try {
@@ -207,12 +222,9 @@ public:
             } catch (...) {
             }
         }
+        count_ = 0;
     }
-    LoopPartitions(const LoopPartitions&) = delete;
-    LoopPartitions& operator=(const LoopPartitions&) = delete;
-    [[nodiscard]] std::string node(unsigned number) const { return disk_ + "p" + std::to_string(number); }
 
-private:
     std::string disk_;
     unsigned count_ = 0;
 };
