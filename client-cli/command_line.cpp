@@ -19,6 +19,8 @@ struct CommandShape {
     std::string_view name;
     std::size_t min_args, max_args; // max: SIZE_MAX for KEY=VALUE lists
     bool json, save, passes;        // which options it takes
+    bool metrics = false;           // --openmetrics FILE (run, watch)
+    bool format = false;            // --format NAME and --output FILE (export)
 };
 
 constexpr std::size_t many = static_cast<std::size_t>(-1);
@@ -26,13 +28,14 @@ constexpr std::size_t many = static_cast<std::size_t>(-1);
 constexpr std::array commands {
     CommandShape { "devices", 0, 0, true, false, false },
     CommandShape { "benchmarks", 0, 1, true, false, false },
-    CommandShape { "run", 2, many, true, true, true },
+    CommandShape { "run", 2, many, true, true, true, true },
     CommandShape { "jobs", 0, 0, true, false, false },
-    CommandShape { "watch", 1, 1, true, true, false },
+    CommandShape { "watch", 1, 1, true, true, false, true },
     CommandShape { "cancel", 1, 1, false, false, false },
     CommandShape { "history", 0, 1, true, false, false },
     CommandShape { "show", 1, 1, true, false, false },
     CommandShape { "compare", 2, 2, true, false, false },
+    CommandShape { "export", 1, many, false, false, false, false, true },
     CommandShape { "help", 0, 0, false, false, false },
 };
 
@@ -90,6 +93,12 @@ std::optional<CommandLine> parse_command_line(const std::vector<std::string>& ar
         } else if (name == "--passes") {
             if (!(line.passes = take_value()))
                 return std::nullopt;
+        } else if (name == "--format") {
+            if (!(line.format = take_value()))
+                return std::nullopt;
+        } else if (name == "--openmetrics") {
+            if (!(line.openmetrics = take_value()))
+                return std::nullopt;
         } else if (name == "--help" || name == "-h") {
             line.command = "help";
             return line;
@@ -121,12 +130,23 @@ std::optional<CommandLine> parse_command_line(const std::vector<std::string>& ar
     const char* refused = nullptr;
     if (line.json && !shape->json)
         refused = "--json";
-    else if ((line.output || line.no_save) && !shape->save)
-        refused = line.output ? "--output" : "--no-save";
+    else if (line.output && !shape->save && !shape->format)
+        refused = "--output";
+    else if (line.no_save && !shape->save)
+        refused = "--no-save";
     else if (line.passes && !shape->passes)
         refused = "--passes";
+    else if (line.openmetrics && !shape->metrics)
+        refused = "--openmetrics";
+    else if (line.format && !shape->format)
+        refused = "--format";
     if (refused) {
         error = printf_text(_("%s: %s does not apply here"), line.command.c_str(), refused);
+        return std::nullopt;
+    }
+    if (shape->format && line.format.value_or("") != "openmetrics") {
+        error = line.format ? printf_text(_("unknown format “%s” (known: openmetrics)"), line.format->c_str())
+                            : printf_text(_("%s needs --format (openmetrics)"), line.command.c_str());
         return std::nullopt;
     }
     return line;
@@ -146,12 +166,17 @@ std::string usage_text()
              "  history [DEVICE]            list the results kept for you\n"
              "  show FILE                   print a result file\n"
              "  compare A B                 compare two result files\n"
+             "  export --format=openmetrics FILE…\n"
+             "                              result files as Prometheus metrics (node_exporter)\n"
              "\n"
              "Options:\n"
              "  --json                      print JSON (results in the app's result-file format)\n"
-             "  --output FILE, -o FILE      also write the result to FILE (run, watch)\n"
+             "  --output FILE, -o FILE      also write the result to FILE (run, watch; export: instead of\n"
+             "                              standard output)\n"
              "  --no-save                   do not keep the result in your history (run, watch)\n"
              "  --passes N                  set the kind's “passes” parameter (run)\n"
+             "  --openmetrics FILE          also write the result as Prometheus metrics (run, watch)\n"
+             "  --format NAME               the export's format: openmetrics (export)\n"
              "  --no-ask-password           never ask for a password; fail instead\n"
              "  --help, -h                  show this text\n"
              "\n"

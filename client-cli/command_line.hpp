@@ -17,6 +17,8 @@ struct CommandLine {
     bool no_ask_password = false;
     std::optional<std::string> output;  // --output FILE
     std::optional<std::string> passes;  // --passes N, typed later from the kind's parameters
+    std::optional<std::string> format;       // --format NAME (export: "openmetrics")
+    std::optional<std::string> openmetrics;  // --openmetrics FILE (run, watch)
 };
 
 // Parses argv[1..]. On failure: nothing, and `error` says what is wrong.

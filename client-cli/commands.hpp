@@ -18,5 +18,6 @@ ExitCode cancel_command(const CommandLine& line);
 ExitCode history_command(const CommandLine& line);
 ExitCode show_command(const CommandLine& line);
 ExitCode compare_command(const CommandLine& line);
+ExitCode export_command(const CommandLine& line);
 
 } // namespace diskbench::cli

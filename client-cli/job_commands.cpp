@@ -170,7 +170,7 @@ ExitCode run_command(const CommandLine& line)
         return exit_code_for_error(failure->name);
     }
     agent.reset(); // one password per run, like the app's once-per-job check
-    ResultOutput output { line.json, !line.no_save, line.output };
+    ResultOutput output { line.json, !line.no_save, line.output, line.openmetrics };
     return follow_job(*session, std::get<std::string>(*wait.reply), output);
 }
 
@@ -204,7 +204,7 @@ ExitCode watch_command(const CommandLine& line)
     std::string path;
     if (const ExitCode refused = open_job(line.args[0], session, path); refused != exit_ok)
         return refused;
-    ResultOutput output { line.json, !line.no_save, line.output };
+    ResultOutput output { line.json, !line.no_save, line.output, line.openmetrics };
     return follow_job(*session, path, output);
 }
 

@@ -8,6 +8,7 @@
 #include "results/recent_results.hpp"
 #include "contract/job_states.hpp"
 #include "error_output.hpp"
+#include "results/openmetrics.hpp"
 #include "text/terminal_text.hpp"
 
 #include <glib-unix.h>
@@ -201,6 +202,14 @@ private:
             const std::string error = client::write_file_atomically(*output_.file, json);
             if (!error.empty()) {
                 print_error(*output_.file + ": " + error);
+                file_ok = false;
+            }
+        }
+        if (output_.metrics_file) {
+            const std::string error
+                = client::write_file_atomically(*output_.metrics_file, client::openmetrics_text({ result }));
+            if (!error.empty()) {
+                print_error(*output_.metrics_file + ": " + error);
                 file_ok = false;
             }
         }

@@ -14,6 +14,7 @@ struct ResultOutput {
     bool json = false;                 // stdout: the result file's JSON, else the summary table
     bool save = true;                  // keep it in $XDG_DATA_HOME/diskbench/results
     std::optional<std::string> file;   // --output
+    std::optional<std::string> metrics_file; // --openmetrics
 };
 
 // Follows one job (ours from `run`, or any from `watch`) to its end on the

@@ -53,5 +53,7 @@ int main(int argc, char** argv)
         return show_command(*line);
     if (command == "compare")
         return compare_command(*line);
+    if (command == "export")
+        return export_command(*line);
     return exit_usage; // parse_command_line knows no other command
 }

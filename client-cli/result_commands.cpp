@@ -8,6 +8,7 @@
 #include "results/device_history.hpp"
 #include "text/headline_text.hpp"
 #include "results/job_result.hpp"
+#include "results/openmetrics.hpp"
 #include "text/printf_text.hpp"
 #include "results/recent_results.hpp"
 #include "types/saved_values.hpp"
@@ -98,6 +99,30 @@ ExitCode compare_command(const CommandLine& line)
     if (!a || !b)
         return exit_file;
     std::fputs(line.json ? comparison_json(*a, *b).c_str() : comparison_text(*a, *b).c_str(), stdout);
+    return exit_ok;
+}
+
+ExitCode export_command(const CommandLine& line)
+{
+    // Every file is read before anything is written: a file that cannot be
+    // read fails the export and leaves FILE as it was (a textfile collector
+    // keeps serving the last good metrics).
+    std::vector<client::SavedResult> results;
+    for (const auto& path : line.args) {
+        auto result = load(path);
+        if (!result)
+            return exit_file;
+        results.push_back(std::move(*result));
+    }
+    const std::string text = client::openmetrics_text(results);
+    if (!line.output) {
+        std::fputs(text.c_str(), stdout);
+        return std::fflush(stdout) == 0 ? exit_ok : exit_file;
+    }
+    if (const std::string error = client::write_file_atomically(*line.output, text); !error.empty()) {
+        print_error(*line.output + ": " + error);
+        return exit_file;
+    }
     return exit_ok;
 }
 

@@ -23,6 +23,7 @@ VariantMap device_info(const system::DeviceFacts& facts)
         { "vendor", sdbus::Variant(facts.vendor) },
         { "serial", sdbus::Variant(facts.serial) },
         { "wwn", sdbus::Variant(facts.wwn) },
+        { "by_id", sdbus::Variant(facts.by_id) },
         { "revision", sdbus::Variant(facts.revision) },
         { "size", sdbus::Variant(facts.size) },
         { "logical_block_size", sdbus::Variant(facts.queue.logical_block_size) },

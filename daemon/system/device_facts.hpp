@@ -53,6 +53,10 @@ struct DeviceFacts {
     dev_t device_number = 0;
     std::uint64_t size = 0;
     std::string model, vendor, serial, wwn, revision, connection_bus;
+    // The disk's name in /dev/disk/by-id ("ata-Samsung_SSD_860_S3Z1NB0K"):
+    // the same after a reboot or on another port, for labels that must
+    // last months (metrics). "" when udev gave it none (loop devices).
+    std::string by_id;
     std::int32_t rotation_rate = -1; // rpm; 0 non-rotating; -1 unknown
     bool removable = false;
     bool mounted = false;

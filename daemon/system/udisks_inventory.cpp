@@ -1,6 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "udisks_inventory.hpp"
 
+#include <algorithm>
+#include <string_view>
+#include <tuple>
+
 #include <set>
 
 namespace diskbench::system {
@@ -57,6 +61,26 @@ bool plain_node(const std::string& node)
     return true;
 }
 
+// Of the block device's udev links, the by-id name a person would pick:
+// the bus's own (ata-, nvme-, scsi-, usb-, mmc-...) before wwn- and the
+// others, which not every bus has; the shortest then, and by name, so
+// the same disk gives the same name every time.
+std::string stable_id(const std::vector<std::vector<std::uint8_t>>& symlinks)
+{
+    static constexpr std::string_view by_id = "/dev/disk/by-id/";
+    std::vector<std::string> names;
+    for (const auto& link : symlinks) {
+        const std::string path = bytestring(link);
+        if (path.starts_with(by_id) && path.size() > by_id.size() && plain_node(path))
+            names.push_back(path.substr(by_id.size()));
+    }
+    const auto rank = [](const std::string& name) {
+        return std::tuple(name.starts_with("wwn-") || name.starts_with("nvme-eui.") ? 1 : 0, name.size(), name);
+    };
+    std::sort(names.begin(), names.end(), [&](const auto& a, const auto& b) { return rank(a) < rank(b); });
+    return names.empty() ? std::string() : names.front();
+}
+
 bool excluded_name(const std::string& name)
 {
     return name.empty() || name.starts_with("ram") || name.starts_with("zram");
@@ -103,6 +127,7 @@ std::vector<DeviceFacts> devices_from_udisks(const ManagedObjects& objects,
             facts.kind = "disk";
         }
         facts.udisks_block = path;
+        facts.by_id = stable_id(property<std::vector<std::vector<std::uint8_t>>>(object, block_interface, "Symlinks"));
         facts.mounted = has_mount_points(object) || tables_with_mounts.count(path) > 0;
         facts.swap_active = property<bool>(object, swap_interface, "Active") || tables_with_swap.count(path) > 0;
 

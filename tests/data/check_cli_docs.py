@@ -37,7 +37,8 @@ def main():
         failures.append(f'no exit codes found in {header}')
     if codes != documented:
         failures.append(f'exit statuses: code has {sorted(codes)}, man page {sorted(documented)}')
-    for command in ('devices', 'benchmarks', 'run', 'jobs', 'watch', 'cancel', 'history', 'show', 'compare'):
+    for command in ('devices', 'benchmarks', 'run', 'jobs', 'watch', 'cancel', 'history', 'show', 'compare',
+                    'export'):
         if not re.search(rf'^\.(B|BR) {command}\b', source, re.M):
             failures.append(f'the man page does not describe {command}')
 

@@ -280,6 +280,27 @@ class CliTest(harness.LoopDeviceTestCase):
         compared = json.loads(self.ctl_ok('compare', out, other, '--json').stdout)
         self.assertEqual(compared['summary']['reads'], [150, 150])
 
+    def test_run_writes_openmetrics(self):
+        # --openmetrics: the finished run as Prometheus metrics, labelled
+        # with the loop device's name (a loop device has no by-id link).
+        metrics = os.path.join(self.homes['dbtest-in'], 'diskbench.prom')
+        res = self.ctl('run', 'seek', self.loop.node, 'count=150', '--no-save', '--openmetrics', metrics)
+        self.assertEqual(res.returncode, EXIT_OK, res.stderr)
+        with open(metrics) as f:
+            text = f.read()
+        name = os.path.basename(self.loop.node)
+        self.assertIn(f'diskbench_latency_seconds{{device="{name}",model="",serial="",kind="seek",test="",'
+                      f'op="read",quantile="0.5"}}', text)
+        self.assertIn(f'diskbench_check_warnings{{device="{name}",model="",serial="",kind="seek",'
+                      f'check="foreign_io"}} 0', text)
+        self.assertTrue(text.endswith('# EOF\n'))
+        self.assertEqual(os.stat(metrics).st_uid, pwd.getpwnam('dbtest-in').pw_uid)
+        # Options of other commands are refused before any call.
+        for args in (['devices', '--openmetrics', metrics], ['export', self.loop.node],
+                     ['export', '--format=csv', metrics], ['show', metrics, '--format=openmetrics']):
+            with self.subTest(args=args):
+                self.assertEqual(self.ctl(*args).returncode, EXIT_USAGE)
+
     def test_run_in_folder_through_descriptor(self):
         res = self.ctl('run', 'file-rw', self.bench, 'size=8M', 'block_size=1M', '--json', '--no-save')
         self.assertEqual(res.returncode, EXIT_OK, res.stderr)

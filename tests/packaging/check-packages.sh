@@ -19,7 +19,7 @@ missing=
 for pair in mmdebstrap:mmdebstrap systemd-nspawn:systemd-container nsenter:util-linux \
             losetup:mount mkfs.ext4:e2fsprogs dpkg-source:dpkg-dev lintian:lintian \
             appstreamcli:appstream desktop-file-validate:desktop-file-utils git:git \
-            python3:python3; do
+            python3:python3 pgrep:procps; do
     command -v "${pair%%:*}" >/dev/null 2>&1 || missing="$missing ${pair#*:}"
 done
 if [ -n "$missing" ]; then

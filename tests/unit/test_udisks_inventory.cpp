@@ -8,6 +8,8 @@
 
 #include <sys/sysmacros.h>
 
+#include <algorithm>
+
 using namespace diskbench::system;
 
 namespace {
@@ -173,4 +175,41 @@ TEST_CASE("an ATA drive's SMART temperature is taken only while SMART is on", "[
     devices = devices_from_udisks(objects, {});
     REQUIRE(devices.size() == 1);
     CHECK(devices[0].smart_temperature_kelvin == 0);
+}
+
+TEST_CASE("a disk's stable name is its bus's by-id link, the same whatever order udev gives", "[inventory]")
+{
+    const auto links = [](std::vector<std::string> paths) {
+        std::vector<std::vector<std::uint8_t>> out;
+        for (const auto& p : paths)
+            out.push_back(bytes(p));
+        return out;
+    };
+    const sdbus::ObjectPath sda("/org/freedesktop/UDisks2/block_devices/sda");
+    const sdbus::ObjectPath loop0("/org/freedesktop/UDisks2/block_devices/loop0");
+    for (const bool reversed : { false, true }) {
+        std::vector<std::string> paths { "/dev/disk/by-path/pci-0000:00:17.0-ata-1",
+                                         "/dev/disk/by-id/wwn-0x5002538e40a1b2c3",
+                                         "/dev/disk/by-id/ata-Samsung_SSD_860_S3Z1NB0K",
+                                         "/dev/disk/by-diskseq/1" };
+        if (reversed)
+            std::reverse(paths.begin(), paths.end());
+        ManagedObjects objects;
+        objects[sda] = block("/dev/sda", 1 << 30, "/", makedev(8, 0));
+        objects[sda]["org.freedesktop.UDisks2.Block"]["Symlinks"] = sdbus::Variant(links(paths));
+        objects[loop0] = block("/dev/loop0", 1 << 30, "/", makedev(7, 0));
+        objects[loop0]["org.freedesktop.UDisks2.Block"]["Symlinks"]
+            = sdbus::Variant(links({ "/dev/disk/by-loop-inode/2049-1234", "/dev/disk/by-diskseq/7" }));
+        const auto devices = devices_from_udisks(objects, nullptr);
+        REQUIRE(named(devices, "sda"));
+        CHECK(named(devices, "sda")->by_id == "ata-Samsung_SSD_860_S3Z1NB0K");
+        REQUIRE(named(devices, "loop0"));
+        CHECK(named(devices, "loop0")->by_id.empty());
+    }
+    // Only a WWN link (some SAS disks): that one, not nothing.
+    ManagedObjects objects;
+    objects[sda] = block("/dev/sda", 1 << 30, "/", makedev(8, 0));
+    objects[sda]["org.freedesktop.UDisks2.Block"]["Symlinks"]
+        = sdbus::Variant(links({ "/dev/disk/by-id/wwn-0x5000c500a1b2c3d4" }));
+    CHECK(named(devices_from_udisks(objects, nullptr), "sda")->by_id == "wwn-0x5000c500a1b2c3d4");
 }

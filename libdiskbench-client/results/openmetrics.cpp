@@ -1,0 +1,277 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "openmetrics.hpp"
+
+#include "contract/benchmark_kinds.hpp"
+#include "contract/job_states.hpp"
+#include "types/saved_values.hpp"
+
+#include <fmt/format.h>
+#include <glib.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <map>
+#include <optional>
+
+namespace diskbench::client {
+
+namespace {
+
+struct Family {
+    const char* name;
+    const char* type; // gauge or summary
+    const char* unit; // "" for none
+    const char* help;
+};
+
+// Every family, in the order they are written.
+constexpr Family run_timestamp { "diskbench_run_timestamp_seconds", "gauge", "seconds",
+                                 "When the run ended, in seconds since the Unix epoch." };
+constexpr Family run_duration { "diskbench_run_duration_seconds", "gauge", "seconds", "How long the run took." };
+constexpr Family throughput { "diskbench_throughput_bytes_per_second", "gauge", "bytes_per_second",
+                              "Data moved per second, by test and operation." };
+constexpr Family iops { "diskbench_iops", "gauge", "", "I/O operations per second, by test and operation." };
+constexpr Family latency { "diskbench_latency_seconds", "summary", "seconds",
+                           "Time one I/O took: quantiles 0.5, 0.99 and 0.999." };
+constexpr Family latency_mean { "diskbench_latency_mean_seconds", "gauge", "seconds", "Mean time one I/O took." };
+constexpr Family pass_cv { "diskbench_pass_cv_ratio", "gauge", "ratio",
+                           "How much a figure varied across repeated passes (coefficient of variation)." };
+constexpr Family warnings { "diskbench_check_warnings", "gauge", "",
+                            "Warnings of the run's self-checks, by check (cache, foreign_io, link, spread, "
+                            "temperature, other)." };
+constexpr Family temperature { "diskbench_drive_temperature_celsius", "gauge", "celsius",
+                               "The drive's highest temperature during the run." };
+constexpr Family device_info { "diskbench_device_info", "gauge", "",
+                               "What the run was on: link and storage stack (value 1)." };
+constexpr const Family* families[] { &run_timestamp, &run_duration, &throughput, &iops, &latency, &latency_mean,
+                                     &pass_cv, &warnings, &temperature, &device_info };
+
+using Labels = std::vector<std::pair<std::string, std::string>>;
+
+struct Sample {
+    const Family* family;
+    std::string suffix; // "" or _sum/_count
+    Labels labels;
+    double value;
+};
+
+std::string label_text(const Labels& labels)
+{
+    std::string text;
+    for (const auto& [name, value] : labels)
+        text += fmt::format("{}{}=\"{}\"", text.empty() ? "" : ",", name, escape_label_value(value));
+    return text;
+}
+
+// Numbers as Go's strconv would parse them: shortest round trip; NaN and
+// infinities spelled as both formats want.
+std::string number_text(double value)
+{
+    if (std::isnan(value))
+        return "NaN";
+    if (std::isinf(value))
+        return value > 0 ? "+Inf" : "-Inf";
+    return fmt::format("{}", value);
+}
+
+// The operation a kind's plain figures are about.
+std::string default_op(std::string_view kind)
+{
+    if (contract::kinds::writes_device(kind) || kind == contract::kinds::write_sweep)
+        return "write";
+    if (kind == contract::kinds::mixed_load)
+        return "mixed";
+    return "read";
+}
+
+// "seq1m_q8t1" (a summary key's prefix) -> "SEQ1M Q8T1", the test as the
+// app and CrystalDiskMark name it.
+std::string test_label(std::string_view prefix)
+{
+    std::string label;
+    for (char c : prefix)
+        label += c == '_' ? ' ' : static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+    return label;
+}
+
+// The warning's check, by its catalogue id (contract/messages.cpp).
+std::string check_of(std::string_view id)
+{
+    static const std::pair<std::string_view, const char*> prefixes[] {
+        { "speed-drop-throttling", "temperature" },
+        { "speed-drop-cache", "cache" },
+        { "loop-page-cache", "cache" },
+        { "loop-backing", "cache" },
+        { "device-served-reads", "cache" },
+        { "device-absorbed-writes", "cache" },
+        { "files-stayed-cached", "cache" },
+        { "cross-check-memory-fs", "cache" },
+        { "foreign-io", "foreign_io" },
+        { "link-", "link" },
+        { "rotating-impossible", "link" },
+        { "passes-varied", "spread" },
+        { "write-speed-unsettled", "spread" },
+    };
+    for (const auto& [prefix, check] : prefixes)
+        if (id.starts_with(prefix))
+            return check;
+    return "other";
+}
+
+struct FigureName {
+    std::string test, op, rest; // rest: the key without its test prefix and op
+};
+
+// "seq1m_q8t1.read_latency_p99_us" -> { "SEQ1M Q8T1", "read", "latency_p99_us" };
+// "read_mb_s" (file-rw) -> { "", "read", "throughput_mb_s" }; a key of no
+// test ("latency_p50_us" of seek) has test "" and the kind's operation.
+FigureName split_key(const std::string& key, std::string_view kind)
+{
+    FigureName figure;
+    std::string name = key;
+    if (const auto dot = key.rfind('.'); dot != std::string::npos) {
+        figure.test = test_label(std::string_view(key).substr(0, dot));
+        name = key.substr(dot + 1);
+    }
+    figure.op = default_op(kind);
+    for (const std::string_view op : { "read_", "write_" }) {
+        if (name.starts_with(op)) {
+            figure.op = std::string(op.substr(0, op.size() - 1));
+            name = name.substr(op.size());
+        }
+    }
+    // file-rw's "read_mb_s" is a throughput like profile's "throughput_mb_s".
+    if (name.starts_with("mb_s"))
+        name = "throughput_" + name;
+    figure.rest = name;
+    return figure;
+}
+
+void add_result(const SavedResult& result, std::vector<Sample>& out)
+{
+    const Labels base {
+        { "device", metrics_device_label(result) },
+        { "model", text_of(result.device_info, "model") },
+        { "serial", text_of(result.device_info, "serial") },
+        { "kind", result.kind },
+    };
+    const auto with = [&](Labels extra) {
+        Labels labels = base;
+        labels.insert(labels.end(), extra.begin(), extra.end());
+        return labels;
+    };
+    out.push_back({ &run_timestamp, "", base, static_cast<double>(result.finished_at_us) / 1e6 });
+    if (result.finished_at_us > result.started_at_us && result.started_at_us > 0)
+        out.push_back({ &run_duration, "", base,
+                        static_cast<double>(result.finished_at_us - result.started_at_us) / 1e6 });
+
+    static const std::pair<const char*, const char*> quantiles[] {
+        { "latency_p50_us", "0.5" }, { "latency_p99_us", "0.99" }, { "latency_p99_9_us", "0.999" }
+    };
+    for (const auto& [key, value] : result.summary) {
+        const std::optional<double> number = as_number(value);
+        if (!number || !std::isfinite(*number))
+            continue;
+        const FigureName f = split_key(key, result.kind);
+        const Labels labels = with({ { "test", f.test }, { "op", f.op } });
+        if (f.rest == "throughput_mb_s")
+            out.push_back({ &throughput, "", labels, *number * 1e6 }); // MB/s of 10^6 bytes (IoRunStats)
+        else if (f.rest == "iops")
+            out.push_back({ &iops, "", labels, *number });
+        else if (f.rest == "latency_mean_us")
+            out.push_back({ &latency_mean, "", labels, *number / 1e6 });
+        else if (f.rest == "throughput_mb_s_cv_percent" || f.rest == "iops_cv_percent")
+            out.push_back({ &pass_cv, "", with({ { "test", f.test }, { "op", f.op },
+                                                 { "figure", f.rest.substr(0, f.rest.find("_cv")) } }),
+                            *number / 100 });
+        for (const auto& [quantile_key, quantile] : quantiles)
+            if (f.rest == quantile_key)
+                out.push_back({ &latency, "", with({ { "test", f.test }, { "op", f.op }, { "quantile", quantile } }),
+                                *number / 1e6 });
+    }
+
+    std::map<std::string, int> counts { { "cache", 0 }, { "foreign_io", 0 }, { "link", 0 },
+                                        { "spread", 0 }, { "temperature", 0 }, { "other", 0 } };
+    for (const auto& message : result.warning_messages)
+        ++counts[check_of(message.id)];
+    // Files written before the catalogue (API 0.5) have texts only.
+    if (result.warning_messages.empty())
+        counts["other"] += static_cast<int>(result.warnings.size());
+    for (const auto& [check, count] : counts)
+        out.push_back({ &warnings, "", with({ { "check", check } }), static_cast<double>(count) });
+
+    if (const double max_c = number_of(result.summary, "temperature_max_c", NAN); std::isfinite(max_c) && max_c > 0)
+        out.push_back({ &temperature, "", base, max_c });
+    out.push_back({ &device_info, "",
+                    with({ { "link", text_of(result.device_info, "link") },
+                           { "stack", text_of(result.device_info, "stack_line") } }),
+                    1 });
+}
+
+} // namespace
+
+std::string escape_label_value(std::string_view value)
+{
+    gchar* valid = g_utf8_make_valid(value.data(), static_cast<gssize>(value.size()));
+    const std::string text = valid ? valid : "";
+    g_free(valid);
+    std::string escaped;
+    for (char c : text) {
+        if (c == '\\')
+            escaped += "\\\\";
+        else if (c == '"')
+            escaped += "\\\"";
+        else if (c == '\n')
+            escaped += "\\n";
+        else
+            escaped += c;
+    }
+    return escaped;
+}
+
+std::string metrics_device_label(const SavedResult& result)
+{
+    if (std::string by_id = text_of(result.device_info, "by_id"); !by_id.empty())
+        return by_id;
+    if (std::string wwn = text_of(result.device_info, "wwn"); !wwn.empty())
+        return "wwn-" + wwn;
+    if (const std::string node = text_of(result.device_info, "node"); !node.empty())
+        return node.substr(node.find_last_of('/') + 1);
+    return result.target;
+}
+
+std::string openmetrics_text(const std::vector<SavedResult>& results)
+{
+    // The newest result per device and kind.
+    std::map<std::pair<std::string, std::string>, const SavedResult*> newest;
+    for (const auto& result : results) {
+        // A cancelled run's figures cover part of it only.
+        if (result.state != contract::job_states::finished)
+            continue;
+        const SavedResult*& kept = newest[{ metrics_device_label(result), result.kind }];
+        if (!kept || result.finished_at_us > kept->finished_at_us)
+            kept = &result;
+    }
+    std::vector<Sample> samples;
+    for (const auto& [key, result] : newest)
+        add_result(*result, samples);
+
+    std::string text;
+    for (const Family* family : families) {
+        std::string lines;
+        for (const auto& sample : samples)
+            if (sample.family == family)
+                lines += fmt::format("{}{}{{{}}} {}\n", family->name, sample.suffix, label_text(sample.labels),
+                                     number_text(sample.value));
+        if (lines.empty())
+            continue;
+        text += fmt::format("# HELP {} {}\n# TYPE {} {}\n", family->name, family->help, family->name, family->type);
+        if (*family->unit)
+            text += fmt::format("# UNIT {} {}\n", family->name, family->unit);
+        text += lines;
+    }
+    return text + "# EOF\n";
+}
+
+} // namespace diskbench::client

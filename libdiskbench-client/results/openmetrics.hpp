@@ -1,0 +1,39 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "types/result_types.hpp"
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+// Results as Prometheus metrics, for fleets: what `diskbenchctl export
+// --format=openmetrics` and `run --openmetrics FILE` write, and what
+// node_exporter's textfile collector serves to Prometheus.
+//
+// The text is OpenMetrics (it ends with "# EOF") and, line for line, also
+// the Prometheus text format node_exporter's textfile collector reads:
+// gauges and one summary only, no OpenMetrics-only types ("info" is the
+// common `_info` gauge of value 1), and "# UNIT"/"# EOF" are comments there.
+// Base units (seconds, bytes), one family per quantity, labels for what
+// varies (docs/metrics.md lists the families and labels).
+namespace diskbench::client {
+
+// A label value as both formats want it: backslash, double quote and line
+// feed escaped; text that is not UTF-8 made valid (U+FFFD), since a model
+// name comes from the drive's firmware.
+std::string escape_label_value(std::string_view value);
+
+// The device label of a result: the disk's /dev/disk/by-id name when the
+// daemon recorded one (stable across reboots and ports), else its WWN,
+// else the node's name ("loop0"), else the folder for folder results.
+std::string metrics_device_label(const SavedResult& result);
+
+// The metric families of RESULTS, each family once, then "# EOF". Only
+// finished runs count (a cancelled one measured part of its span). Of
+// several results of the same kind on the same device only the newest is
+// exported (one series per label set: a scrape is a snapshot, the history
+// is Prometheus').
+std::string openmetrics_text(const std::vector<SavedResult>& results);
+
+} // namespace diskbench::client
