@@ -205,7 +205,10 @@ private:
                 file_ok = false;
             }
         }
-        if (output_.metrics_file) {
+        // Only a finished run replaces the metrics: after a cancelled one
+        // the file keeps the last finished run's (a textfile collector
+        // serves those on, instead of nothing).
+        if (output_.metrics_file && job.state == contract::job_states::finished) {
             const std::string error
                 = client::write_file_atomically(*output_.metrics_file, client::openmetrics_text({ result }));
             if (!error.empty()) {

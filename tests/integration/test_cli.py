@@ -295,6 +295,22 @@ class CliTest(harness.LoopDeviceTestCase):
                       f'check="foreign_io"}} 0', text)
         self.assertTrue(text.endswith('# EOF\n'))
         self.assertEqual(os.stat(metrics).st_uid, pwd.getpwnam('dbtest-in').pw_uid)
+        # A cancelled run (SIGINT, as Ctrl-C) leaves the last finished run's metrics.
+        runner = self.ctl_process('run', 'seek', self.loop.node, f'count={SEEK_LONG["count"][1]}', '--no-save',
+                                  '--openmetrics', metrics)
+        try:
+            self.running_job()
+            ctl_pid = wait_until(lambda: self.find_child(runner.pid, 'diskbenchctl'), 10,
+                                 what='the diskbenchctl process')
+            os.kill(ctl_pid, signal.SIGINT)
+            _, err = runner.communicate(timeout=30)
+            self.assertEqual(runner.returncode, EXIT_CANCELLED, err)
+        finally:
+            if runner.poll() is None:
+                runner.kill()
+                runner.wait()
+        with open(metrics) as f:
+            self.assertEqual(f.read(), text)
         # Options of other commands are refused before any call.
         for args in (['devices', '--openmetrics', metrics], ['export', self.loop.node],
                      ['export', '--format=csv', metrics], ['show', metrics, '--format=openmetrics']):
