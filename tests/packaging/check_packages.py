@@ -67,6 +67,10 @@ VOLATILE = ('proc/', 'sys/', 'dev/', 'run/', 'tmp/', 'var/tmp/', 'var/log/', 'va
             'etc/machine-id', 'var/lib/dbus/machine-id', 'etc/.pwd.lock')
 
 START = time.monotonic()
+# Without systemd as PID 1 (CI) nspawn has no one to make a scope for its
+# container and stays in the cgroup of our own it runs in (--keep-unit);
+# with systemd it makes its own scope, as tests/systemd/ does.
+KEEP_UNIT = [] if open('/proc/1/comm').read().strip() == 'systemd' else ['--keep-unit']
 
 
 def log(text):
@@ -209,7 +213,7 @@ class Nspawn:
 
     def __call__(self, *argv, user=None, chdir=None, setenv=(), binds=(), timeout=900, check=True,
                  network=True):
-        cmd = ['systemd-nspawn', '--quiet', '--register=no', '--keep-unit', '--pipe',
+        cmd = ['systemd-nspawn', '--quiet', '--register=no'] + KEEP_UNIT + ['--pipe',
                f'--machine={self.name}', f'--directory={self.root}', '--resolv-conf=copy-host',
                '--link-journal=no', '--timezone=off', '--as-pid2']
         if not network:
@@ -395,7 +399,7 @@ def install(root, ns, out):
 
 
 def boot(c, root, name, loops, cgroups, env):
-    argv = ['systemd-nspawn', '--quiet', '--register=no', '--keep-unit', f'--machine={name}',
+    argv = ['systemd-nspawn', '--quiet', '--register=no'] + KEEP_UNIT + [f'--machine={name}',
             f'--directory={root}', '--private-network', '--link-journal=no', '--resolv-conf=off',
             '--timezone=off', '--console=passive', '--system-call-filter=bpf',
             '--rlimit=RLIMIT_MEMLOCK=8388608:infinity']
