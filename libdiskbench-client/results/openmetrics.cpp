@@ -51,7 +51,6 @@ using Labels = std::vector<std::pair<std::string, std::string>>;
 
 struct Sample {
     const Family* family;
-    std::string suffix; // "" or _sum/_count
     Labels labels;
     double value;
 };
@@ -161,9 +160,9 @@ void add_result(const SavedResult& result, std::vector<Sample>& out)
         labels.insert(labels.end(), extra.begin(), extra.end());
         return labels;
     };
-    out.push_back({ &run_timestamp, "", base, static_cast<double>(result.finished_at_us) / 1e6 });
+    out.push_back({ &run_timestamp, base, static_cast<double>(result.finished_at_us) / 1e6 });
     if (result.finished_at_us > result.started_at_us && result.started_at_us > 0)
-        out.push_back({ &run_duration, "", base,
+        out.push_back({ &run_duration, base,
                         static_cast<double>(result.finished_at_us - result.started_at_us) / 1e6 });
 
     static const std::pair<const char*, const char*> quantiles[] {
@@ -176,18 +175,18 @@ void add_result(const SavedResult& result, std::vector<Sample>& out)
         const FigureName f = split_key(key, result.kind);
         const Labels labels = with({ { "test", f.test }, { "op", f.op } });
         if (f.rest == "throughput_mb_s")
-            out.push_back({ &throughput, "", labels, *number * 1e6 }); // MB/s of 10^6 bytes (IoRunStats)
+            out.push_back({ &throughput, labels, *number * 1e6 }); // MB/s of 10^6 bytes (IoRunStats)
         else if (f.rest == "iops")
-            out.push_back({ &iops, "", labels, *number });
+            out.push_back({ &iops, labels, *number });
         else if (f.rest == "latency_mean_us")
-            out.push_back({ &latency_mean, "", labels, *number / 1e6 });
+            out.push_back({ &latency_mean, labels, *number / 1e6 });
         else if (f.rest == "throughput_mb_s_cv_percent" || f.rest == "iops_cv_percent")
-            out.push_back({ &pass_cv, "", with({ { "test", f.test }, { "op", f.op },
-                                                 { "figure", f.rest.substr(0, f.rest.find("_cv")) } }),
+            out.push_back({ &pass_cv, with({ { "test", f.test }, { "op", f.op },
+                                             { "figure", f.rest.substr(0, f.rest.find("_cv")) } }),
                             *number / 100 });
         for (const auto& [quantile_key, quantile] : quantiles)
             if (f.rest == quantile_key)
-                out.push_back({ &latency, "", with({ { "test", f.test }, { "op", f.op }, { "quantile", quantile } }),
+                out.push_back({ &latency, with({ { "test", f.test }, { "op", f.op }, { "quantile", quantile } }),
                                 *number / 1e6 });
     }
 
@@ -199,11 +198,11 @@ void add_result(const SavedResult& result, std::vector<Sample>& out)
     if (result.warning_messages.empty())
         counts["other"] += static_cast<int>(result.warnings.size());
     for (const auto& [check, count] : counts)
-        out.push_back({ &warnings, "", with({ { "check", check } }), static_cast<double>(count) });
+        out.push_back({ &warnings, with({ { "check", check } }), static_cast<double>(count) });
 
     if (const double max_c = number_of(result.summary, "temperature_max_c", NAN); std::isfinite(max_c) && max_c > 0)
-        out.push_back({ &temperature, "", base, max_c });
-    out.push_back({ &device_info, "",
+        out.push_back({ &temperature, base, max_c });
+    out.push_back({ &device_info,
                     with({ { "link", text_of(result.device_info, "link") },
                            { "stack", text_of(result.device_info, "stack_line") } }),
                     1 });
@@ -262,7 +261,7 @@ std::string openmetrics_text(const std::vector<SavedResult>& results)
         std::string lines;
         for (const auto& sample : samples)
             if (sample.family == family)
-                lines += fmt::format("{}{}{{{}}} {}\n", family->name, sample.suffix, label_text(sample.labels),
+                lines += fmt::format("{}{{{}}} {}\n", family->name, label_text(sample.labels),
                                      number_text(sample.value));
         if (lines.empty())
             continue;

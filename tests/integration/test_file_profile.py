@@ -77,7 +77,7 @@ class FileProfileTest(harness.IntegrationTestCase):
         self.assertEqual(os.listdir(folder), [])
         # The space comes back when the daemon's last descriptor of the
         # unnamed test file closes, which can be a moment after Completed
-        # (seen in CI: 31 MiB still taken right after it). Within seconds it
+        # (seen in CI: 32 MiB still taken right after it). Within seconds it
         # must all be free again; a file left open would fail here.
         wait_until(lambda: self.free_bytes() >= free_before - MiB, 10,
                    what=f'the space back (free before: {free_before}, right after Completed: {self.free_bytes()})')

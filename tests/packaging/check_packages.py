@@ -211,7 +211,7 @@ class Nspawn:
     def __init__(self, root, name, cgroups, env):
         self.root, self.name, self.cgroups, self.env = root, name, cgroups, env
 
-    def __call__(self, *argv, user=None, chdir=None, setenv=(), binds=(), timeout=900, check=True,
+    def __call__(self, *argv, user=None, chdir=None, setenv=(), timeout=900, check=True,
                  network=True):
         cmd = ['systemd-nspawn', '--quiet', '--register=no'] + KEEP_UNIT + ['--pipe',
                f'--machine={self.name}', f'--directory={self.root}', '--resolv-conf=copy-host',
@@ -223,7 +223,6 @@ class Nspawn:
         if chdir:
             cmd.append(f'--chdir={chdir}')
         cmd += [f'--setenv={e}' for e in setenv]
-        cmd += [f'--bind-ro={b}' for b in binds]
         cmd += ['--'] + list(argv)
 
         def enter_cgroups():
@@ -239,9 +238,11 @@ class Nspawn:
         return result
 
 
-def apt(ns, *args, timeout=900):
-    return ns('env', 'DEBIAN_FRONTEND=noninteractive', 'apt-get', '-y', '-q',
-              '--no-install-recommends', *APT_FAST, *args, timeout=timeout)
+def apt(run_in_root, *args, timeout=900):
+    """apt-get in a root: RUN_IN_ROOT is an Nspawn (not booted) or a
+    booted Container's run."""
+    return run_in_root('env', 'DEBIAN_FRONTEND=noninteractive', 'apt-get', '-y', '-q',
+                       '--no-install-recommends', *APT_FAST, *args, timeout=timeout)
 
 
 # ---- build and lint ---------------------------------------------------------
@@ -669,8 +670,7 @@ def check(args, cleanups):
         c.run('rm', '/etc/polkit-1/rules.d/50-diskbench-lab.rules',
               '/etc/systemd/system/diskbenchd.service.d/50-diskbench-check.conf')
         c.run('rmdir', '/etc/systemd/system/diskbenchd.service.d')
-        c.run('env', 'DEBIAN_FRONTEND=noninteractive', 'apt-get', '-y', '-q', 'remove', *PACKAGES,
-              timeout=300)
+        apt(c.run, 'remove', *PACKAGES, timeout=300)
         activatable, owned = bus_state(c)
         active = unit_props(c, 'ActiveState')['ActiveState']
         log(f'after remove: activatable {activatable}, name owned {owned}, unit {active}')
@@ -695,8 +695,7 @@ def check(args, cleanups):
             check=False).stdout.splitlines() if line.split()[1:] and line.split()[1] == 'rc']
         log(f'left in state rc (config-files) after remove: {known}')
         if known:
-            c.run('env', 'DEBIAN_FRONTEND=noninteractive', 'apt-get', '-y', '-q', 'purge', *known,
-                  timeout=300)
+            apt(c.run, 'purge', *known, timeout=300)
         status = c.run('dpkg-query', '-W', '-f=${Package} ${db:Status-Abbrev}\n', *PACKAGES,
                        check=False).stdout
         if any(line.split()[1:] and line.split()[1] != 'un' for line in status.splitlines()):
@@ -711,8 +710,7 @@ def check(args, cleanups):
         log(f'the root has the same {len(after)} paths as before the install')
 
     with Step('reinstall (apt-get install ./*.deb) and use again'):
-        c.run('env', 'DEBIAN_FRONTEND=noninteractive', 'apt-get', '-y', '-q',
-              '--no-install-recommends', 'install', *debs, timeout=300)
+        apt(c.run, 'install', *debs, timeout=300)
         # On a running system: the bus reads the activation file and policy
         # at once (the dbus package's triggers; we ship no reload).
         activatable, _ = bus_state(c)
