@@ -21,6 +21,7 @@ struct CommandShape {
     bool json, save, passes;        // which options it takes
     bool metrics = false;           // --openmetrics FILE (run, watch)
     bool format = false;            // --format NAME and --output FILE (export)
+    bool scheduled = false;         // --config, --stage, --publish (scheduled)
 };
 
 constexpr std::size_t many = static_cast<std::size_t>(-1);
@@ -36,6 +37,7 @@ constexpr std::array commands {
     CommandShape { "show", 1, 1, true, false, false },
     CommandShape { "compare", 2, 2, true, false, false },
     CommandShape { "export", 1, many, false, false, false, false, true },
+    CommandShape { "scheduled", 0, 0, false, false, false, false, false, true },
     CommandShape { "help", 0, 0, false, false, false },
 };
 
@@ -99,6 +101,15 @@ std::optional<CommandLine> parse_command_line(const std::vector<std::string>& ar
         } else if (name == "--openmetrics") {
             if (!(line.openmetrics = take_value()))
                 return std::nullopt;
+        } else if (name == "--config") {
+            if (!(line.config = take_value()))
+                return std::nullopt;
+        } else if (name == "--stage") {
+            if (!(line.stage = take_value()))
+                return std::nullopt;
+        } else if (name == "--publish") {
+            if (!(line.publish = take_value()))
+                return std::nullopt;
         } else if (name == "--help" || name == "-h") {
             line.command = "help";
             return line;
@@ -140,8 +151,18 @@ std::optional<CommandLine> parse_command_line(const std::vector<std::string>& ar
         refused = "--openmetrics";
     else if (line.format && !shape->format)
         refused = "--format";
+    else if (line.config && !shape->scheduled)
+        refused = "--config";
+    else if (line.stage && !shape->scheduled)
+        refused = "--stage";
+    else if (line.publish && !shape->scheduled)
+        refused = "--publish";
     if (refused) {
         error = printf_text(_("%s: %s does not apply here"), line.command.c_str(), refused);
+        return std::nullopt;
+    }
+    if (line.stage && line.publish) {
+        error = _("scheduled: --stage and --publish are two steps; give one");
         return std::nullopt;
     }
     if (shape->format && line.format.value_or("") != "openmetrics") {
@@ -168,6 +189,8 @@ std::string usage_text()
              "  compare A B                 compare two result files\n"
              "  export --format=openmetrics FILE…\n"
              "                              result files as Prometheus metrics (node_exporter)\n"
+             "  scheduled                   the scheduled read benchmarks of /etc/diskbench/scheduled.conf\n"
+             "                              (diskbench-scheduled.service runs it)\n"
              "\n"
              "Options:\n"
              "  --json                      print JSON (results in the app's result-file format)\n"
@@ -177,6 +200,9 @@ std::string usage_text()
              "  --passes N                  set the kind's “passes” parameter (run)\n"
              "  --openmetrics FILE          also write the result as Prometheus metrics (run, watch)\n"
              "  --format NAME               the export's format: openmetrics (export)\n"
+             "  --config FILE               the scheduled runs' configuration (scheduled)\n"
+             "  --stage FILE                write the metrics to FILE for --publish (scheduled)\n"
+             "  --publish FILE              move the metrics staged in FILE to Output= (scheduled)\n"
              "  --no-ask-password           never ask for a password; fail instead\n"
              "  --help, -h                  show this text\n"
              "\n"

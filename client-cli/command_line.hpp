@@ -19,6 +19,9 @@ struct CommandLine {
     std::optional<std::string> passes;  // --passes N, typed later from the kind's parameters
     std::optional<std::string> format;       // --format NAME (export: "openmetrics")
     std::optional<std::string> openmetrics;  // --openmetrics FILE (run, watch)
+    std::optional<std::string> config;       // --config FILE (scheduled)
+    std::optional<std::string> stage;        // --stage FILE (scheduled: metrics there, for --publish)
+    std::optional<std::string> publish;      // --publish FILE (scheduled: the staged metrics to Output=)
 };
 
 // Parses argv[1..]. On failure: nothing, and `error` says what is wrong.

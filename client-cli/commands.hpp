@@ -19,5 +19,6 @@ ExitCode history_command(const CommandLine& line);
 ExitCode show_command(const CommandLine& line);
 ExitCode compare_command(const CommandLine& line);
 ExitCode export_command(const CommandLine& line);
+ExitCode scheduled_command(const CommandLine& line);
 
 } // namespace diskbench::cli

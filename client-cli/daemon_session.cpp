@@ -3,7 +3,10 @@
 
 #include "contract/bus_names.hpp"
 
+#include <glib-unix.h>
 #include <glib/gi18n-lib.h>
+
+#include <csignal>
 
 #include <algorithm>
 
@@ -98,6 +101,27 @@ void DaemonSession::daemon_availability_changed(bool running)
     }
     if (availability_hook)
         availability_hook(running);
+}
+
+bool DaemonSession::run_until(const std::function<bool()>& done)
+{
+    struct Wait {
+        DaemonSession* session;
+        bool interrupted = false;
+    } wait { this };
+    auto on_signal = [](gpointer data) -> gboolean {
+        auto* w = static_cast<Wait*>(data);
+        w->interrupted = true;
+        w->session->quit();
+        return G_SOURCE_CONTINUE;
+    };
+    const guint sigint = g_unix_signal_add(SIGINT, on_signal, &wait);
+    const guint sigterm = g_unix_signal_add(SIGTERM, on_signal, &wait);
+    while (!done() && !wait.interrupted)
+        run();
+    g_source_remove(sigint);
+    g_source_remove(sigterm);
+    return !wait.interrupted;
 }
 
 std::string job_path_from_argument(const std::string& argument)

@@ -37,6 +37,10 @@ public:
     DaemonClient& client() noexcept { return *client_; }
     void run() { g_main_loop_run(loop_.get()); }
     void quit() { g_main_loop_quit(loop_.get()); }
+    // Runs the loop until DONE() holds (checked after each quit()), or
+    // until SIGINT or SIGTERM arrives: false then. What a command waits on
+    // calls quit() when it comes.
+    bool run_until(const std::function<bool()>& done);
 
     // For commands that follow a job.
     std::function<void(const JobEntry&)> job_changed_hook, points_added_hook, job_removed_hook;

@@ -3,6 +3,7 @@
 #include "commands.hpp"
 #include "daemon_session.hpp"
 #include "job_follower.hpp"
+#include "job_start.hpp"
 #include "parameter_values.hpp"
 #include "session_start.hpp"
 #include "text_agent.hpp"
@@ -14,7 +15,6 @@
 #include "error_output.hpp"
 #include "text/terminal_text.hpp"
 
-#include <glib-unix.h>
 #include <glib/gi18n-lib.h>
 
 #include <csignal>
@@ -33,47 +33,6 @@ using contract::ErrorCode;
 bool is_error(const CallError& error, ErrorCode code)
 {
     return error.name == contract::error_name(code);
-}
-
-// Where a run goes: a Device object, or a folder we opened ourselves.
-struct Target {
-    std::string device_path;
-    client::DirectoryFd folder;
-};
-
-struct StartWait {
-    DaemonSession* session = nullptr;
-    std::optional<std::variant<std::string, CallError>> reply;
-    bool interrupted = false;
-};
-
-// One StartBenchmark / StartFilesystemBenchmark on the loop. Ctrl-C while
-// it waits (for polkit, say) gives up: the caller exits, its connection
-// closes, and the daemon cancels a job it still starts for a closed
-// connection (we never set "detach").
-void start(StartWait& wait, const std::string& kind, const Target& target, const client::SavedValueMap& options)
-{
-    auto on_reply = [&wait](std::variant<std::string, CallError> answer) {
-        wait.reply = std::move(answer);
-        wait.session->quit();
-    };
-    DaemonClient& client = wait.session->client();
-    if (target.folder)
-        client.start_filesystem_benchmark(target.folder.get(), kind, options, on_reply);
-    else
-        client.start_benchmark(target.device_path, kind, options, on_reply);
-    auto on_signal = [](gpointer data) -> gboolean {
-        auto* w = static_cast<StartWait*>(data);
-        w->interrupted = true;
-        w->session->quit();
-        return G_SOURCE_CONTINUE;
-    };
-    const guint sigint = g_unix_signal_add(SIGINT, on_signal, &wait);
-    const guint sigterm = g_unix_signal_add(SIGTERM, on_signal, &wait);
-    while (!wait.reply && !wait.interrupted)
-        wait.session->run();
-    g_source_remove(sigint);
-    g_source_remove(sigterm);
 }
 
 std::optional<Target> resolve_target(DaemonSession& session, const client::BenchmarkInfo& info,
@@ -141,7 +100,7 @@ ExitCode run_command(const CommandLine& line)
     first["auth.no_user_interaction"] = true;
     StartWait wait;
     wait.session = session.get();
-    start(wait, kind, *target, first);
+    start_job(wait, kind, *target, first);
     std::unique_ptr<TextAgent> agent;
     if (wait.reply && std::holds_alternative<CallError>(*wait.reply)
         && is_error(std::get<CallError>(*wait.reply), ErrorCode::NotAuthorizedCanObtain) && can_ask) {
@@ -150,7 +109,7 @@ ExitCode run_command(const CommandLine& line)
             print_error(printf_text(_("cannot ask for a password here: %s"), error.c_str()));
         } else {
             wait.reply.reset();
-            start(wait, kind, *target, *options);
+            start_job(wait, kind, *target, *options);
         }
     }
     if (wait.interrupted) {

@@ -216,6 +216,8 @@ private:
                 file_ok = false;
             }
         }
+        if (output_.finished && job.state == contract::job_states::finished)
+            output_.finished->push_back(result);
         if (output_.json)
             std::fputs(json.c_str(), stdout);
         else

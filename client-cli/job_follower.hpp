@@ -4,8 +4,11 @@
 #include "daemon_session.hpp"
 #include "exit_codes.hpp"
 
+#include "types/result_types.hpp"
+
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace diskbench::cli {
 
@@ -15,6 +18,9 @@ struct ResultOutput {
     bool save = true;                  // keep it in $XDG_DATA_HOME/diskbench/results
     std::optional<std::string> file;   // --output
     std::optional<std::string> metrics_file; // --openmetrics
+    // Where a finished run's result also goes (the scheduled runs gather
+    // theirs for one metrics file); nothing for one run.
+    std::vector<client::SavedResult>* finished = nullptr;
 };
 
 // Follows one job (ours from `run`, or any from `watch`) to its end on the

@@ -94,6 +94,7 @@ std::string devices_json(const std::vector<client::DeviceEntry>& devices)
         b.member("model", d.model);
         b.member("vendor", d.vendor);
         b.member("serial", d.serial);
+        b.member("by_id", d.by_id);
         b.member("size", static_cast<std::int64_t>(d.size));
         b.member("logical_block_size", static_cast<std::int64_t>(d.logical_block_size));
         b.member("physical_block_size", static_cast<std::int64_t>(d.physical_block_size));

@@ -55,5 +55,7 @@ int main(int argc, char** argv)
         return compare_command(*line);
     if (command == "export")
         return export_command(*line);
+    if (command == "scheduled")
+        return scheduled_command(*line);
     return exit_usage; // parse_command_line knows no other command
 }

@@ -40,6 +40,7 @@ void DeviceObject::update(const system::DeviceFacts& facts)
     compare(old.vendor != facts_.vendor, "Vendor");
     compare(old.serial != facts_.serial, "Serial");
     compare(erase_confirmation(old) != erase_confirmation(facts_), "EraseConfirmation");
+    compare(old.by_id != facts_.by_id, "ById");
     compare(old.wwn != facts_.wwn, "WWN");
     compare(old.revision != facts_.revision, "Revision");
     compare(old.size != facts_.size, "Size");

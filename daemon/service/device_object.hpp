@@ -58,6 +58,7 @@ private:
     std::string Model() override { return facts_.model; }
     std::string Vendor() override { return facts_.vendor; }
     std::string Serial() override { return facts_.serial; }
+    std::string ById() override { return facts_.by_id; }
     std::string WWN() override { return facts_.wwn; }
     std::string Revision() override { return facts_.revision; }
     uint64_t Size() override { return facts_.size; }

@@ -113,6 +113,10 @@ void JobObject::summarize_temperature()
     }
     result_.summary["temperature_start_c"] = temperature_start_;
     result_.summary["temperature_max_c"] = temperature_max_;
+    // The drive's own threshold, so a fleet can alert on "over its limit"
+    // rather than on one number for every model.
+    if (temperature_warning_ > 0)
+        result_.summary["temperature_limit_c"] = temperature_warning_;
     judge_speed_drop(result_, heat_, temperature_warning_);
 }
 

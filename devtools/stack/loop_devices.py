@@ -33,6 +33,27 @@ class StallingDisk:
         os.unlink(self.flag)
         self._undo.remove(self._flag_entry)
 
+    def slow_down(self, delay_ms):
+        """Every read and write waits DELAY_MS first (0: full speed again): a
+        drive that got slow."""
+        self.plant_faults([f'delay-ms {int(delay_ms)}'])
+
+    def plant_faults(self, lines):
+        """The faults of the disk from now on, one per line as the helper
+        reads them (tests/integration/stalling-fuse/stalling_fuse.cpp:
+        "eio START LENGTH", "slow START LENGTH MS", "slow-once ...",
+        "wrap BYTES", "delay-ms N"); no lines: a healthy disk again.
+        Written whole and renamed into place, since the helper reads the
+        file again as soon as it changes."""
+        control = self.flag + '.control'
+        with open(control + '.new', 'w') as f:
+            f.write(''.join(f'{line}\n' for line in lines))
+        os.rename(control + '.new', control)
+        if not getattr(self, '_control_entry', None):
+            # A healthy disk again before anything is detached: udev's
+            # probe of a removed loop device reads it.
+            self._control_entry = self._undo.add(PHASE_CLIENTS, kind='file', path=control)
+
 
 class StallingFolder(StallingDisk):
     """A FUSE folder whose removals (unlink, rmdir) wait while stalled, all

@@ -59,12 +59,13 @@ def drive_properties(name, props, size):
     return base
 
 
-def block_properties(loop, drive_path):
-    """A udisks2 Block interface like udisksd's for a whole disk."""
+def block_properties(loop, drive_path, symlinks=()):
+    """A udisks2 Block interface like udisksd's for a whole disk; SYMLINKS:
+    the udev links to it ("/dev/disk/by-id/ata-…"), none by default."""
     return {
         'Device': ('ay', nul_bytes(loop.node)),
         'PreferredDevice': ('ay', nul_bytes(loop.node)),
-        'Symlinks': ('aay', []),
+        'Symlinks': ('aay', [nul_bytes(link) for link in symlinks]),
         'DeviceNumber': ('t', os.stat(loop.node).st_rdev),
         'Id': ('s', ''), 'Size': ('t', loop.size), 'ReadOnly': ('b', False),
         'Drive': ('o', drive_path), 'MDRaid': ('o', '/'), 'MDRaidMember': ('o', '/'),

@@ -38,6 +38,10 @@ TEST_USERS = {
     'dbtest-in': ['benchtest'],
     'dbtest-out': [],
     'dbtest-ask': ['benchadmin-challenge'],
+    # No group and no rule of ours: what the scheduled benchmarks' system
+    # user is before the administrator installs its polkit rule
+    # (tests/integration/test_fleet.py installs the shipped example).
+    'dbtest-sched': [],
 }
 
 RULES = '''// Installed by diskbench's integration tests; removed when they end.

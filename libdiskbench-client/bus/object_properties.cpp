@@ -60,6 +60,7 @@ void apply_device_properties(DeviceEntry& device, const PropertyMap& p)
     read(p, "Model", device.model);
     read(p, "Vendor", device.vendor);
     read(p, "Serial", device.serial);
+    read(p, "ById", device.by_id);
     read(p, "WWN", device.wwn);
     read(p, "Revision", device.revision);
     read(p, "Size", device.size);

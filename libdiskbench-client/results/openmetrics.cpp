@@ -42,10 +42,22 @@ constexpr Family warnings { "diskbench_check_warnings", "gauge", "",
                             "temperature, other)." };
 constexpr Family temperature { "diskbench_drive_temperature_celsius", "gauge", "celsius",
                                "The drive's highest temperature during the run." };
+constexpr Family temperature_limit { "diskbench_drive_temperature_limit_celsius", "gauge", "celsius",
+                                     "The drive's own warning threshold, where its sensor has one." };
 constexpr Family device_info { "diskbench_device_info", "gauge", "",
                                "What the run was on: link and storage stack (value 1)." };
+// What `diskbenchctl scheduled` adds about itself.
+constexpr Family scheduled_last_run { "diskbench_scheduled_last_run_timestamp_seconds", "gauge", "seconds",
+                                      "When the last scheduled run ended, in seconds since the Unix epoch." };
+constexpr Family scheduled_skipped { "diskbench_scheduled_skipped", "gauge", "",
+                                     "Devices the last scheduled run did not measure (value 1), by reason: busy "
+                                     "(in use by someone else), failed (the run failed)." };
+constexpr Family scheduled_busy { "diskbench_scheduled_busy_ratio", "gauge", "ratio",
+                                  "How busy the device was in the quiet rule's window before the scheduled run "
+                                  "(share of the time with I/O in flight)." };
 constexpr const Family* families[] { &run_timestamp, &run_duration, &throughput, &iops, &latency, &latency_mean,
-                                     &pass_cv, &warnings, &temperature, &device_info };
+                                     &pass_cv, &warnings, &temperature, &temperature_limit, &device_info,
+                                     &scheduled_last_run, &scheduled_skipped, &scheduled_busy };
 
 using Labels = std::vector<std::pair<std::string, std::string>>;
 
@@ -202,6 +214,9 @@ void add_result(const SavedResult& result, std::vector<Sample>& out)
 
     if (const double max_c = number_of(result.summary, "temperature_max_c", NAN); std::isfinite(max_c) && max_c > 0)
         out.push_back({ &temperature, base, max_c });
+    if (const double limit_c = number_of(result.summary, "temperature_limit_c", NAN);
+        std::isfinite(limit_c) && limit_c > 0)
+        out.push_back({ &temperature_limit, base, limit_c });
     out.push_back({ &device_info,
                     with({ { "link", text_of(result.device_info, "link") },
                            { "stack", text_of(result.device_info, "stack_line") } }),
@@ -240,7 +255,16 @@ std::string metrics_device_label(const SavedResult& result)
     return result.target;
 }
 
-std::string openmetrics_text(const std::vector<SavedResult>& results)
+std::string metrics_device_label(const DeviceEntry& device)
+{
+    if (!device.by_id.empty())
+        return device.by_id;
+    if (!device.wwn.empty())
+        return "wwn-" + device.wwn;
+    return device.name;
+}
+
+std::string openmetrics_text(const std::vector<SavedResult>& results, const ScheduledRun* scheduled)
 {
     // The newest result per device and kind.
     std::map<std::pair<std::string, std::string>, const SavedResult*> newest;
@@ -255,14 +279,28 @@ std::string openmetrics_text(const std::vector<SavedResult>& results)
     std::vector<Sample> samples;
     for (const auto& [key, result] : newest)
         add_result(*result, samples);
+    if (scheduled) {
+        samples.push_back({ &scheduled_last_run, {}, scheduled->ended_at });
+        for (const ScheduledDevice& device : scheduled->devices) {
+            const Labels labels { { "device", device.device }, { "model", device.model }, { "serial", device.serial } };
+            if (device.busy_ratio)
+                samples.push_back({ &scheduled_busy, labels, *device.busy_ratio });
+            if (!device.skipped.empty()) {
+                Labels skipped = labels;
+                skipped.emplace_back("reason", device.skipped);
+                samples.push_back({ &scheduled_skipped, skipped, 1 });
+            }
+        }
+    }
 
     std::string text;
     for (const Family* family : families) {
         std::string lines;
         for (const auto& sample : samples)
             if (sample.family == family)
-                lines += fmt::format("{}{{{}}} {}\n", family->name, label_text(sample.labels),
-                                     number_text(sample.value));
+                lines += sample.labels.empty()
+                    ? fmt::format("{} {}\n", family->name, number_text(sample.value))
+                    : fmt::format("{}{{{}}} {}\n", family->name, label_text(sample.labels), number_text(sample.value));
         if (lines.empty())
             continue;
         text += fmt::format("# HELP {} {}\n# TYPE {} {}\n", family->name, family->help, family->name, family->type);

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "types/daemon_types.hpp"
 #include "types/result_types.hpp"
 
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -29,11 +31,27 @@ std::string escape_label_value(std::string_view value);
 // else the node's name ("loop0"), else the folder for folder results.
 std::string metrics_device_label(const SavedResult& result);
 
-// The metric families of RESULTS, each family once, then "# EOF". Only
-// finished runs count (a cancelled one measured part of its span). Of
-// several results of the same kind on the same device only the newest is
-// exported (one series per label set: a scrape is a snapshot, the history
-// is Prometheus').
-std::string openmetrics_text(const std::vector<SavedResult>& results);
+// The same label for a device the daemon offers now (its ById, API 0.8).
+std::string metrics_device_label(const DeviceEntry& device);
+
+// What a scheduled run (diskbenchctl scheduled) says about itself, besides
+// its results: when it ended, and per device it chose, the quiet rule's
+// reading and why it was not measured.
+struct ScheduledDevice {
+    std::string device, model, serial; // labels as on the results
+    std::optional<double> busy_ratio;  // 0..1, when it was read
+    std::string skipped;               // "" measured; "busy", "failed"
+};
+struct ScheduledRun {
+    double ended_at = 0; // Unix time, seconds
+    std::vector<ScheduledDevice> devices;
+};
+
+// The metric families of RESULTS (and of SCHEDULED when given), each family
+// once, then "# EOF". Only finished runs count (a cancelled one measured
+// part of its span). Of several results of the same kind on the same device
+// only the newest is exported (one series per label set: a scrape is a
+// snapshot, the history is Prometheus').
+std::string openmetrics_text(const std::vector<SavedResult>& results, const ScheduledRun* scheduled = nullptr);
 
 } // namespace diskbench::client

@@ -16,6 +16,7 @@ struct DeviceEntry {
     std::string path;
     std::string node, name, kind; // kind: "disk", "partition", "loop"
     std::string model, vendor, serial, wwn, revision, connection_bus;
+    std::string by_id; // the /dev/disk/by-id name, "" when none (API 0.8)
     std::uint64_t size = 0;
     std::uint32_t logical_block_size = 0, physical_block_size = 0, max_sectors_kib = 0;
     bool rotational = false, removable = false, mounted = false, in_use = false;

@@ -38,7 +38,7 @@ def main():
     if codes != documented:
         failures.append(f'exit statuses: code has {sorted(codes)}, man page {sorted(documented)}')
     for command in ('devices', 'benchmarks', 'run', 'jobs', 'watch', 'cancel', 'history', 'show', 'compare',
-                    'export'):
+                    'export', 'scheduled'):
         if not re.search(rf'^\.(B|BR) {command}\b', source, re.M):
             failures.append(f'the man page does not describe {command}')
 

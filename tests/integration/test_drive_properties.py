@@ -45,6 +45,16 @@ DRIVES = {
 }
 
 
+# udev's links of the first drive; the second has none. Device.ById is the
+# by-id name that is not the WWN's (API 0.8).
+SYMLINKS = {
+    'ACME_Spinner_2000_DBT0001': ('/dev/disk/by-path/pci-0000:00:14.0-usb-0:1:1.0-scsi-0:0:0:0',
+                                  '/dev/disk/by-id/wwn-0x5000c500deadbeef',
+                                  '/dev/disk/by-id/usb-ACME_Spinner_2000_DBT0001-0:0'),
+}
+BY_ID = {'ACME_Spinner_2000_DBT0001': 'usb-ACME_Spinner_2000_DBT0001-0:0', 'Flashy_SSD_DBT0002': ''}
+
+
 class DrivePropertiesTest(harness.IntegrationTestCase):
     stack_options = {'udisks': 'mock'}
 
@@ -58,7 +68,7 @@ class DrivePropertiesTest(harness.IntegrationTestCase):
             add_mock_object(cls.stack, drive_path, 'org.freedesktop.UDisks2.Drive',
                             drive_properties(name, props, loop.size))
             add_mock_object(cls.stack, loop.udisks_path, 'org.freedesktop.UDisks2.Block',
-                            block_properties(loop, drive_path))
+                            block_properties(loop, drive_path, SYMLINKS.get(name, ())))
             cls.devices[name] = (loop, drive_path)
 
     def test_mock_is_what_the_daemon_reads(self):
@@ -82,6 +92,7 @@ class DrivePropertiesTest(harness.IntegrationTestCase):
                 for key in ('Model', 'Vendor', 'Serial', 'WWN', 'Revision', 'RotationRate',
                             'ConnectionBus', 'Removable'):
                     self.assertEqual(props[key], drive[key][1], key)
+                self.assertEqual(props['ById'], BY_ID[name])
 
     def test_job_device_info_from_drive(self):
         loop, _ = self.devices['ACME_Spinner_2000_DBT0001']
@@ -97,6 +108,7 @@ class DrivePropertiesTest(harness.IntegrationTestCase):
         self.assertEqual(info['rotation_rate'], 7200)
         self.assertEqual(info['connection_bus'], 'usb')
         self.assertEqual(info['node'], loop.node)
+        self.assertEqual(info['by_id'], BY_ID['ACME_Spinner_2000_DBT0001'])
 
 
 if __name__ == '__main__':

@@ -540,6 +540,70 @@ def bus_state(c):
     return ('org.diskbench.DiskBench1' in json.loads(names)['data'][0], json.loads(owned)['data'][0])
 
 
+SCHEDULED_OUTPUT = '/var/lib/prometheus/node-exporter/diskbench.prom'
+
+
+def check_scheduled(c, root, node):
+    """The installed scheduled service as an administrator turns it on
+    (docs/fleet/README.md): the shipped polkit example copied into place,
+    scheduled.conf choosing the loop device (Devices=all leaves loop devices
+    out), node_exporter's textfile directory (here made by hand: the
+    package prometheus-node-exporter is not installed). The run must write a
+    valid metrics file there as root's, through the unprivileged user."""
+    state = c.run('systemctl', 'is-enabled', 'diskbench-scheduled.timer', check=False).stdout.strip()
+    if state != 'disabled':
+        raise Failure(f'diskbench-scheduled.timer is {state!r} after the install, not disabled')
+    if not c.run('getent', 'passwd', '_diskbench', check=False).stdout.startswith('_diskbench:'):
+        raise Failure('the install did not create the user _diskbench (sysusers.d)')
+    example = os.path.join(root, 'usr/share/doc/diskbenchctl/examples/50-diskbench-scheduled.rules')
+    if not os.path.exists(example):
+        raise Failure('diskbenchctl does not ship examples/50-diskbench-scheduled.rules')
+    shutil.copy(example, os.path.join(root, 'etc/polkit-1/rules.d/50-diskbench-scheduled.rules'))
+    conf = os.path.join(root, 'etc/diskbench/scheduled.conf')
+    with open(conf) as f:
+        shipped = f.read()
+    with open(conf, 'w') as f:
+        f.write(shipped.replace('#Devices=all', f'Devices={node}')
+                .replace('#QuietWindowSeconds=10', 'QuietWindowSeconds=1'))
+    c.run('mkdir', '-p', os.path.dirname(SCHEDULED_OUTPUT))
+    started = time.monotonic()
+    ran = c.run('systemctl', 'start', 'diskbench-scheduled.service', check=False, timeout=300)
+    took = time.monotonic() - started
+    journal = c.run('journalctl', '--boot', '--no-pager', '--output=cat',
+                    '--unit=diskbench-scheduled.service').stdout
+    result = unit_props(c, 'Result', unit='diskbench-scheduled.service')['Result']
+    if ran.returncode != 0 or result != 'success':
+        raise Failure(f'systemctl start diskbench-scheduled.service: {ran.returncode}, Result={result}\n'
+                      + journal[-3000:])
+    log(f'diskbench-scheduled.service ran in {took:.1f} s')
+    stat = c.run('stat', '-c', '%U:%G %a', SCHEDULED_OUTPUT).stdout.strip()
+    if stat != 'root:root 644':
+        raise Failure(f'{SCHEDULED_OUTPUT} is {stat}, not root:root 644')
+    with open(c.file(SCHEDULED_OUTPUT)) as f:
+        text = f.read()
+    label = f'device="{os.path.basename(node)}"'
+    needed = [f'diskbench_throughput_bytes_per_second{{{label}', f'diskbench_latency_seconds{{{label}',
+              'diskbench_scheduled_last_run_timestamp_seconds ']
+    missing = [n for n in needed if n not in text]
+    if missing:
+        raise Failure(f'{SCHEDULED_OUTPUT} lacks {missing}:\n{text[:3000]}')
+    promtool = subprocess.run(['promtool', 'check', 'metrics'], input=text, capture_output=True, text=True)
+    if promtool.returncode != 0:
+        raise Failure(f'promtool check metrics: {promtool.stdout}{promtool.stderr}')
+    kept = c.run('ls', '/var/lib/diskbench/results').stdout.split()
+    if len(kept) != 2:
+        raise Failure(f'the history in /var/lib/diskbench/results holds {kept}, not the 2 runs')
+    owner = c.run('stat', '-c', '%U', '/var/lib/diskbench/results/' + kept[0]).stdout.strip()
+    if owner != '_diskbench':
+        raise Failure(f'the kept result belongs to {owner}, not _diskbench')
+    log(f'{SCHEDULED_OUTPUT}: {len(text)} bytes, root:root 644, promtool check metrics passes; '
+        f'{len(kept)} results kept by _diskbench')
+    show('the scheduled run\'s journal', journal[-1500:])
+    # The admin's files go before the purge; the package's (the history, the
+    # metrics file) the purge removes, which the file list then checks.
+    os.unlink(os.path.join(root, 'etc/polkit-1/rules.d/50-diskbench-scheduled.rules'))
+
+
 def check(args, cleanups):
     tmp = tempfile.mkdtemp(prefix='diskbench-packaging-', dir='/var/tmp')
     cleanups.callback(shutil.rmtree, tmp, ignore_errors=True)
@@ -583,11 +647,13 @@ def check(args, cleanups):
         root, ns = prepare_test_root(tmp, base, cgroups, env)
         debs, before = install(root, ns, out)
         ours = {}
+        conffiles = set()  # stay after remove, as Debian wants; purge takes them
         for p in PACKAGES:
             ours[p] = [line for line in ns('dpkg', '-L', p).stdout.splitlines() if line != '/.']
-            conffiles = ns('dpkg-query', '-W', '-f=${Conffiles}', p).stdout.strip()
-            if conffiles:
-                log(f'{p} conffiles: {conffiles}')
+            listed = ns('dpkg-query', '-W', '-f=${Conffiles}', p).stdout.strip()
+            if listed:
+                log(f'{p} conffiles: {listed}')
+                conffiles |= {line.split()[0] for line in listed.splitlines() if line.strip()}
         # The lab rule as an admin would install it, from the package's docs.
         example = os.path.join(root, 'usr/share/doc/diskbenchd/examples/50-diskbench-lab.rules')
         if not os.path.exists(example):
@@ -632,6 +698,9 @@ def check(args, cleanups):
 
     with Step(f'diskbenchctl run seek {read_node}'):
         cli_run(c, 'seek', read_node, 'count=200')
+
+    with Step('the scheduled benchmarks: systemctl start diskbench-scheduled.service'):
+        check_scheduled(c, root, read_node)
 
     with Step(f'folder benchmark in /home/{USER}/bench (file-rw)'):
         folder = f'/home/{USER}/bench'
@@ -682,10 +751,11 @@ def check(args, cleanups):
         log('the removal stopped diskbenchd.service while its seek ran')
         left = [p for pkg in PACKAGES for p in ours[pkg]
                 if os.path.lexists(os.path.join(root, p.lstrip('/')))
-                and not os.path.isdir(os.path.join(root, p.lstrip('/')))]
+                and not os.path.isdir(os.path.join(root, p.lstrip('/'))) and p not in conffiles]
         if left:
             raise Failure(f'files left after remove: {left}')
-        log('no file of ours left (the packages have no conffiles)')
+        log(f'no file of ours left but the conffiles ({", ".join(sorted(conffiles)) or "none"}), '
+            'which purge removes')
 
     with Step('apt-get purge: the root as before the install'):
         # After remove, dpkg keeps only what has files left to purge (the
@@ -700,6 +770,12 @@ def check(args, cleanups):
                        check=False).stdout
         if any(line.split()[1:] and line.split()[1] != 'un' for line in status.splitlines()):
             raise Failure(f'dpkg still knows our packages after purge:\n{status}')
+        # The purge removed the scheduled run's metrics file and its state
+        # (debian/diskbenchctl.postrm): the textfile directory the check
+        # made is empty again (rmdir fails otherwise).
+        rmdir = c.run('rmdir', os.path.dirname(SCHEDULED_OUTPUT), '/var/lib/prometheus', check=False)
+        if rmdir.returncode != 0:
+            raise Failure(f'after purge: {rmdir.stderr.strip()}')
         after = file_list(root)
         added, gone = sorted(after - before), sorted(before - after)
         show('paths after purge that were not there before the install',

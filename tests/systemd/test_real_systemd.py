@@ -460,8 +460,8 @@ def check_no_sanitizer_report(journal):
 
 # ---- the checks ------------------------------------------------------------
 
-def unit_props(c, *names):
-    out = c.run('systemctl', 'show', 'diskbenchd.service',
+def unit_props(c, *names, unit='diskbenchd.service'):
+    out = c.run('systemctl', 'show', unit,
                 *[f'--property={n}' for n in names]).stdout
     return dict(line.split('=', 1) for line in out.splitlines() if '=' in line)
 

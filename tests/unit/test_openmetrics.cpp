@@ -175,3 +175,36 @@ TEST_CASE("file-rw's read and write figures get their op; a raw write kind is a 
     text = openmetrics_text({ write });
     CHECK(text.find(R"(kind="device-write",test="SEQ1M Q8T1",op="write"} 300000000)") != std::string::npos);
 }
+
+TEST_CASE("the drive's own temperature limit is exported only where its sensor has one", "[openmetrics]")
+{
+    SavedResult result = profile_result("Samsung SSD 860", 1'800'000'000);
+    CHECK(openmetrics_text({ result }).find("diskbench_drive_temperature_limit_celsius") == std::string::npos);
+    result.summary["temperature_limit_c"] = 70.0;
+    CHECK(has_line(openmetrics_text({ result }),
+                   "diskbench_drive_temperature_limit_celsius{" + device_labels + "} 70"));
+}
+
+TEST_CASE("a scheduled run adds its end, the quiet rule's readings and the skipped devices", "[openmetrics]")
+{
+    ScheduledRun run;
+    run.ended_at = 1'800'000'100;
+    run.devices = {
+        { "ata-Samsung_SSD_860_S3Z1NB0K", "Samsung SSD 860", "S3Z1NB0K", 0.25, "busy" },
+        { "nvme-Fast_\"1\"", "Fast \"1\"", "N1", 0.0, "" },
+        { "loop7", "", "", std::nullopt, "failed" },
+    };
+    const std::string text = openmetrics_text({ profile_result("Samsung SSD 860", 1'800'000'000) }, &run);
+    CHECK(has_line(text, "diskbench_scheduled_last_run_timestamp_seconds 1800000100"));
+    CHECK(has_line(text, R"(diskbench_scheduled_busy_ratio{device="ata-Samsung_SSD_860_S3Z1NB0K",model="Samsung SSD 860",serial="S3Z1NB0K"} 0.25)"));
+    CHECK(has_line(text, R"(diskbench_scheduled_busy_ratio{device="nvme-Fast_\"1\"",model="Fast \"1\"",serial="N1"} 0)"));
+    CHECK(has_line(text, R"(diskbench_scheduled_skipped{device="ata-Samsung_SSD_860_S3Z1NB0K",model="Samsung SSD 860",serial="S3Z1NB0K",reason="busy"} 1)"));
+    CHECK(has_line(text, R"(diskbench_scheduled_skipped{device="loop7",model="",serial="",reason="failed"} 1)"));
+    // A measured device has no skip line, and one read no busy figure.
+    CHECK(text.find(R"(diskbench_scheduled_skipped{device="nvme-Fast)") == std::string::npos);
+    CHECK(text.find(R"(diskbench_scheduled_busy_ratio{device="loop7")") == std::string::npos);
+    CHECK(has_line(text, "# TYPE diskbench_scheduled_skipped gauge"));
+    CHECK(text.ends_with("\n# EOF\n"));
+    // Without a scheduled run, none of its families.
+    CHECK(openmetrics_text({}).find("diskbench_scheduled") == std::string::npos);
+}

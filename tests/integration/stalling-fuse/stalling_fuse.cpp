@@ -7,6 +7,21 @@
 // device whose I/O hangs on command (this kernel has no device-mapper, ublk
 // or nbd to do it otherwise).
 //
+// A sick disk too, on command: FLAG_FILE.control, when it exists, plants
+// faults, one per line (offsets and lengths in bytes of disk.img):
+//   delay-ms N                every read and write waits N ms first (a drive
+//                             that got slow: the fleet test's outlier)
+//   eio START LENGTH          reads and writes touching the range fail with
+//                             EIO (bad sectors)
+//   slow START LENGTH MS      reads touching the range wait MS more, every
+//                             time (a weak sector)
+//   slow-once START LENGTH MS the same, only the first read that touches it
+//                             (a one-off: a recalibration, another program)
+//   wrap BYTES                reads and writes at BYTES and beyond land at
+//                             offset % BYTES (a fake-capacity stick)
+// It is read again whenever it changes (its mtime); write it whole and
+// rename it into place.
+//
 // Usage: stalling-fuse BACKING_FILE FLAG_FILE MOUNTPOINT (absolute paths:
 // libfuse changes to / as it starts)
 // Runs in the foreground and single-threaded (one stalled request stalls
@@ -23,8 +38,13 @@
 #include <cerrno>
 #include <chrono>
 #include <cstdio>
+#include <algorithm>
+#include <cstdint>
 #include <cstring>
+#include <fstream>
+#include <sstream>
 #include <string>
+#include <vector>
 #include <thread>
 
 namespace {
@@ -32,11 +52,113 @@ namespace {
 constexpr const char* file_name = "/disk.img";
 int backing_fd = -1;
 std::string flag_path;
+std::string control_path;
+
+struct Range {
+    std::uint64_t start = 0, length = 0;
+    long ms = 0;
+    bool once = false, used = false;
+    [[nodiscard]] bool touches(std::uint64_t offset, std::uint64_t size) const noexcept
+    {
+        return offset < start + length && start < offset + size;
+    }
+};
+
+// The control file's faults, read again when its mtime changes (one stat
+// per request: the helper is single-threaded and a test tool).
+struct Control {
+    timespec read_at {};
+    bool present = false;
+    long delay_ms = 0;
+    std::uint64_t wrap = 0; // 0: none
+    std::vector<Range> bad, slow;
+} control;
+
+void read_control()
+{
+    struct stat st {};
+    if (::stat(control_path.c_str(), &st) != 0) {
+        control = {};
+        return;
+    }
+    if (control.present && st.st_mtim.tv_sec == control.read_at.tv_sec && st.st_mtim.tv_nsec == control.read_at.tv_nsec)
+        return;
+    control = {};
+    control.present = true;
+    control.read_at = st.st_mtim;
+    std::ifstream in(control_path);
+    for (std::string line; std::getline(in, line);) {
+        std::istringstream words(line);
+        std::string word;
+        words >> word;
+        Range range;
+        if (word == "delay-ms") {
+            words >> control.delay_ms;
+        } else if (word == "wrap") {
+            words >> control.wrap;
+        } else if (word == "eio" && words >> range.start >> range.length) {
+            control.bad.push_back(range);
+        } else if ((word == "slow" || word == "slow-once") && words >> range.start >> range.length >> range.ms) {
+            range.once = word == "slow-once";
+            control.slow.push_back(range);
+        }
+    }
+}
 
 void wait_while_stalled()
 {
     while (::access(flag_path.c_str(), F_OK) == 0)
         std::this_thread::sleep_for(std::chrono::milliseconds(10));
+}
+
+// Before a read or a write: the stall, then the planted slowness; an
+// error number when the request touches a bad range, else 0.
+int wait_for_turn(std::uint64_t offset, std::uint64_t size, bool read)
+{
+    wait_while_stalled();
+    read_control();
+    if (control.delay_ms > 0)
+        std::this_thread::sleep_for(std::chrono::milliseconds(control.delay_ms));
+    for (const Range& range : control.bad)
+        if (range.touches(offset, size))
+            return EIO;
+    if (read) {
+        for (Range& range : control.slow) {
+            if (!range.touches(offset, size) || (range.once && range.used))
+                continue;
+            range.used = true;
+            std::this_thread::sleep_for(std::chrono::milliseconds(range.ms));
+        }
+    }
+    return 0;
+}
+
+// Where OFFSET really lands: a fake-capacity stick keeps only its first
+// `wrap` bytes and serves the rest from the start again.
+off_t landing(off_t offset)
+{
+    return control.wrap ? static_cast<off_t>(static_cast<std::uint64_t>(offset) % control.wrap) : offset;
+}
+
+// pread/pwrite of SIZE bytes at OFFSET, through the wrap: a request that
+// crosses the wrap point is split there.
+template <typename Io>
+ssize_t wrapped_io(Io io, std::size_t size, off_t offset)
+{
+    std::size_t done = 0;
+    while (done < size) {
+        const off_t at = landing(offset + static_cast<off_t>(done));
+        std::size_t piece = size - done;
+        if (control.wrap)
+            piece = std::min<std::size_t>(piece, control.wrap - static_cast<std::uint64_t>(at));
+        const ssize_t n = io(done, piece, at);
+        if (n < 0)
+            return done > 0 ? static_cast<ssize_t>(done) : n;
+        done += static_cast<std::size_t>(n);
+        if (static_cast<std::size_t>(n) < piece)
+            break;
+    }
+    return static_cast<ssize_t>(done);
 }
 
 int get_attributes(const char* path, struct stat* st, fuse_file_info*)
@@ -78,15 +200,21 @@ int open_file(const char* path, fuse_file_info*)
 
 int read_file(const char*, char* buffer, size_t size, off_t offset, fuse_file_info*)
 {
-    wait_while_stalled();
-    const ssize_t done = ::pread(backing_fd, buffer, size, offset);
+    if (const int error = wait_for_turn(static_cast<std::uint64_t>(offset), size, true))
+        return -error;
+    const ssize_t done = wrapped_io([&](std::size_t at, std::size_t n, off_t where) {
+        return ::pread(backing_fd, buffer + at, n, where);
+    }, size, offset);
     return done < 0 ? -errno : static_cast<int>(done);
 }
 
 int write_file(const char*, const char* buffer, size_t size, off_t offset, fuse_file_info*)
 {
-    wait_while_stalled();
-    const ssize_t done = ::pwrite(backing_fd, buffer, size, offset);
+    if (const int error = wait_for_turn(static_cast<std::uint64_t>(offset), size, false))
+        return -error;
+    const ssize_t done = wrapped_io([&](std::size_t at, std::size_t n, off_t where) {
+        return ::pwrite(backing_fd, buffer + at, n, where);
+    }, size, offset);
     return done < 0 ? -errno : static_cast<int>(done);
 }
 
@@ -110,6 +238,7 @@ int main(int argc, char** argv)
         return 1;
     }
     flag_path = argv[2];
+    control_path = flag_path + ".control";
 
     fuse_operations operations {};
     operations.getattr = get_attributes;
