@@ -24,6 +24,7 @@ enum ExitCode : int {
     exit_cancelled = 12,      // the job was cancelled (also by Ctrl-C)
     exit_no_daemon = 13,      // the bus or diskbenchd cannot be reached, or another D-Bus error
     exit_file = 14,           // a result file cannot be read or written
+    exit_bad_blocks = 15,     // the job finished and found bad blocks (a surface scan of a failing drive)
 };
 
 // The exit status for a D-Bus error name (the daemon's, or the bus's own

@@ -9,6 +9,7 @@
 #include "contract/job_states.hpp"
 #include "error_output.hpp"
 #include "results/openmetrics.hpp"
+#include "results/surface_faults.hpp"
 #include "text/terminal_text.hpp"
 
 #include <glib-unix.h>
@@ -225,7 +226,11 @@ private:
         std::fflush(stdout);
         if (job.state == contract::job_states::cancelled)
             return exit_cancelled;
-        return file_ok ? exit_ok : exit_file;
+        if (!file_ok)
+            return exit_file;
+        // A scan that found bad blocks finished, but a script must not take
+        // it for a healthy drive.
+        return client::surface_faults(result).has_bad() ? exit_bad_blocks : exit_ok;
     }
 
     void keep(const client::SavedResult& result)

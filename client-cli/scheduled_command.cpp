@@ -267,8 +267,8 @@ private:
         const ExitCode code = follow_job(session_, std::get<std::string>(*wait.reply), output);
         if (code == exit_cancelled)
             interrupted_ = true;
-        note(code);
-        return code == exit_ok ? "" : "failed";
+        note(code); // a scan that found bad blocks fails the service, so it shows
+        return code == exit_ok || code == exit_bad_blocks ? "" : "failed";
     }
 
     void note(ExitCode code)

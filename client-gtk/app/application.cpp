@@ -70,6 +70,7 @@ void Application::update_status()
     g_simple_action_set_state(form_action_, g_variant_new_string(form.c_str()));
     g_simple_action_set_state(messages_action_,
                               g_variant_new_string(shown ? shown->message_text().c_str() : ""));
+    g_simple_action_set_state(fault_map_action_, g_variant_new_string(shown ? shown->fault_map().c_str() : ""));
     if (shortcuts_)
         shortcuts_->update();
 }
@@ -308,6 +309,12 @@ void Application::add_actions()
     g_signal_connect(messages_action_, "activate", G_CALLBACK(+[](GSimpleAction*, GVariant*, gpointer) {}), nullptr);
     g_action_map_add_action(G_ACTION_MAP(app_.get()), G_ACTION(messages_action_));
     g_object_unref(messages_action_);
+    // "fault-map": the Surface page's error-scan card, "bad=N slow=N good=N
+    // cells=N|summary line" (BenchmarkPageView::fault_map()); read-only.
+    fault_map_action_ = g_simple_action_new_stateful("fault-map", nullptr, g_variant_new_string(""));
+    g_signal_connect(fault_map_action_, "activate", G_CALLBACK(+[](GSimpleAction*, GVariant*, gpointer) {}), nullptr);
+    g_action_map_add_action(G_ACTION_MAP(app_.get()), G_ACTION(fault_map_action_));
+    g_object_unref(fault_map_action_);
 
     // The keyboard's own actions, and every accelerator (model/shortcuts)
     // but Ctrl+C, which belongs to copying (below).

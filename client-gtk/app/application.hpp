@@ -50,6 +50,7 @@ private:
     GSimpleAction* grid_action_ = nullptr; // the folder Profiles grid's cells, for scripts
     GSimpleAction* form_action_ = nullptr; // the shown page's settings form, for scripts
     GSimpleAction* messages_action_ = nullptr;
+    GSimpleAction* fault_map_action_ = nullptr; // the Surface page's error-scan card
     Ref<GtkFileChooserNative> chooser_;
     std::function<void(const std::string&)> chosen_;
 };

@@ -3,6 +3,8 @@
 // is in benchmark_page_view.cpp.
 #include "benchmark_page_view.hpp"
 
+#include "contract/benchmark_kinds.hpp"
+
 #include <glib/gi18n-lib.h>
 
 namespace diskbench::client {
@@ -47,6 +49,12 @@ void BenchmarkPageView::build()
     if (GtkWidget* table = chart_.table_widget())
         gtk_box_append(GTK_BOX(box), table);
     GtkWidget* frame = gtk_frame_new(nullptr);
+    // The Surface page's error scan first: on a dying drive, what cannot
+    // be read matters more than how fast the rest is.
+    if (page_.kind == contract::kinds::surface) {
+        fault_map_ = std::make_unique<FaultMap>();
+        gtk_box_append(GTK_BOX(box), fault_map_->widget());
+    }
     gtk_frame_set_child(GTK_FRAME(frame), chart_.graph_widget());
     gtk_box_append(GTK_BOX(box), frame);
     gtk_box_append(GTK_BOX(box), build_footer());

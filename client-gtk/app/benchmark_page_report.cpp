@@ -89,6 +89,12 @@ void BenchmarkPageView::update_file_profile_controls()
 
 bool BenchmarkPageView::copy_report()
 {
+    // The Surface page: its bad ranges and slow spots, as the card lists them.
+    if (fault_map_ && !fault_map_->text().empty()) {
+        gdk_clipboard_set_text(gtk_widget_get_clipboard(root_.get()), fault_map_->text().c_str());
+        host_.toast(_("Copied the bad ranges and slow spots as text."));
+        return true;
+    }
     if (!chart_.file_table())
         return false;
     const std::optional<SavedResult> result = shown_result();

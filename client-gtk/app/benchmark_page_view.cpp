@@ -281,6 +281,10 @@ void BenchmarkPageView::update_progress(const JobEntry* job, bool running)
         gtk_label_set_text(GTK_LABEL(summary_label_), "");
         set_latency_tooltip(summary_label_, {});
     }
+    if (fault_map_) {
+        const DeviceEntry* device = host_.selected_device();
+        fault_map_->show(shown_result(), device && job ? device->size : 0);
+    }
     if (running && progress.pulse)
         gtk_progress_bar_pulse(GTK_PROGRESS_BAR(progress_));
     else

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "../model/benchmark_pages.hpp"
+#include "fault_map.hpp"
 #include "page_chart.hpp"
 #include "parameter_editor.hpp"
 #include "page_host.hpp"
@@ -65,6 +66,8 @@ public:
     bool copy_report();
     // Its grid's MB/s cells, row by row, Read then Write (for scripts/tests).
     [[nodiscard]] std::vector<std::string> grid_cells() const;
+    // The Surface page's error-scan card (FaultMap::describe()); "" elsewhere.
+    [[nodiscard]] std::string fault_map() const { return fault_map_ ? fault_map_->describe() : std::string(); }
 
 private:
     void build();
@@ -109,6 +112,7 @@ private:
     GtkWidget* progress_ = nullptr;
     GtkWidget* summary_label_ = nullptr;
     GtkWidget* checks_card_ = nullptr;  // the result's checks (result_checks.hpp); hidden when none
+    std::unique_ptr<FaultMap> fault_map_; // the Surface page's error scan; null elsewhere
     GtkWidget* checks_label_ = nullptr;
     GtkWidget* fio_heading_ = nullptr; // hidden when no command does the same
     GtkWidget* message_revealer_ = nullptr;

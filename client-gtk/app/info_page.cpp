@@ -23,6 +23,23 @@ std::string yes_no(bool value)
 InfoPage::InfoPage()
     : page_(Ref<GtkWidget>::take_floating(adw_preferences_page_new()))
 {
+    // A drive that SMART calls failing, or whose bad sectors grew, gets a
+    // warning card before anything else on the page.
+    health_group_ = adw_preferences_group_new();
+    health_label_ = gtk_label_new(nullptr);
+    gtk_label_set_wrap(GTK_LABEL(health_label_), TRUE);
+    gtk_label_set_xalign(GTK_LABEL(health_label_), 0);
+    gtk_widget_add_css_class(health_label_, "heading");
+    gtk_widget_add_css_class(health_label_, "error");
+    GtkWidget* card = gtk_box_new(GTK_ORIENTATION_VERTICAL, 0);
+    gtk_widget_add_css_class(card, "card");
+    gtk_widget_set_margin_start(health_label_, 12);
+    gtk_widget_set_margin_end(health_label_, 12);
+    gtk_widget_set_margin_top(health_label_, 12);
+    gtk_widget_set_margin_bottom(health_label_, 12);
+    gtk_box_append(GTK_BOX(card), health_label_);
+    adw_preferences_group_add(ADW_PREFERENCES_GROUP(health_group_), card);
+    adw_preferences_page_add(ADW_PREFERENCES_PAGE(page_.get()), ADW_PREFERENCES_GROUP(health_group_));
     device_group_ = adw_preferences_group_new();
     adw_preferences_group_set_title(ADW_PREFERENCES_GROUP(device_group_), _("Device"));
     system_group_ = adw_preferences_group_new();
@@ -50,8 +67,11 @@ void InfoPage::add_row(GtkWidget* group, std::vector<GtkWidget*>& rows, const ch
 }
 
 void InfoPage::set(const DeviceEntry* device, const SavedValueMap* last_run, const std::string& backend,
-                   const std::string& daemon_version)
+                   const std::string& daemon_version, const HealthVerdict& health)
 {
+    health_warning_ = device && health.warn ? "⚠ " + health.warning : std::string();
+    gtk_label_set_text(GTK_LABEL(health_label_), health_warning_.c_str());
+    gtk_widget_set_visible(health_group_, !health_warning_.empty());
     for (GtkWidget* row : device_rows_)
         adw_preferences_group_remove(ADW_PREFERENCES_GROUP(device_group_), row);
     for (GtkWidget* row : system_rows_)
@@ -82,6 +102,9 @@ void InfoPage::set(const DeviceEntry* device, const SavedValueMap* last_run, con
                 format_value(static_cast<double>(device->max_sectors_kib) * 1024, Unit::Bytes));
         add_row(device_group_, device_rows_, _("Write cache"), device->write_cache);
         // Only a drive with a sensor gets the row: "–" would read as "cold".
+        if (health.known)
+            /* TRANSLATORS: Info page row: the drive's SMART verdict */
+            add_row(device_group_, device_rows_, _("Health (SMART)"), health.summary);
         if (!device->temperature_source.empty())
             add_row(device_group_, device_rows_, _("Temperature"),
                     /* TRANSLATORS: a drive's temperature in degrees Celsius, e.g. "41 °C" */

@@ -3,6 +3,7 @@
 
 #include "types/daemon_types.hpp"
 #include "gobject_ptr.hpp"
+#include "results/drive_health.hpp"
 
 #include <gtk/gtk.h>
 
@@ -21,13 +22,20 @@ public:
     [[nodiscard]] GtkWidget* widget() const noexcept { return page_.get(); }
     // `last_run` (may be null): the DeviceInfo of the latest job shown, for
     // the kernel and machine it ran on.
+    // `health`: the device's SMART verdict (drive_health()); a warning card
+    // above the facts when it says to worry.
     void set(const DeviceEntry* device, const SavedValueMap* last_run, const std::string& backend,
-             const std::string& daemon_version);
+             const std::string& daemon_version, const HealthVerdict& health = {});
+    // The warning card's text, "" when hidden (for scripts and tests).
+    [[nodiscard]] std::string health_warning() const { return health_warning_; }
 
 private:
     void add_row(GtkWidget* group, std::vector<GtkWidget*>& rows, const char* title, const std::string& value);
 
     Ref<GtkWidget> page_;
+    GtkWidget* health_group_ = nullptr; // the warning card
+    GtkWidget* health_label_ = nullptr;
+    std::string health_warning_;
     GtkWidget* device_group_ = nullptr;
     GtkWidget* system_group_ = nullptr;
     std::vector<GtkWidget*> device_rows_, system_rows_;

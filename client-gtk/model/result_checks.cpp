@@ -32,6 +32,10 @@ bool link_warning(const std::string& w)
     return w.starts_with("faster than a ") || w.starts_with("the link runs below")
         || w.starts_with("impossible for a rotating disk");
 }
+bool surface_warning(const std::string& w)
+{
+    return w.starts_with("bad ranges: ") || w.starts_with("the scan stopped by itself");
+}
 bool stack_warning(const std::string& w)
 {
     return w.find(" is page-cache-backed") != std::string::npos || w.find("'s backing file ") != std::string::npos;
@@ -55,6 +59,17 @@ bool add_failures(ResultChecks& checks, const std::vector<std::string>& warnings
 ResultChecks result_checks(const SavedValueMap& summary, const std::vector<std::string>& warnings)
 {
     ResultChecks checks;
+    // A surface scan first says what it found: never a plain "✓" over a
+    // drive with bad blocks.
+    if (summary.count("bad_ranges") && (integer_of(summary, "bad_ranges") == 0
+                                        || !add_failures(checks, warnings, surface_warning))) {
+        if (integer_of(summary, "bad_ranges") > 0)
+            checks.lines.push_back({ false, printf_text(_("Surface: %lld bad ranges, %s unreadable"),
+                                                        static_cast<long long>(integer_of(summary, "bad_ranges")),
+                                                        size_text(integer_of(summary, "bad_bytes")).c_str()) });
+        else
+            checks.lines.push_back({ true, _("Surface: every block read, no bad blocks") });
+    }
     const std::string device = text_of(summary, "checked_device");
     if (summary.count("issued_read_bytes") && !add_failures(checks, warnings, block_layer_warning)) {
         const std::int64_t read = integer_of(summary, "issued_read_bytes");

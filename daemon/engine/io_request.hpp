@@ -16,6 +16,9 @@ struct IoCompletion {
     IoRequest request;
     std::uint64_t submitted_ns = 0; // monotonic_ns() when handed to the kernel
     std::uint64_t completed_ns = 0; // monotonic_ns() when its completion was reaped
+    // 0, or the errno of a read that failed in a run that tolerates read
+    // errors (IoRunSpec::tolerate_read_errors): nothing was read.
+    int error = 0;
     [[nodiscard]] std::uint64_t latency_ns() const noexcept { return completed_ns - submitted_ns; }
 };
 

@@ -42,6 +42,21 @@ double IoRunStats::cpu_percent() const noexcept
     return s > 0 ? static_cast<double>(cpu.user_ns + cpu.system_ns) / 1e9 / s * 100.0 : 0.0;
 }
 
+bool is_media_error(int error_number) noexcept
+{
+    switch (error_number) {
+    case EIO:
+    case ENODATA:
+    case EILSEQ:
+    case ETIMEDOUT:
+    case EREMOTEIO:
+    case EBADMSG:
+        return true;
+    default:
+        return false;
+    }
+}
+
 namespace detail {
 
 void prepare_write_buffers(const RunShared& shared, unsigned worker, std::byte* const* slots, unsigned count)
@@ -173,6 +188,8 @@ IoRunStats IoRunner::run(const Target& target, const IoRunSpec& spec) const
             std::rethrow_exception(outcome.error);
         stats.operations += outcome.operations;
         stats.bytes += outcome.bytes;
+        stats.failed_operations += outcome.failed_operations;
+        stats.failed_bytes += outcome.failed_bytes;
         stats.finished_ns = std::max(stats.finished_ns, outcome.last_completion_ns);
         stats.latency.merge(outcome.latency);
         stats.cpu.user_ns += outcome.cpu.user_ns;

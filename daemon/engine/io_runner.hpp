@@ -68,11 +68,27 @@ struct IoRunSpec {
     // Reads or writes at random offsets: the cross-check knows which
     // figures a rotating disk cannot reach.
     bool random = false;
+    // A read that fails with a media error (is_media_error) does not end
+    // the run: the observer is told (IoCompletion::error) and the run goes
+    // on. For the scans of a whole span, where a dying drive's map matters
+    // most (surface); any other failure still ends the run.
+    bool tolerate_read_errors = false;
 };
+
+// What a drive says about a sector it cannot read: EIO (the block layer's
+// word for a medium error), ENODATA and EILSEQ (critical medium / protection
+// errors), ETIMEDOUT (the command timed out), EREMOTEIO (a target error of
+// a SCSI/SAS/USB bridge), EBADMSG (a bad checksum). Not EINVAL or ENXIO:
+// those are our mistake or a device gone.
+bool is_media_error(int error_number) noexcept;
 
 struct IoRunStats {
     std::uint64_t operations = 0;
     std::uint64_t bytes = 0;
+    // Reads that failed and were tolerated (IoRunSpec::tolerate_read_errors):
+    // not in the figures above, but the device saw them.
+    std::uint64_t failed_operations = 0;
+    std::uint64_t failed_bytes = 0;
     std::uint64_t started_ns = 0;  // when all workers were released together
     std::uint64_t finished_ns = 0; // when the last completion was reaped
     LatencyHistogram latency;

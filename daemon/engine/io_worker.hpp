@@ -44,6 +44,7 @@ struct RunShared {
 struct WorkerOutcome {
     std::uint64_t operations = 0;
     std::uint64_t bytes = 0;
+    std::uint64_t failed_operations = 0, failed_bytes = 0; // tolerated read errors
     std::uint64_t last_completion_ns = 0;
     LatencyHistogram latency;
     ThreadCpuTime cpu;
@@ -69,6 +70,14 @@ void prepare_write_buffers(const RunShared& shared, unsigned worker, std::byte* 
 // Writes what a short write left of `request` (`done` bytes went out) with
 // pwrite(); 0 when all of it is written, else the errno that stopped it.
 int finish_short_write(int fd, const std::byte* block, const IoRequest& request, std::uint32_t done);
+
+// Whether a request that returned RESULT (-errno) is a read the run goes
+// on after (IoRunSpec::tolerate_read_errors).
+inline bool tolerated_failure(const IoRunSpec& spec, const IoRequest& request, long result) noexcept
+{
+    return spec.tolerate_read_errors && !writes(spec, request) && result < 0
+        && is_media_error(static_cast<int>(-result));
+}
 
 // The error for a request that returned `result` (< 0: -errno; else fewer
 // bytes than asked).

@@ -75,6 +75,14 @@ void psync_thread(RunShared& shared, unsigned index, WorkerState& state, std::by
             const std::uint64_t completed_ns = monotonic_ns();
 
             std::lock_guard lock(state.mutex);
+            if (tolerated_failure(shared.spec, request, result)) {
+                ++state.outcome.failed_operations;
+                state.outcome.failed_bytes += request.length;
+                if (shared.spec.observer)
+                    shared.spec.observer->completed(
+                        index, IoCompletion { request, submitted_ns, completed_ns, static_cast<int>(-result) });
+                continue;
+            }
             if (result != static_cast<long>(request.length)) {
                 fail(shared, state, std::make_exception_ptr(request_error(shared, request, result)));
                 break;

@@ -247,6 +247,14 @@ void run_uring_worker(RunShared& shared, unsigned index, RequestSource& source, 
                     done_ns = monotonic_ns();
                 }
                 free_slots.push_back(slot);
+                if (tolerated_failure(shared.spec, done.request, result)) {
+                    ++outcome.failed_operations;
+                    outcome.failed_bytes += done.request.length;
+                    if (shared.spec.observer)
+                        shared.spec.observer->completed(
+                            index, IoCompletion { done.request, done.submitted_ns, done_ns, static_cast<int>(-result) });
+                    continue;
+                }
                 if (result != static_cast<long>(done.request.length)) {
                     if (!outcome.error) {
                         outcome.error = std::make_exception_ptr(request_error(shared, done.request, result));

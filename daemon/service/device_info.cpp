@@ -40,8 +40,29 @@ VariantMap device_info(const system::DeviceFacts& facts)
         { "stack", sdbus::Variant(facts.layers.stack) },
         { "stack_line", sdbus::Variant(stack_line(facts.layers)) },
     };
+    // The drive's health when the run started, so a later result can say
+    // whether its bad sectors grew.
+    if (facts.smart.known) {
+        info.emplace("smart_failing", sdbus::Variant(facts.smart.failing));
+        info.emplace("smart_bad_sectors", sdbus::Variant(facts.smart.bad_sectors));
+        info.emplace("smart_power_on_seconds", sdbus::Variant(facts.smart.power_on_seconds));
+        info.emplace("smart_attributes_failing", sdbus::Variant(facts.smart.attributes_failing));
+    }
     info.merge(system_info());
     return info;
+}
+
+VariantMap health_info(const system::DeviceFacts::SmartHealth& smart)
+{
+    if (!smart.known)
+        return {};
+    return {
+        { "failing", sdbus::Variant(smart.failing) },
+        { "bad_sectors", sdbus::Variant(smart.bad_sectors) },
+        { "power_on_seconds", sdbus::Variant(smart.power_on_seconds) },
+        { "attributes_failing", sdbus::Variant(smart.attributes_failing) },
+        { "source", sdbus::Variant(std::string("udisks-ata")) },
+    };
 }
 
 VariantMap system_info()

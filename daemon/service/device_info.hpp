@@ -11,6 +11,8 @@ namespace diskbench::service {
 VariantMap device_info(const system::DeviceFacts& facts);
 // "dm-crypt → nvme0n1p3 → nvme0n1, PCIe 3.0 x4": the stack and the link in one line.
 std::string stack_line(const system::LayerFacts& layers);
+// Device.Health: the SMART verdict (empty when unknown).
+VariantMap health_info(const system::DeviceFacts::SmartHealth& smart);
 // Only the system keys of device_info() (kernel, machine), for a job on no
 // device of ours (a filesystem benchmark on tmpfs, NFS, ...).
 VariantMap system_info();

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "device_object.hpp"
 
+#include "device_info.hpp"
+
 #include "withdraw_object.hpp"
 #include "write_safety.hpp"
 
@@ -49,6 +51,7 @@ void DeviceObject::update(const system::DeviceFacts& facts)
     compare(old.queue.rotational != facts_.queue.rotational, "Rotational");
     compare(old.rotation_rate != facts_.rotation_rate, "RotationRate");
     compare(old.removable != facts_.removable, "Removable");
+    compare(old.smart != facts_.smart, "Health");
     compare(old.connection_bus != facts_.connection_bus, "ConnectionBus");
     compare(old.mounted != facts_.mounted, "Mounted");
     compare(old.in_use() != facts_.in_use(), "InUse");
@@ -80,6 +83,11 @@ void DeviceObject::update(const system::DeviceFacts& facts)
     }
     if (!changed.empty())
         emitPropertiesChangedSignal(interface_name, changed);
+}
+
+std::map<std::string, sdbus::Variant> DeviceObject::Health()
+{
+    return health_info(facts_.smart);
 }
 
 std::string DeviceObject::EraseConfirmation()

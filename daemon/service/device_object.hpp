@@ -81,6 +81,7 @@ private:
     std::string Link() override { return facts_.layers.link; }
     double LinkLimit() override { return facts_.layers.link_limit_mb_s; }
     std::vector<std::string> Stack() override { return facts_.layers.stack; }
+    std::map<std::string, sdbus::Variant> Health() override;
     double Temperature() override { return temperature().celsius; }
     std::string TemperatureSource() override { return temperature().source; }
 

@@ -68,6 +68,17 @@ struct DeviceFacts {
     // udisks' Drive.Ata SmartTemperature in Kelvin, 0 when unknown (no
     // SMART, not an ATA drive); udisks polls it and signals its changes.
     double smart_temperature_kelvin = 0;
+    // udisks' SMART verdict of an ATA drive (Drive.Ata, which udisks keeps
+    // up to date itself): known only while SMART is supported and on.
+    // udisks 2.9 has no NVMe health interface (Drive.NVMe came in 2.10).
+    struct SmartHealth {
+        bool known = false;
+        bool failing = false;              // SmartFailing: the drive predicts its failure
+        std::int64_t bad_sectors = 0;      // SmartNumBadSectors: reallocated and pending
+        std::uint64_t power_on_seconds = 0;
+        std::int32_t attributes_failing = 0; // SmartNumAttributesFailing
+        bool operator==(const SmartHealth&) const = default;
+    } smart;
     QueueFacts queue;
     LayerFacts layers;
 

@@ -146,8 +146,17 @@ std::vector<DeviceFacts> devices_from_udisks(const ManagedObjects& objects,
             facts.removable = property<bool>(d, drive_interface, "Removable")
                 || property<bool>(d, drive_interface, "MediaRemovable");
             // SmartTemperature means something only while SMART is on.
-            if (property<bool>(d, ata_interface, "SmartEnabled"))
+            if (property<bool>(d, ata_interface, "SmartEnabled")) {
                 facts.smart_temperature_kelvin = property<double>(d, ata_interface, "SmartTemperature");
+                if (property<bool>(d, ata_interface, "SmartSupported")) {
+                    facts.smart.known = true;
+                    facts.smart.failing = property<bool>(d, ata_interface, "SmartFailing");
+                    facts.smart.bad_sectors = property<std::int64_t>(d, ata_interface, "SmartNumBadSectors");
+                    facts.smart.power_on_seconds = property<std::uint64_t>(d, ata_interface, "SmartPowerOnSeconds");
+                    facts.smart.attributes_failing
+                        = property<std::int32_t>(d, ata_interface, "SmartNumAttributesFailing");
+                }
+            }
         }
         if (queue_facts)
             facts.queue = queue_facts(facts.device_number);

@@ -94,6 +94,10 @@ constexpr std::array catalogue {
     MessageFormat { "files-stayed-cached", N_("{cached} of {files} files kept pages in the page cache although they were dropped (POSIX_FADV_DONTNEED), or it could not be checked; their reads may have come from memory (tmpfs and some FUSE filesystems keep them)") },
     // TRANSLATORS: {block} is a size such as "1 MiB".
     MessageFormat { "surface-fewer-buckets", N_("{buckets} buckets instead of {wanted}: the device holds only {blocks} blocks of {block}") },
+    MessageFormat { "surface-bad-blocks", N_("bad ranges: {ranges}, {bytes} unreadable, the first at block {first_lba}: this drive is failing; copy what matters off it") },
+    // xgettext:no-c-format
+    MessageFormat { "surface-stopped-bad", N_("the scan stopped by itself (bad ranges: {ranges}, {bytes}): more than max_bad_ranges={max_bad_ranges} or max_bad_percent={max_bad_percent} % of the device") },
+    MessageFormat { "surface-slow-spots", N_("slow spots: {count} (reads of {threshold_ms} ms or more), {repeatable} slow again when re-read, {one_off} one-off") },
     // TRANSLATORS: {test} is a test's label such as "SEQ1M Q8T1".
     MessageFormat { "profile-test-left-out", N_("{test} left out: the device is smaller than one block") },
     // xgettext:no-c-format

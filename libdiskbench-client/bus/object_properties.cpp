@@ -82,6 +82,7 @@ void apply_device_properties(DeviceEntry& device, const PropertyMap& p)
     read(p, "Link", device.link); // a 0.3 daemon has none: stays "", 0, {}
     read(p, "LinkLimit", device.link_limit_mb_s);
     read(p, "Stack", device.stack);
+    read_map(p, "Health", device.health);
     read_path(p, "Job", device.job);
 }
 

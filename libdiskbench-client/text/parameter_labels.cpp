@@ -46,6 +46,16 @@ constexpr std::array labels {
     Label { "offset", N_("Start at"), true },
     /* TRANSLATORS: benchmark setting: how many points the surface map has */
     Label { "buckets", N_("Points along the disk") },
+    /* TRANSLATORS: surface scan setting: it stops by itself after this many bad ranges */
+    Label { "max_bad_ranges", N_("Stop after bad ranges") },
+    /* TRANSLATORS: surface scan setting: it stops by itself when this share of the disk is unreadable */
+    Label { "max_bad_percent", N_("Stop after unreadable %") },
+    /* TRANSLATORS: surface scan setting: re-reads of a failed read to find its exact bad blocks */
+    Label { "reread_limit", N_("Re-reads per failed read") },
+    /* TRANSLATORS: surface scan setting: a read this slow is a slow spot (0: automatic) */
+    Label { "slow_ms", N_("Slow read (ms)") },
+    /* TRANSLATORS: surface scan setting: read each slow spot again */
+    Label { "reread_slow", N_("Read slow spots again") },
     Label { "amount_per_size", N_("Data per block size"), true },
     /* TRANSLATORS: benchmark setting: a ready-made set of tests */
     Label { "preset", N_("Test set") },

@@ -34,6 +34,9 @@ struct DeviceEntry {
     std::string link;
     double link_limit_mb_s = 0;
     std::vector<std::string> stack;
+    // Device.Health (API 0.9): "failing", "bad_sectors", "power_on_seconds",
+    // "attributes_failing", "source"; empty when unknown.
+    SavedValueMap health;
     std::string job; // running Job object or "/"
 };
 

@@ -98,13 +98,19 @@ LoopDevice::LoopDevice(const std::filesystem::path& backing, std::uint32_t secto
         fail("open /dev/loop-control (the loop tests need root)");
 
     // Another process may take the free device between GET_FREE and
-    // CONFIGURE; then ask again.
+    // CONFIGURE (EBUSY), or be detaching the one GET_FREE offers (an
+    // autoclear device while its last user closes it opens with ENXIO, as
+    // CI saw once with the tests running in parallel); then ask again.
     for (int attempt = 0; attempt < 20; ++attempt) {
         const int number = ::ioctl(control.get(), LOOP_CTL_GET_FREE);
         if (number < 0)
             fail("LOOP_CTL_GET_FREE");
         std::string path = "/dev/loop" + std::to_string(number);
         engine::UniqueFd device(::open(path.c_str(), (read_only ? O_RDONLY : O_RDWR) | O_CLOEXEC));
+        if (!device.valid() && errno == ENXIO) {
+            ::usleep(10'000);
+            continue;
+        }
         if (!device.valid())
             fail("open " + path);
         loop_config config {};

@@ -14,13 +14,29 @@
 // the bucket grew by 1/max_partials_per_bucket: at most 100 per bucket and 5
 // a second, so a 20 TB map (1000 buckets of 100 s at 200 MB/s) moves every
 // second and adds at most 300,000 points (the daemon caps them at 375,000).
+//
+// The people who scan a whole surface are mostly the people who suspect
+// their drive, so a failed read does not end the scan (surface_faults.hpp):
+// it is recorded, the scan moves on, and afterwards every failed read is
+// re-read in smaller pieces down to the logical block to find the exact
+// bad blocks; reads far slower than the run's median are re-read once to
+// tell a weak sector (slow every time) from a one-off. The scan stops by
+// itself when too much fails (max_bad_ranges, max_bad_percent), so a dead
+// drive is not hammered for hours.
+#include "surface_faults.hpp"
+
 #include "../benchmark_support.hpp"
 #include "../clock.hpp"
 #include "../errors.hpp"
+#include "../latency_histogram.hpp"
 #include "../request_sources.hpp"
 #include "benchmarks.hpp"
 
 #include <fmt/format.h>
+
+#include <algorithm>
+#include <atomic>
+#include <optional>
 
 namespace diskbench::engine::benchmarks {
 
@@ -55,17 +71,60 @@ constexpr std::uint64_t max_partials_per_bucket = 100;
 struct Bucket {
     std::uint64_t bytes = 0;
     std::uint64_t busy_ns = 0; // sum of read latencies
-    std::uint64_t reads = 0;
+    std::uint64_t reads = 0;   // good and failed
+    std::uint64_t good = 0;
     double slowest = 0;
     double fastest = 0;
 };
+
+// The scan's requests until the fault log says stop.
+class StoppableSource final : public RequestSource {
+public:
+    StoppableSource(std::uint64_t begin, std::uint64_t size, std::uint32_t block, const std::atomic<bool>& stop)
+        : inner_(begin, size, block, false), stop_(stop) {}
+    bool next(IoRequest& request) override { return !stop_.load(std::memory_order_relaxed) && inner_.next(request); }
+
+private:
+    SequentialSource inner_;
+    const std::atomic<bool>& stop_;
+};
+
+// Bad ranges kept in the result (merged); beyond, only counted.
+constexpr std::size_t max_bad_ranges_kept = 10'000;
+// The slow-read floor: a read slower than this can be a slow spot (the
+// threshold is also 10x the run's median).
+constexpr double slow_floor_rotating_ms = 20;
+constexpr double slow_floor_solid_ms = 5;
+constexpr double slow_median_factor = 10;
+
+// The series of what the scan found wrong: bad ranges (x: offset, y: length
+// in bytes; and their errno), slow reads (x: offset, y: ms; and the re-read).
+struct FaultSeries {
+    std::size_t bad, bad_errno, slow, slow_again;
+};
+
+void record_faults(BenchmarkContext& ctx, const FaultLog& log, const LatencyHistogram& latency, bool rotating,
+                   const FaultSeries& series);
 
 void run(BenchmarkContext& ctx)
 {
     const std::uint32_t block = checked_block_size(ctx, "block_size");
     const std::uint64_t wanted_buckets = ctx.params.unsigned_value("buckets");
+    FaultLimits limits;
+    limits.span = ctx.target.size;
+    limits.logical_block = ctx.target.logical_block;
+    limits.max_bad_ranges = ctx.params.unsigned_value("max_bad_ranges");
+    limits.max_bad_percent = ctx.params.real("max_bad_percent");
+    limits.reread_limit = ctx.params.unsigned_value("reread_limit");
     if (ctx.plan_only)
         return;
+    const bool rotating = target_rotates(ctx.target);
+    limits.slow_floor_ms = ctx.params.real("slow_ms") > 0 ? ctx.params.real("slow_ms")
+                           : rotating                     ? slow_floor_rotating_ms
+                                                          : slow_floor_solid_ms;
+    FaultLog faults(limits);
+    std::atomic<bool> stop { false };
+    std::optional<IoCompletion> failed; // the read that ended the last run
 
     const std::uint64_t size = ctx.target.size;
     const std::uint64_t blocks_total = (size + block - 1) / block;
@@ -83,6 +142,13 @@ void run(BenchmarkContext& ctx)
     const std::size_t mean_partial = ctx.recorder.add_series({ partial_series_name("mean"), "B", "MB/s", SeriesStyle::Line });
     const std::size_t min_partial = ctx.recorder.add_series({ partial_series_name("min"), "B", "MB/s", SeriesStyle::Line });
     const std::size_t max_partial = ctx.recorder.add_series({ partial_series_name("max"), "B", "MB/s", SeriesStyle::Line });
+    // What the scan found wrong (record_faults fills them at the end).
+    const FaultSeries fault_series {
+        ctx.recorder.add_series({ "bad", "B", "B", SeriesStyle::Scatter }),
+        ctx.recorder.add_series({ "bad_errno", "B", "", SeriesStyle::Scatter }),
+        ctx.recorder.add_series({ "slow", "B", "ms", SeriesStyle::Scatter }),
+        ctx.recorder.add_series({ "slow_again", "B", "ms", SeriesStyle::Scatter }),
+    };
 
     // One slot per bucket, bounded by the `buckets` parameter (at most
     // 100000 x 40 bytes).
@@ -96,21 +162,33 @@ void run(BenchmarkContext& ctx)
     ObserverFunction observer([&](unsigned, const IoCompletion& c) {
         const std::uint64_t index = layout.bucket_of(c.request.offset / block);
         Bucket& bucket = buckets[index];
-        const double rate = mb_per_s(c.request.length, c.latency_ns());
-        bucket.slowest = bucket.reads == 0 ? rate : std::min(bucket.slowest, rate);
-        bucket.fastest = std::max(bucket.fastest, rate);
-        bucket.bytes += c.request.length;
-        bucket.busy_ns += c.latency_ns();
+        if (c.error) {
+            // Queue depth 1: nothing else is in flight. The run ends here,
+            // the read is narrowed down, and the scan goes on after it.
+            failed = c;
+            stop = true;
+        } else {
+            faults.add_read(c);
+            const double rate = mb_per_s(c.request.length, c.latency_ns());
+            bucket.slowest = bucket.good == 0 ? rate : std::min(bucket.slowest, rate);
+            bucket.fastest = std::max(bucket.fastest, rate);
+            bucket.bytes += c.request.length;
+            bucket.busy_ns += c.latency_ns();
+            ++bucket.good;
+        }
         ++bucket.reads;
         const std::uint64_t bucket_blocks = layout.first_block(index + 1) - layout.first_block(index);
         const auto x = static_cast<double>(layout.first_block(index) * block);
         if (bucket.reads == bucket_blocks) {
+            // A bucket that could not be read at all reads at 0 MB/s.
             ctx.recorder.add_point(mean_series, { x, mb_per_s(bucket.bytes, bucket.busy_ns) });
             ctx.recorder.add_point(min_series, { x, bucket.slowest });
             ctx.recorder.add_point(max_series, { x, bucket.fastest });
-            slowest = any_bucket ? std::min(slowest, bucket.slowest) : bucket.slowest;
-            any_bucket = true;
-            fastest = std::max(fastest, bucket.fastest);
+            if (bucket.good > 0) {
+                slowest = any_bucket ? std::min(slowest, bucket.slowest) : bucket.slowest;
+                any_bucket = true;
+                fastest = std::max(fastest, bucket.fastest);
+            }
             last_point_ns = monotonic_ns();
             reads_at_last_partial = 0;
         } else if ((bucket.reads - reads_at_last_partial) * max_partials_per_bucket >= bucket_blocks) {
@@ -129,17 +207,107 @@ void run(BenchmarkContext& ctx)
     IoRunSpec spec;
     spec.queue_depth = 1; // each read timed alone: see the top of this file
     spec.max_request_bytes = block;
-    spec.make_source = [&](unsigned) { return std::make_unique<SequentialSource>(0, size, block, false); };
+    spec.tolerate_read_errors = true;
+    spec.phase = "the scan";
     spec.observer = &observer;
     spec.cancel = &ctx.cancel;
-    const IoRunStats stats = ctx.io.run(ctx.target, spec);
 
-    ctx.result.summary["bytes"] = stats.bytes;
+    // One run from `next` to the end or to the next failed read, as often
+    // as reads fail (at most max_bad_ranges + 1 runs).
+    std::uint64_t next = 0;
+    std::uint64_t bytes = 0, active_ns = 0;
+    LatencyHistogram latency;
+    while (next < size) {
+        failed.reset();
+        stop = false;
+        spec.make_source = [&](unsigned) { return std::make_unique<StoppableSource>(next, size, block, stop); };
+        const IoRunStats stats = ctx.io.run(ctx.target, spec);
+        bytes += stats.bytes;
+        active_ns += stats.finished_ns - stats.started_ns;
+        latency.merge(stats.latency);
+        if (!failed || ctx.cancel.cancelled())
+            break;
+        const bool go_on = faults.add_bad(narrow_failed_read(ctx, failed->request, failed->error, limits));
+        next = failed->request.offset + failed->request.length;
+        if (!go_on)
+            break; // the scan stops by itself (record_faults says why)
+    }
+
+    ctx.result.summary["bytes"] = bytes;
     ctx.result.summary["buckets"] = layout.count();
-    ctx.result.summary["throughput_mb_s"] = stats.megabytes_per_second();
+    ctx.result.summary["throughput_mb_s"] = mb_per_s(bytes, active_ns);
     ctx.result.summary["read_min_mb_s"] = slowest;
     ctx.result.summary["read_max_mb_s"] = fastest;
-    add_latency_summary(ctx.result.summary, stats.latency);
+    add_latency_summary(ctx.result.summary, latency);
+    record_faults(ctx, faults, latency, rotating, fault_series);
+}
+
+void record_faults(BenchmarkContext& ctx, const FaultLog& log, const LatencyHistogram& latency, bool rotating,
+                   const FaultSeries& series)
+{
+    ValueMap& summary = ctx.result.summary;
+    const std::uint64_t sector = ctx.target.logical_block;
+    if (const std::string reason = log.stop_reason(); !reason.empty()) {
+        summary["stopped_reason"] = reason;
+        ctx.recorder.warn({ "surface-stopped-bad",
+                            { { "ranges", log.bad_range_count() },
+                              { "bytes", format_bytes(log.bad_bytes()) },
+                              { "max_bad_ranges", log.limits().max_bad_ranges },
+                              { "max_bad_percent", log.limits().max_bad_percent } } });
+    }
+
+    // Bad blocks, exact to the logical block (where the re-reads sufficed).
+    const std::vector<BadRange> bad = log.bad_ranges();
+    for (const BadRange& range : bad) {
+        ctx.recorder.add_point(series.bad, { static_cast<double>(range.offset), static_cast<double>(range.length) });
+        ctx.recorder.add_point(series.bad_errno, { static_cast<double>(range.offset), static_cast<double>(range.error) });
+    }
+    summary["bad_ranges"] = log.bad_range_count();
+    summary["bad_bytes"] = log.bad_bytes();
+    summary["failed_reads"] = log.failed_reads();
+    if (!bad.empty()) {
+        summary["first_bad_lba"] = bad.front().offset / sector;
+        if (log.bad_range_count() > bad.size())
+            summary["bad_ranges_not_kept"] = log.bad_range_count() - bad.size();
+        const auto not_narrowed = std::count_if(bad.begin(), bad.end(), [](const BadRange& r) { return !r.narrowed; });
+        if (not_narrowed > 0)
+            summary["bad_ranges_not_narrowed"] = static_cast<std::uint64_t>(not_narrowed);
+        ctx.recorder.warn({ "surface-bad-blocks",
+                            { { "ranges", log.bad_range_count() },
+                              { "bytes", format_bytes(log.bad_bytes()) },
+                              { "first_lba", bad.front().offset / sector } } });
+    }
+
+    // Slow spots: 10x the median read, and at least the floor.
+    const double median_ms = static_cast<double>(latency.percentile(0.5)) / 1e6;
+    const double given_ms = ctx.params.real("slow_ms");
+    const double floor_ms = rotating ? slow_floor_rotating_ms : slow_floor_solid_ms;
+    const double threshold_ms = given_ms > 0 ? given_ms : std::max(slow_median_factor * median_ms, floor_ms);
+    const std::vector<SlowRead> slow = judge_slow_reads(ctx, log, threshold_ms, ctx.params.boolean("reread_slow"));
+    std::uint64_t repeatable = 0, one_off = 0;
+    const SlowRead* slowest = nullptr;
+    for (const SlowRead& read : slow) {
+        ctx.recorder.add_point(series.slow, { static_cast<double>(read.offset), read.ms });
+        if (read.again_ms >= 0) {
+            ctx.recorder.add_point(series.slow_again, { static_cast<double>(read.offset), read.again_ms });
+            ++(read.again_ms >= threshold_ms ? repeatable : one_off);
+        }
+        if (!slowest || read.ms > slowest->ms)
+            slowest = &read;
+    }
+    summary["slow_threshold_ms"] = threshold_ms;
+    summary["slow_blocks"] = static_cast<std::uint64_t>(slow.size() + log.slow_candidates_dropped());
+    if (slowest) {
+        summary["slowest_read_ms"] = slowest->ms;
+        summary["slowest_read_offset"] = slowest->offset;
+        summary["slow_repeatable"] = repeatable;
+        summary["slow_one_off"] = one_off;
+        ctx.recorder.note({ "surface-slow-spots",
+                            { { "count", static_cast<std::uint64_t>(slow.size()) },
+                              { "threshold_ms", threshold_ms },
+                              { "repeatable", repeatable },
+                              { "one_off", one_off } } });
+    }
 }
 
 } // namespace
@@ -154,6 +322,16 @@ BenchmarkInfo surface()
         with_common_params({
             unsigned_param("block_size", "Bytes per read; 0 means the logical block size.", MiB, 0, max_request_size),
             unsigned_param("buckets", "Points along the device (memory stays bounded by this).", 1000, 1, 100'000),
+            unsigned_param("max_bad_ranges", "Failed reads after which the scan stops by itself (a dead drive is "
+                                             "not read for hours).", 1000, 1, 1'000'000),
+            real_param("max_bad_percent", "Share of the device, in percent, whose reads may fail before the scan "
+                                          "stops by itself.", 1.0, 0.001, 100),
+            unsigned_param("reread_limit", "Re-reads of one failed read while finding its exact bad blocks (0: "
+                                           "keep the failed read whole).", 300, 0, 100'000),
+            real_param("slow_ms", "A read at least this slow is a slow spot; 0: ten times the run's median read, "
+                                  "and at least 20 ms on a rotating disk, 5 ms otherwise.", 0, 0, 600'000),
+            bool_param("reread_slow", "Read each slow spot again, to tell a weak sector (slow every time) from a "
+                                      "one-off.", true),
         }, Seeded::No),
         run,
     };

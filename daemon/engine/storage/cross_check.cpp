@@ -116,7 +116,9 @@ void BlockCrossCheck::phase_finished(const IoRunSpec& spec, const IoRunStats& st
     auto phase = std::find_if(phases_.begin(), phases_.end(), [&](const PhaseFigures& p) { return p.name == name; });
     if (phase == phases_.end())
         phase = phases_.insert(phases_.end(), PhaseFigures { name });
-    (spec.direction == IoDirection::Read ? phase->issued_read : phase->issued_write) += stats.bytes;
+    // Failed reads the run went on after (a surface scan of a failing
+    // drive) reached the device too: ours, not foreign I/O.
+    (spec.direction == IoDirection::Read ? phase->issued_read : phase->issued_write) += stats.bytes + stats.failed_bytes;
     phase->operations += stats.operations;
     phase->seconds += stats.seconds();
     phase->latency_sum_us += stats.latency.mean() / 1000.0 * static_cast<double>(stats.operations);

@@ -1,0 +1,46 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "drive_health.hpp"
+
+#include "results/job_result.hpp"
+#include "text/printf_text.hpp"
+#include "types/saved_values.hpp"
+
+#include <glib.h>
+#include <glib/gi18n-lib.h>
+
+namespace diskbench::client {
+
+HealthVerdict drive_health(const SavedValueMap& health, const SavedValueMap* previous, std::int64_t previous_at_us)
+{
+    HealthVerdict verdict;
+    if (health.empty())
+        return verdict;
+    verdict.known = true;
+    const bool failing = boolean_of(health, "failing", false);
+    const auto bad = static_cast<long long>(integer_of(health, "bad_sectors", 0));
+    const double hours = number_of(health, "power_on_seconds", 0) / 3600;
+    std::string state = failing ? _("FAILING: the drive predicts its own failure")
+        : bad > 0 ? printf_text(g_dngettext(GETTEXT_PACKAGE, "%lld bad sector (reallocated or pending)",
+                                            "%lld bad sectors (reallocated or pending)", static_cast<unsigned long>(bad)),
+                                bad)
+                  : std::string(_("Good: no bad sectors"));
+    if (hours > 0)
+        state += printf_text(_(", %.0f hours powered on"), hours);
+    verdict.summary = state;
+
+    if (failing) {
+        verdict.warn = true;
+        verdict.warning = _("SMART says this drive is failing: copy what matters off it now.");
+    } else if (previous && previous->count("smart_bad_sectors")) {
+        const auto before = static_cast<long long>(integer_of(*previous, "smart_bad_sectors", 0));
+        if (bad > before) {
+            verdict.warn = true;
+            verdict.warning = printf_text(_("Its bad sectors grew from %lld to %lld since the result of %s: this "
+                                            "drive is getting worse."),
+                                          before, bad, result_date_text(previous_at_us).c_str());
+        }
+    }
+    return verdict;
+}
+
+} // namespace diskbench::client

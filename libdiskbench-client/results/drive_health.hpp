@@ -1,0 +1,26 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "types/result_types.hpp"
+
+#include <cstdint>
+#include <string>
+
+// A drive's SMART health next to its speed (Device.Health, API 0.9, from
+// udisks' Drive.Ata), and whether it got worse: its bad sectors against
+// those a kept result of the same drive recorded (Job.DeviceInfo
+// "smart_bad_sectors"). The Info page says it; the app warns with it.
+namespace diskbench::client {
+
+struct HealthVerdict {
+    bool known = false;   // the drive reports SMART health
+    bool warn = false;    // failing, or more bad sectors than last time
+    std::string summary;  // one line for the Info page, translated
+    std::string warning;  // why to worry, translated; "" when not
+};
+
+// HEALTH: Device.Health; PREVIOUS: the device_info of the newest kept
+// result of this drive that has SMART values, or null.
+HealthVerdict drive_health(const SavedValueMap& health, const SavedValueMap* previous, std::int64_t previous_at_us = 0);
+
+} // namespace diskbench::client

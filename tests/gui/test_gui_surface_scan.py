@@ -1,0 +1,76 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""The Surface page on a dying drive (issue 30): a loop device over the FUSE
+file of tests/integration/stalling-fuse, with planted bad and slow
+sectors, scanned from the app. The error-scan card must draw red cells for
+the bad blocks and yellow ones for the slow spots (pixels counted on the
+screen), say it in its summary line, and never a plain "✓"; Ctrl+C copies
+the list of bad ranges."""
+
+import time
+
+import gui_stack
+from gui_stack import count_colour
+
+MiB = 1024 * 1024
+SECTOR = 512
+# client-gtk/app/fault_map.cpp: GNOME red 4 and yellow 4.
+BAD_COLOURS = ((0xc0, 0x1c, 0x28),)
+SLOW_COLOURS = ((0xf5, 0xc2, 0x11),)
+CELL_PIXELS = 60  # of a 10 x 10 cell's 100, allowing for the screenshot's scaling
+
+
+class SurfaceScanGuiTest(gui_stack.GuiTestCase):
+    gui_options = {'loop_size': 0}
+
+    @classmethod
+    def prepare(cls):
+        cls.sick = cls.stack.attach_stalling_disk(size=64 * MiB)
+        # Two bad ranges in two buckets (1 MiB each on 64 MiB), and a weak
+        # sector slow every time in a third.
+        cls.sick.plant_faults([f'eio {10 * MiB + 7 * SECTOR} {8 * SECTOR}', f'eio {40 * MiB} {64 * SECTOR}',
+                               f'slow {50 * MiB} 4096 80'])
+        cls.gui.start_app()
+
+    def fault_map(self):
+        _enabled, _ptype, state = self.gui.describe_action('fault-map')
+        return state[0]
+
+    def test_map_shows_bad_and_slow_cells(self):
+        self.gui.activate('select-device', self.sick.loop.node)
+        self.gui.activate('show-page', 'surface')
+        time.sleep(1)
+        before = self.screenshot_path('surface-scan-before.png')
+        self.gui.screenshot(before)
+        red_before = count_colour(before, BAD_COLOURS, tolerance=10)
+        yellow_before = count_colour(before, SLOW_COLOURS, tolerance=10)
+
+        # Above anything a loaded test machine does by itself.
+        self.gui.activate_action('set-parameter', "('slow_ms', <40.0>)")
+        self.gui.activate('run-benchmark', 'surface')
+        kind, state, _points = self.gui.wait_status('surface', timeout=180)
+        self.assertEqual((kind, state), ('surface', 'finished'))
+        described = self.gui.wait_for(lambda: (d := self.fault_map()).startswith('bad=2 ') and d, 20,
+                                      what='the error-scan card to show the scan\'s end')
+        counts, _, line = described.partition('|')
+        print(f'fault-map: {described}', flush=True)
+        self.assertEqual(counts, 'bad=2 slow=1 good=61 cells=64')
+        self.assertTrue(line.startswith('⚠ 2 bad ranges, ') and ' unreadable, the first at ' in line, line)
+        self.assertIn('1 slow spot, 1 of them slow every time', line)
+
+        shot = self.screenshot_path('surface-scan.png')
+        last = []
+
+        def drawn():
+            self.gui.screenshot(shot)
+            last[:] = [count_colour(shot, BAD_COLOURS, tolerance=10) - red_before,
+                       count_colour(shot, SLOW_COLOURS, tolerance=10) - yellow_before]
+            return last[0] >= 2 * CELL_PIXELS and last[1] >= CELL_PIXELS
+        self.gui.wait_for(drawn, 20, interval=0.5, what='two red cells and a yellow one on the screen')
+        print(f'{shot}: {last[0]} red pixels more than before, {last[1]} yellow', flush=True)
+        # The checks card leads with the drive's state, a warning.
+        self.assertNotIn('✓ Surface', self.gui.describe_action('messages')[2][0])
+
+
+if __name__ == '__main__':
+    gui_stack.main()
