@@ -350,6 +350,8 @@ scrape_configs:
               file=sys.stderr)
 
         series = query(f'diskbench_throughput_bytes_per_second{{test="{PROFILE_TEST}"}}')
+        print('query diskbench_throughput_bytes_per_second{test="SEQ1M Q1T1"}:\n'
+              + '\n'.join(json.dumps(s, sort_keys=True) for s in series), file=sys.stderr)
         by_device = {s['metric']['device']: s for s in series}
         self.assertEqual(set(by_device), {by_id for _, by_id in DRIVES.values()})
         for machine, (serial, by_id) in DRIVES.items():

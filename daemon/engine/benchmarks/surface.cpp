@@ -97,14 +97,12 @@ constexpr double slow_floor_rotating_ms = 20;
 constexpr double slow_floor_solid_ms = 5;
 constexpr double slow_median_factor = 10;
 
-// The series of what the scan found wrong: bad ranges (x: offset, y: length
-// in bytes; and their errno), slow reads (x: offset, y: ms; and the re-read).
-struct FaultSeries {
-    std::size_t bad, bad_errno, slow, slow_again;
-};
-
-void record_faults(BenchmarkContext& ctx, const FaultLog& log, const LatencyHistogram& latency, bool rotating,
-                   const FaultSeries& series);
+// Summary, series and messages of what the scan found wrong. The series
+// are declared only when they get points (a healthy disk's result has
+// none): "bad" (x: offset, y: length in bytes) with "bad_errno" (x: the
+// same offset, y: the errno), "slow" (x: offset, y: ms) with "slow_again"
+// (the re-reads).
+void record_faults(BenchmarkContext& ctx, const FaultLog& log, const LatencyHistogram& latency, bool rotating);
 
 void run(BenchmarkContext& ctx)
 {
@@ -142,13 +140,6 @@ void run(BenchmarkContext& ctx)
     const std::size_t mean_partial = ctx.recorder.add_series({ partial_series_name("mean"), "B", "MB/s", SeriesStyle::Line });
     const std::size_t min_partial = ctx.recorder.add_series({ partial_series_name("min"), "B", "MB/s", SeriesStyle::Line });
     const std::size_t max_partial = ctx.recorder.add_series({ partial_series_name("max"), "B", "MB/s", SeriesStyle::Line });
-    // What the scan found wrong (record_faults fills them at the end).
-    const FaultSeries fault_series {
-        ctx.recorder.add_series({ "bad", "B", "B", SeriesStyle::Scatter }),
-        ctx.recorder.add_series({ "bad_errno", "B", "", SeriesStyle::Scatter }),
-        ctx.recorder.add_series({ "slow", "B", "ms", SeriesStyle::Scatter }),
-        ctx.recorder.add_series({ "slow_again", "B", "ms", SeriesStyle::Scatter }),
-    };
 
     // One slot per bucket, bounded by the `buckets` parameter (at most
     // 100000 x 40 bytes).
@@ -239,11 +230,10 @@ void run(BenchmarkContext& ctx)
     ctx.result.summary["read_min_mb_s"] = slowest;
     ctx.result.summary["read_max_mb_s"] = fastest;
     add_latency_summary(ctx.result.summary, latency);
-    record_faults(ctx, faults, latency, rotating, fault_series);
+    record_faults(ctx, faults, latency, rotating);
 }
 
-void record_faults(BenchmarkContext& ctx, const FaultLog& log, const LatencyHistogram& latency, bool rotating,
-                   const FaultSeries& series)
+void record_faults(BenchmarkContext& ctx, const FaultLog& log, const LatencyHistogram& latency, bool rotating)
 {
     ValueMap& summary = ctx.result.summary;
     const std::uint64_t sector = ctx.target.logical_block;
@@ -258,9 +248,13 @@ void record_faults(BenchmarkContext& ctx, const FaultLog& log, const LatencyHist
 
     // Bad blocks, exact to the logical block (where the re-reads sufficed).
     const std::vector<BadRange> bad = log.bad_ranges();
-    for (const BadRange& range : bad) {
-        ctx.recorder.add_point(series.bad, { static_cast<double>(range.offset), static_cast<double>(range.length) });
-        ctx.recorder.add_point(series.bad_errno, { static_cast<double>(range.offset), static_cast<double>(range.error) });
+    if (!bad.empty()) {
+        const std::size_t ranges = ctx.recorder.add_series({ "bad", "B", "B", SeriesStyle::Scatter });
+        const std::size_t errors = ctx.recorder.add_series({ "bad_errno", "B", "", SeriesStyle::Scatter });
+        for (const BadRange& range : bad) {
+            ctx.recorder.add_point(ranges, { static_cast<double>(range.offset), static_cast<double>(range.length) });
+            ctx.recorder.add_point(errors, { static_cast<double>(range.offset), static_cast<double>(range.error) });
+        }
     }
     summary["bad_ranges"] = log.bad_range_count();
     summary["bad_bytes"] = log.bad_bytes();
@@ -286,10 +280,14 @@ void record_faults(BenchmarkContext& ctx, const FaultLog& log, const LatencyHist
     const std::vector<SlowRead> slow = judge_slow_reads(ctx, log, threshold_ms, ctx.params.boolean("reread_slow"));
     std::uint64_t repeatable = 0, one_off = 0;
     const SlowRead* slowest = nullptr;
+    const bool any_again = std::any_of(slow.begin(), slow.end(), [](const SlowRead& r) { return r.again_ms >= 0; });
+    const std::size_t slow_series = slow.empty() ? 0 : ctx.recorder.add_series({ "slow", "B", "ms", SeriesStyle::Scatter });
+    const std::size_t again_series
+        = any_again ? ctx.recorder.add_series({ "slow_again", "B", "ms", SeriesStyle::Scatter }) : 0;
     for (const SlowRead& read : slow) {
-        ctx.recorder.add_point(series.slow, { static_cast<double>(read.offset), read.ms });
+        ctx.recorder.add_point(slow_series, { static_cast<double>(read.offset), read.ms });
         if (read.again_ms >= 0) {
-            ctx.recorder.add_point(series.slow_again, { static_cast<double>(read.offset), read.again_ms });
+            ctx.recorder.add_point(again_series, { static_cast<double>(read.offset), read.again_ms });
             ++(read.again_ms >= threshold_ms ? repeatable : one_off);
         }
         if (!slowest || read.ms > slowest->ms)
