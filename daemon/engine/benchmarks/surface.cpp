@@ -142,7 +142,7 @@ void run(BenchmarkContext& ctx)
     const std::size_t max_partial = ctx.recorder.add_series({ partial_series_name("max"), "B", "MB/s", SeriesStyle::Line });
 
     // One slot per bucket, bounded by the `buckets` parameter (at most
-    // 100000 x 40 bytes).
+    // 100000 x 48 bytes).
     std::vector<Bucket> buckets(layout.count());
     std::uint64_t done_bytes = 0;
     double slowest = 0;
@@ -216,12 +216,14 @@ void run(BenchmarkContext& ctx)
         bytes += stats.bytes;
         active_ns += stats.finished_ns - stats.started_ns;
         latency.merge(stats.latency);
-        if (!failed || ctx.cancel.cancelled())
-            break;
+        if (!failed)
+            break; // the end, or cancelled
+        // Cancelled meanwhile, the failed read is kept whole (not narrowed):
+        // a stopped scan still lists every read that failed.
         const bool go_on = faults.add_bad(narrow_failed_read(ctx, failed->request, failed->error, limits));
         next = failed->request.offset + failed->request.length;
-        if (!go_on)
-            break; // the scan stops by itself (record_faults says why)
+        if (!go_on || ctx.cancel.cancelled())
+            break; // the scan stops by itself (record_faults says why), or was stopped
     }
 
     ctx.result.summary["bytes"] = bytes;
