@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "fault_map.hpp"
 
+#include "contract/job_states.hpp"
 #include "results/surface_faults.hpp"
 #include "text/printf_text.hpp"
 
@@ -105,7 +106,11 @@ FaultMap::FaultMap()
 
 void FaultMap::show(const std::optional<SavedResult>& result, std::uint64_t device_size)
 {
-    cells_ = result ? fault_cells(*result, device_size) : FaultCells {};
+    // A scan that ended without the fault keys is from a daemon before 0.9,
+    // which ended the job at the first failed read: no map to show for it.
+    const bool old_result = result && result->state != contract::job_states::running
+        && result->summary.count("bad_ranges") == 0;
+    cells_ = result && !old_result ? fault_cells(*result, device_size) : FaultCells {};
     gtk_widget_set_visible(root_.get(), !cells_.cells.empty());
     if (cells_.cells.empty()) {
         line_text_.clear();
