@@ -30,11 +30,6 @@ using client::CallError;
 using client::printf_text;
 using contract::ErrorCode;
 
-bool is_error(const CallError& error, ErrorCode code)
-{
-    return error.name == contract::error_name(code);
-}
-
 std::optional<Target> resolve_target(DaemonSession& session, const client::BenchmarkInfo& info,
                                      const std::string& argument, ExitCode& code)
 {

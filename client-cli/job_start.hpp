@@ -3,6 +3,7 @@
 
 #include "daemon_session.hpp"
 
+#include "contract/error_names.hpp"
 #include "results/folder.hpp"
 
 #include <optional>
@@ -30,5 +31,11 @@ struct StartWait {
 // caller exits, its connection closes, and the daemon cancels a job it
 // still starts for a closed connection (we never set "detach").
 void start_job(StartWait& wait, const std::string& kind, const Target& target, const client::SavedValueMap& options);
+
+// Whether the daemon refused with CODE.
+inline bool is_error(const client::CallError& error, contract::ErrorCode code)
+{
+    return error.name == contract::error_name(code);
+}
 
 } // namespace diskbench::cli

@@ -37,11 +37,6 @@ using contract::ErrorCode;
 
 constexpr const char* default_config_path = "/etc/diskbench/scheduled.conf";
 
-bool is_error(const CallError& error, ErrorCode code)
-{
-    return error.name == contract::error_name(code);
-}
-
 // The configuration, or nothing after saying why. The default file may be
 // missing (the defaults apply); a file named with --config may not.
 std::optional<ScheduledConfig> load_config(const CommandLine& line)

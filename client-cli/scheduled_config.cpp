@@ -208,7 +208,7 @@ bool device_matches(const DeviceRule& rule, const DeviceIdentity& device)
 {
     switch (rule.kind) {
     case DeviceRule::Kind::All:
-        return !device.removable && !device.partition;
+        return !device.removable && !device.not_a_drive;
     case DeviceRule::Kind::Model:
         return !device.model.empty() && fnmatch(rule.pattern.c_str(), device.model.c_str(), 0) == 0;
     case DeviceRule::Kind::Serial:

@@ -14,7 +14,7 @@
 namespace diskbench::cli {
 
 // Which devices: every entry of Devices= is one of
-//   all        every device that is not removable and not a partition
+//   all        every drive that is not removable (no partition, no loop device)
 //   model:GLOB the drive model matches GLOB (fnmatch)
 //   serial:S   the drive's serial is S
 //   by-id:GLOB a /dev/disk/by-id name matches GLOB
@@ -48,7 +48,8 @@ std::optional<ScheduledConfig> parse_scheduled_config(const std::string& text, c
 // Whether DEVICE matches RULE. Only what is needed of a device.
 struct DeviceIdentity {
     std::string node, model, serial, by_id;
-    bool removable = false, partition = false;
+    bool removable = false;
+    bool not_a_drive = false; // a partition or a loop device: never in "all"
 };
 bool device_matches(const DeviceRule& rule, const DeviceIdentity& device);
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "fault_cells.hpp"
 
+#include "contract/bucket_layout.hpp"
 #include "results/surface_faults.hpp"
 #include "types/saved_values.hpp"
 
@@ -10,18 +11,11 @@ namespace diskbench::client {
 
 namespace {
 
-// The scan's bucket layout (daemon/engine/benchmarks/surface.cpp,
-// BucketLayout): BLOCKS reads cut into COUNT buckets as evenly as whole
-// blocks allow.
-struct Layout {
-    __extension__ typedef unsigned __int128 uint128; // block x count may pass 2^64, as in the engine
-    std::uint64_t blocks = 0, count = 0, block = 0;
-    [[nodiscard]] std::size_t bucket_of_byte(std::uint64_t offset) const
-    {
-        const std::uint64_t b = std::min(offset / block, blocks - 1);
-        return static_cast<std::size_t>(static_cast<uint128>(b) * count / blocks);
-    }
-};
+// The bucket of the byte at OFFSET (the last block for an offset past it).
+std::size_t bucket_of_byte(const contract::BucketLayout& layout, std::uint64_t block, std::uint64_t offset)
+{
+    return static_cast<std::size_t>(layout.bucket_of(std::min(offset / block, layout.blocks() - 1)));
+}
 
 } // namespace
 
@@ -39,24 +33,21 @@ FaultCells fault_cells(const SavedResult& result, std::uint64_t device_size)
     const auto wanted = static_cast<std::uint64_t>(std::max(1.0, number_of(result.parameters, "buckets", 1000)));
     if (device_size == 0)
         return grid;
-    Layout layout;
-    layout.block = block;
-    layout.blocks = (device_size + block - 1) / block;
-    layout.count = std::min(layout.blocks, wanted);
-    grid.cells.assign(static_cast<std::size_t>(layout.count), CellState::Unread);
+    const contract::BucketLayout layout((device_size + block - 1) / block, wanted);
+    grid.cells.assign(static_cast<std::size_t>(layout.count()), CellState::Unread);
 
     // A bucket's point is added when its last read completed.
     for (const SavedSeries& series : result.series)
         if (series.name == "mean")
             for (const SeriesPoint& point : series.points)
                 if (point.x >= 0)
-                    grid.cells[layout.bucket_of_byte(static_cast<std::uint64_t>(point.x))] = CellState::Good;
+                    grid.cells[bucket_of_byte(layout, block, static_cast<std::uint64_t>(point.x))] = CellState::Good;
     const SurfaceFaults faults = surface_faults(result);
     for (const SlowSpotEntry& spot : faults.slow)
-        grid.cells[layout.bucket_of_byte(spot.offset)] = CellState::Slow;
+        grid.cells[bucket_of_byte(layout, block, spot.offset)] = CellState::Slow;
     for (const BadRangeEntry& range : faults.bad) {
-        const std::size_t first = layout.bucket_of_byte(range.offset);
-        const std::size_t last = layout.bucket_of_byte(range.offset + std::max<std::uint64_t>(range.length, 1) - 1);
+        const std::size_t first = bucket_of_byte(layout, block, range.offset);
+        const std::size_t last = bucket_of_byte(layout, block, range.offset + std::max<std::uint64_t>(range.length, 1) - 1);
         for (std::size_t i = first; i <= last; ++i)
             grid.cells[i] = CellState::Bad;
     }

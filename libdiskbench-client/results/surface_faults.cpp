@@ -30,7 +30,7 @@ std::string position_text(std::uint64_t bytes)
 
 std::string ms_text(double ms)
 {
-    return printf_text(ms >= 100 ? _("%.0f ms") : _("%.1f ms"), ms);
+    return format_value(ms * 1000, Unit::Microseconds);
 }
 
 } // namespace

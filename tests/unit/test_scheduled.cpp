@@ -169,7 +169,7 @@ TEST_CASE("device rules: all is whole, fixed disks; the others match what they n
     DeviceIdentity stick = ssd;
     stick.removable = true;
     DeviceIdentity partition = ssd;
-    partition.partition = true;
+    partition.not_a_drive = true;
     const DeviceRule all { DeviceRule::Kind::All, {} };
     CHECK(device_matches(all, ssd));
     CHECK_FALSE(device_matches(all, stick));

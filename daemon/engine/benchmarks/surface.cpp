@@ -25,6 +25,8 @@
 // drive is not hammered for hours.
 #include "surface_faults.hpp"
 
+#include "contract/bucket_layout.hpp"
+
 #include "../benchmark_support.hpp"
 #include "../clock.hpp"
 #include "../errors.hpp"
@@ -42,28 +44,7 @@ namespace diskbench::engine::benchmarks {
 
 namespace {
 
-// Splits `blocks` blocks into `count` buckets as evenly as whole blocks
-// allow (sizes differ by at most one block), so a 1024-block device asked
-// for 1000 buckets gets 1000, not 512 buckets of two.
-class BucketLayout {
-public:
-    BucketLayout(std::uint64_t blocks, std::uint64_t wanted) : blocks_(blocks), count_(std::min(blocks, wanted)) {}
-    [[nodiscard]] std::uint64_t count() const noexcept { return count_; }
-    [[nodiscard]] std::uint64_t bucket_of(std::uint64_t block) const noexcept
-    {
-        return static_cast<std::uint64_t>(static_cast<uint128>(block) * count_ / blocks_);
-    }
-    // The first block of bucket i (i == count() gives the end).
-    [[nodiscard]] std::uint64_t first_block(std::uint64_t i) const noexcept
-    {
-        return static_cast<std::uint64_t>((static_cast<uint128>(i) * blocks_ + count_ - 1) / count_);
-    }
-
-private:
-    __extension__ typedef unsigned __int128 uint128; // block x count may pass 2^64 on huge devices
-    std::uint64_t blocks_;
-    std::uint64_t count_;
-};
+using contract::BucketLayout;
 
 constexpr std::uint64_t partial_interval_ns = 200'000'000;
 constexpr std::uint64_t max_partials_per_bucket = 100;
