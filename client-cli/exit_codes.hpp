@@ -25,6 +25,7 @@ enum ExitCode : int {
     exit_no_daemon = 13,      // the bus or diskbenchd cannot be reached, or another D-Bus error
     exit_file = 14,           // a result file cannot be read or written
     exit_bad_blocks = 15,     // the job finished and found bad blocks (a surface scan of a failing drive)
+    exit_capacity_lost = 16,  // the job finished and found the device smaller than it claims (verify-capacity)
 };
 
 // The exit status for a D-Bus error name (the daemon's, or the bus's own

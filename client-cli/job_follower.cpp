@@ -9,6 +9,7 @@
 #include "contract/job_states.hpp"
 #include "error_output.hpp"
 #include "results/openmetrics.hpp"
+#include "results/capacity_check.hpp"
 #include "results/surface_faults.hpp"
 #include "text/terminal_text.hpp"
 
@@ -228,8 +229,10 @@ private:
             return exit_cancelled;
         if (!file_ok)
             return exit_file;
-        // A scan that found bad blocks finished, but a script must not take
-        // it for a healthy drive.
+        // A scan that found bad blocks, or a capacity check that found a
+        // fake, finished, but a script must not take it for a healthy drive.
+        if (client::capacity_verdict(result).lost())
+            return exit_capacity_lost;
         return client::surface_faults(result).has_bad() ? exit_bad_blocks : exit_ok;
     }
 

@@ -6,6 +6,7 @@
 
 #include "text/value_format.hpp"
 #include "results/job_result.hpp"
+#include "results/capacity_check.hpp"
 #include "results/surface_faults.hpp"
 #include "text/message_text.hpp"
 #include "text/printf_text.hpp"
@@ -107,6 +108,8 @@ std::string result_summary_text(const SavedResult& result)
         && result.summary.count("bad_ranges"))
         text += (faults.has_bad() ? "⚠ " : "✓ ") + client::surface_fault_line(faults) + "\n"
             + client::terminal_text(client::surface_fault_list(faults));
+    if (const client::CapacityVerdict verdict = client::capacity_verdict(result); verdict.checked)
+        text += (verdict.lost() ? "⚠ " : "✓ ") + client::capacity_line(verdict) + "\n";
     // In the user's language where the daemon sent catalogue messages (0.5).
     for (const std::string& warning : client::localized_lines(result.warnings, result.warnings, result.warning_messages))
         text += printf_text(_("Warning: %s"), client::terminal_text(warning).c_str()) + "\n";

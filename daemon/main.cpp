@@ -143,12 +143,12 @@ int main(int argc, char** argv)
         service::Manager manager(*connection, loop, polkit, manager_options);
 
         system::UDisksClient udisks(*connection, [&] {
-            manager.set_devices(system::devices_from_udisks(udisks.objects(), system::read_queue_facts));
+            manager.set_devices(system::devices_from_udisks(udisks.objects(), system::read_queue_facts, udisks.smart_counts()));
         });
         // Devices are in place before the name is taken, so the call that
         // activated us already sees them.
         udisks.load();
-        manager.set_devices(system::devices_from_udisks(udisks.objects(), system::read_queue_facts));
+        manager.set_devices(system::devices_from_udisks(udisks.objects(), system::read_queue_facts, udisks.smart_counts()));
         manager.settle_devices(std::chrono::milliseconds(500));
 
         connection->requestName(bus_name);

@@ -51,6 +51,7 @@ private:
     GSimpleAction* form_action_ = nullptr; // the shown page's settings form, for scripts
     GSimpleAction* messages_action_ = nullptr;
     GSimpleAction* fault_map_action_ = nullptr; // the Surface page's error-scan card
+    GSimpleAction* checks_action_ = nullptr;    // the shown page's checks card
     Ref<GtkFileChooserNative> chooser_;
     std::function<void(const std::string&)> chosen_;
 };

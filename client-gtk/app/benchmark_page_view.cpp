@@ -223,6 +223,11 @@ void BenchmarkPageView::show_result_messages(const SavedValueMap& summary, const
     update_messages(localized_lines(warnings_outside(checks, warnings), warnings, warning_messages), notes);
 }
 
+std::string BenchmarkPageView::checks_card_text() const
+{
+    return gtk_widget_get_visible(checks_card_) ? gtk_label_get_text(GTK_LABEL(checks_label_)) : std::string();
+}
+
 void BenchmarkPageView::update_controls()
 {
     const JobEntry* job = live_job();

@@ -66,6 +66,8 @@ public:
     bool copy_report();
     // Its grid's MB/s cells, row by row, Read then Write (for scripts/tests).
     [[nodiscard]] std::vector<std::string> grid_cells() const;
+    // The checks card's lines as shown ("✓ ..." / "⚠ ..."), "" when hidden.
+    [[nodiscard]] std::string checks_card_text() const;
     // The Surface page's error-scan card (FaultMap::describe()); "" elsewhere.
     [[nodiscard]] std::string fault_map() const { return fault_map_ ? fault_map_->describe() : std::string(); }
 

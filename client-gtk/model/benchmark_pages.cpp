@@ -120,6 +120,8 @@ std::vector<BenchmarkPage> make_write_pages()
                DeviceWrite),
         titled(kinds::device_write_sweep, "view-grid-symbolic", { write_sweep_view() }, DeviceWrite),
         titled(kinds::sustained_write, "media-playlist-consecutive-symbolic", {}, DeviceWrite),
+        titled(kinds::verify_capacity, "drive-removable-media-symbolic",
+               { view(N_("Intact (%)"), spec(Line, Linear, Unit::Bytes, Unit::Plain), "intact") }, DeviceWrite),
     };
 }
 

@@ -36,6 +36,10 @@ bool surface_warning(const std::string& w)
 {
     return w.starts_with("bad ranges: ") || w.starts_with("the scan stopped by itself");
 }
+bool capacity_warning(const std::string& w)
+{
+    return w.starts_with("data beyond ");
+}
 bool stack_warning(const std::string& w)
 {
     return w.find(" is page-cache-backed") != std::string::npos || w.find("'s backing file ") != std::string::npos;
@@ -69,6 +73,17 @@ ResultChecks result_checks(const SavedValueMap& summary, const std::vector<std::
                                                         size_text(integer_of(summary, "bad_bytes")).c_str()) });
         else
             checks.lines.push_back({ true, _("Surface: every block read, no bad blocks") });
+    }
+    // So does a capacity check: a fake is never under a plain "✓".
+    if (summary.count("real_size_bytes") && summary.count("claimed_bytes")) {
+        const std::int64_t real = integer_of(summary, "real_size_bytes");
+        const std::int64_t claimed = integer_of(summary, "claimed_bytes");
+        if (real >= claimed)
+            checks.lines.push_back({ true, printf_text(_("Capacity: all of the claimed %s holds data"),
+                                                       size_text(claimed).c_str()) });
+        else if (!add_failures(checks, warnings, capacity_warning))
+            checks.lines.push_back({ false, printf_text(_("Capacity: only %s of the claimed %s holds data"),
+                                                        size_text(real).c_str(), size_text(claimed).c_str()) });
     }
     const std::string device = text_of(summary, "checked_device");
     if (summary.count("issued_read_bytes") && !add_failures(checks, warnings, block_layer_warning)) {

@@ -184,6 +184,23 @@ std::optional<BenchmarkDescription> describe_write_benchmark(const std::string& 
                                              size > 0 ? fio_size(size) : "100%",
                                              seconds > 0 ? fmt::format(" --runtime={:g} --time_based", seconds) : "",
                                              window * 1000));
+    } else if (kind == kinds::verify_capacity) {
+        const std::int64_t block = block_or_logical(p, "block_size", 64 * KiB, logical);
+        const std::int64_t probes = integer_of(p, "probes", 0);
+        const std::string how_many = probes > 0
+            ? printf_text(g_dngettext(GETTEXT_PACKAGE, "%lld probe block", "%lld probe blocks",
+                                      static_cast<gulong>(probes)),
+                          static_cast<long long>(probes))
+            : std::string(_("probe blocks"));
+        // No fio command: fio has no such check. f3probe (from f3) is the
+        // tool users know for it.
+        d.what = printf_text(_("Erases data: checks whether the device holds as much as it claims, as f3probe "
+                               "--destructive does for fake USB sticks and memory cards. Writes %s of %s spread over "
+                               "the whole claimed size, and the start of the device whole, each sector marked with "
+                               "its place and a key drawn for this run; reads them all back and reports the real "
+                               "size: to the sector when writes past it land at the start again, within one block "
+                               "when they are lost."),
+                             how_many.c_str(), bytes(block).c_str());
     } else {
         return std::nullopt;
     }

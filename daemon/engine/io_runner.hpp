@@ -73,6 +73,9 @@ struct IoRunSpec {
     // on. For the scans of a whole span, where a dying drive's map matters
     // most (surface); any other failure still ends the run.
     bool tolerate_read_errors = false;
+    // The same for writes: the capacity check, for which a device that
+    // fails writes beyond its real size has told what was asked.
+    bool tolerate_write_errors = false;
 };
 
 // What a drive says about a sector it cannot read: EIO (the block layer's
@@ -85,7 +88,7 @@ bool is_media_error(int error_number) noexcept;
 struct IoRunStats {
     std::uint64_t operations = 0;
     std::uint64_t bytes = 0;
-    // Reads that failed and were tolerated (IoRunSpec::tolerate_read_errors):
+    // Reads (or writes) that failed and were tolerated (IoRunSpec::tolerate_*_errors):
     // not in the figures above, but the device saw them.
     std::uint64_t failed_operations = 0;
     std::uint64_t failed_bytes = 0;

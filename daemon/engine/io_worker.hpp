@@ -71,12 +71,12 @@ void prepare_write_buffers(const RunShared& shared, unsigned worker, std::byte* 
 // pwrite(); 0 when all of it is written, else the errno that stopped it.
 int finish_short_write(int fd, const std::byte* block, const IoRequest& request, std::uint32_t done);
 
-// Whether a request that returned RESULT (-errno) is a read the run goes
-// on after (IoRunSpec::tolerate_read_errors).
+// Whether a request that returned RESULT (-errno) is one the run goes on
+// after (IoRunSpec::tolerate_read_errors, tolerate_write_errors).
 inline bool tolerated_failure(const IoRunSpec& spec, const IoRequest& request, long result) noexcept
 {
-    return spec.tolerate_read_errors && !writes(spec, request) && result < 0
-        && is_media_error(static_cast<int>(-result));
+    const bool tolerated = writes(spec, request) ? spec.tolerate_write_errors : spec.tolerate_read_errors;
+    return tolerated && result < 0 && is_media_error(static_cast<int>(-result));
 }
 
 // The error for a request that returned `result` (< 0: -errno; else fewer

@@ -47,22 +47,40 @@ VariantMap device_info(const system::DeviceFacts& facts)
         info.emplace("smart_bad_sectors", sdbus::Variant(facts.smart.bad_sectors));
         info.emplace("smart_power_on_seconds", sdbus::Variant(facts.smart.power_on_seconds));
         info.emplace("smart_attributes_failing", sdbus::Variant(facts.smart.attributes_failing));
+        for (const auto& [key, value] : smart_count_keys(facts.smart.counts))
+            info.emplace("smart_" + key, sdbus::Variant(value));
     }
     info.merge(system_info());
     return info;
+}
+
+std::map<std::string, std::int64_t> smart_count_keys(const system::SmartCounts& counts)
+{
+    static const std::map<std::uint8_t, const char*> names {
+        { 5, "reallocated_sectors" },      { 187, "reported_uncorrectable" }, { 188, "command_timeouts" },
+        { 197, "pending_sectors" },        { 198, "offline_uncorrectable" },  { 199, "crc_errors" },
+    };
+    std::map<std::string, std::int64_t> keys;
+    for (const auto& [id, count] : counts)
+        if (const auto name = names.find(id); name != names.end())
+            keys.emplace(name->second, count);
+    return keys;
 }
 
 VariantMap health_info(const system::DeviceFacts::SmartHealth& smart)
 {
     if (!smart.known)
         return {};
-    return {
+    VariantMap health {
         { "failing", sdbus::Variant(smart.failing) },
         { "bad_sectors", sdbus::Variant(smart.bad_sectors) },
         { "power_on_seconds", sdbus::Variant(smart.power_on_seconds) },
         { "attributes_failing", sdbus::Variant(smart.attributes_failing) },
         { "source", sdbus::Variant(std::string("udisks-ata")) },
     };
+    for (const auto& [key, value] : smart_count_keys(smart.counts))
+        health.emplace(key, sdbus::Variant(value));
+    return health;
 }
 
 VariantMap system_info()

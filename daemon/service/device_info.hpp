@@ -13,6 +13,9 @@ VariantMap device_info(const system::DeviceFacts& facts);
 std::string stack_line(const system::LayerFacts& layers);
 // Device.Health: the SMART verdict (empty when unknown).
 VariantMap health_info(const system::DeviceFacts::SmartHealth& smart);
+// The SMART attribute counts under their Health names
+// ("reallocated_sectors" for 5, "pending_sectors" for 197, ...).
+std::map<std::string, std::int64_t> smart_count_keys(const system::SmartCounts& counts);
 // Only the system keys of device_info() (kernel, machine), for a job on no
 // device of ours (a filesystem benchmark on tmpfs, NFS, ...).
 VariantMap system_info();

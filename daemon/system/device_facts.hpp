@@ -4,6 +4,7 @@
 #include <sys/types.h>
 
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -46,6 +47,9 @@ struct LayerFacts {
 inline constexpr const char* layers_not_answering = "unknown (did not answer)";
 
 // Everything diskbenchd publishes about one block device.
+// SMART attribute id -> raw count (smart_attributes.hpp).
+using SmartCounts = std::map<std::uint8_t, std::int64_t>;
+
 struct DeviceFacts {
     std::string node;        // "/dev/sda"
     std::string name;        // "sda"
@@ -77,6 +81,9 @@ struct DeviceFacts {
         std::int64_t bad_sectors = 0;      // SmartNumBadSectors: reallocated and pending
         std::uint64_t power_on_seconds = 0;
         std::int32_t attributes_failing = 0; // SmartNumAttributesFailing
+        // The failure-telling attributes' raw counts by id, those the drive
+        // reports (smart_attributes.hpp); empty until udisks answered.
+        SmartCounts counts;
         bool operator==(const SmartHealth&) const = default;
     } smart;
     QueueFacts queue;

@@ -34,7 +34,7 @@ std::string udisks_signal_rule(const char* interface, const char* member)
 } // namespace
 
 UDisksClient::UDisksClient(sdbus::IConnection& connection, std::function<void()> changed)
-    : connection_(connection), changed_(std::move(changed))
+    : connection_(connection), changed_(std::move(changed)), smart_(connection, [this] { changed_(); })
 {
     manager_ = sdbus::createProxy(connection_, udisks_name, udisks_root);
     manager_->finishRegistration();
@@ -69,6 +69,7 @@ bool UDisksClient::load()
         ManagedObjects objects;
         manager_->callMethod("GetManagedObjects").onInterface(object_manager).storeResultsTo(objects);
         objects_ = std::move(objects);
+        smart_.refresh(objects_, owner_);
         return true;
     } catch (const sdbus::Error& error) {
         std::fprintf(stderr, "diskbenchd: warning: cannot list udisks2 devices: %s\n", error.getMessage().c_str());
@@ -100,7 +101,7 @@ void UDisksClient::on_interfaces_added(sdbus::Message& message)
     message >> path >> interfaces;
     for (auto& [name, properties] : interfaces)
         objects_[path][name] = std::move(properties);
-    changed_();
+    objects_changed();
 }
 
 void UDisksClient::on_interfaces_removed(sdbus::Message& message)
@@ -117,7 +118,7 @@ void UDisksClient::on_interfaces_removed(sdbus::Message& message)
         object->second.erase(name);
     if (object->second.empty())
         objects_.erase(object);
-    changed_();
+    objects_changed();
 }
 
 void UDisksClient::on_properties_changed(sdbus::Message& message)
@@ -136,7 +137,7 @@ void UDisksClient::on_properties_changed(sdbus::Message& message)
         properties[name] = std::move(value);
     for (const auto& name : invalidated)
         properties.erase(name);
-    changed_();
+    objects_changed();
 }
 
 void UDisksClient::on_owner_changed(sdbus::Message& message)
@@ -148,10 +149,16 @@ void UDisksClient::on_owner_changed(sdbus::Message& message)
     if (owner_.empty()) {
         std::fprintf(stderr, "diskbenchd: warning: udisksd left the bus; no devices until it is back\n");
         objects_.clear();
-        changed_();
+        objects_changed();
     } else {
         reload_async();
     }
+}
+
+void UDisksClient::objects_changed()
+{
+    smart_.refresh(objects_, owner_);
+    changed_();
 }
 
 void UDisksClient::reload_async()
@@ -165,7 +172,7 @@ void UDisksClient::reload_async()
             }
             guarded([&] {
                 objects_ = objects;
-                changed_();
+                objects_changed();
             });
         });
 }

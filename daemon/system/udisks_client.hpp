@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "smart_attributes.hpp"
 #include "udisks_inventory.hpp"
 
 #include <sdbus-c++/sdbus-c++.h>
@@ -37,6 +38,10 @@ public:
     bool load();
 
     [[nodiscard]] const ManagedObjects& objects() const noexcept { return objects_; }
+    // The SMART attribute counts of the ATA drives among them, asked for
+    // whenever udisks read a drive's SMART data again (`changed` runs
+    // when they arrive).
+    [[nodiscard]] const SmartCountsByDrive& smart_counts() const noexcept { return smart_.counts(); }
     // The unique bus name udisksd has now, "" when it is not on the bus.
     [[nodiscard]] const std::string& owner() const noexcept { return owner_; }
 
@@ -47,6 +52,7 @@ private:
     void on_interfaces_removed(sdbus::Message& message);
     void on_properties_changed(sdbus::Message& message);
     void on_owner_changed(sdbus::Message& message);
+    void objects_changed(); // asks for SMART attributes, then `changed`
 
     sdbus::IConnection& connection_;
     std::function<void()> changed_;
@@ -59,6 +65,7 @@ private:
     std::string owner_;
     std::uint64_t ignored_ = 0; // signals dropped as not udisksd's
     ManagedObjects objects_;
+    SmartAttributeCache smart_;
 };
 
 } // namespace diskbench::system

@@ -89,7 +89,8 @@ bool excluded_name(const std::string& name)
 } // namespace
 
 std::vector<DeviceFacts> devices_from_udisks(const ManagedObjects& objects,
-                                             const std::function<QueueFacts(dev_t)>& queue_facts)
+                                             const std::function<QueueFacts(dev_t)>& queue_facts,
+                                             const SmartCountsByDrive& smart_counts)
 {
     // Partition tables whose partitions have something mounted or swapped on.
     std::set<std::string> tables_with_mounts;
@@ -155,6 +156,8 @@ std::vector<DeviceFacts> devices_from_udisks(const ManagedObjects& objects,
                     facts.smart.power_on_seconds = property<std::uint64_t>(d, ata_interface, "SmartPowerOnSeconds");
                     facts.smart.attributes_failing
                         = property<std::int32_t>(d, ata_interface, "SmartNumAttributesFailing");
+                    if (const auto counts = smart_counts.find(drive_path); counts != smart_counts.end())
+                        facts.smart.counts = counts->second;
                 }
             }
         }

@@ -97,6 +97,12 @@ constexpr std::array catalogue {
     MessageFormat { "surface-bad-blocks", N_("bad ranges: {ranges}, {bytes} unreadable, the first at block {first_lba}: this drive is failing; copy what matters off it") },
     // xgettext:no-c-format
     MessageFormat { "surface-stopped-bad", N_("the scan stopped by itself (bad ranges: {ranges}, {bytes}): more than max_bad_ranges={max_bad_ranges} or max_bad_percent={max_bad_percent} % of the device") },
+    // TRANSLATORS: {real} and {claimed} are sizes such as "15.8 GiB" and "256 GiB".
+    MessageFormat { "capacity-fake", N_("data beyond {real} of the claimed {claimed} is lost: this device is not what it claims; keep nothing on it past {real}") },
+    MessageFormat { "capacity-wraps", N_("writes beyond {real} land at the start of the device again and overwrite what is there") },
+    MessageFormat { "capacity-drops", N_("writes beyond the real size are dropped: reading them back gives other data") },
+    MessageFormat { "capacity-unreadable", N_("reads beyond the real size fail") },
+    MessageFormat { "capacity-intact", N_("all {probes} probe blocks read back intact: the device holds the whole claimed {claimed}") },
     MessageFormat { "surface-slow-spots", N_("slow spots: {count} (reads of {threshold_ms} ms or more), {repeatable} slow again when re-read, {one_off} one-off") },
     // TRANSLATORS: {test} is a test's label such as "SEQ1M Q8T1".
     MessageFormat { "profile-test-left-out", N_("{test} left out: the device is smaller than one block") },

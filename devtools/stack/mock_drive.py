@@ -122,6 +122,18 @@ class MockDrive:
         add_mock_object(stack, loop.udisks_path, 'org.freedesktop.UDisks2.Block',
                         block_properties(loop, self.path))
 
+    def set_smart_attributes(self, counts, updated):
+        """Drive.Ata.SmartGetAttributes answers with COUNTS ({id: raw
+        count}) from now on, as udisksd 2.9 does (libatasmart's pretty value
+        is the count for these), and SmartUpdated becomes UPDATED: udisks
+        read the drive again."""
+        rows = [(i, f'attribute-{i}', 0x33, 100, 100, 10, count, 1, {}) for i, count in sorted(counts.items())]
+        code = 'ret = ' + repr([(dbus_row) for dbus_row in rows])
+        self.stack.call(self.path, MOCK_IFACE, 'AddMethod', 'sssss', ATA_IFACE, 'SmartGetAttributes', 'a{sv}',
+                        'a(ysqiiixia{sv})', code, dest=UDISKS_NAME)
+        self.stack.call(self.path, MOCK_IFACE, 'UpdateProperties', 'sa{sv}', ATA_IFACE,
+                        {'SmartUpdated': ('t', updated)}, dest=UDISKS_NAME)
+
     def device_temperature(self):
         """The daemon's Device.Temperature of the loop device."""
         return self.stack.get_property(self.loop.object_path, DEVICE_IFACE, 'Temperature')

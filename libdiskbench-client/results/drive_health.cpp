@@ -26,6 +26,19 @@ HealthVerdict drive_health(const SavedValueMap& health, const SavedValueMap* pre
                   : std::string(_("Good: no bad sectors"));
     if (hours > 0)
         state += printf_text(_(", %.0f hours powered on"), hours);
+    // The attributes that tell a dying drive, where it reports them and
+    // they are not zero (Device.Health since API 0.10).
+    const std::pair<const char*, const char*> counted[] {
+        { "reallocated_sectors", N_("reallocated %lld") }, { "pending_sectors", N_("pending %lld") },
+        { "offline_uncorrectable", N_("uncorrectable %lld") }, { "reported_uncorrectable", N_("reported errors %lld") },
+        { "command_timeouts", N_("command timeouts %lld") }, { "crc_errors", N_("cable (CRC) errors %lld") },
+    };
+    std::string counts;
+    for (const auto& [key, format] : counted)
+        if (const auto count = static_cast<long long>(integer_of(health, key, 0)); count > 0)
+            counts += (counts.empty() ? "" : ", ") + printf_text(gettext(format), count);
+    if (!counts.empty())
+        state += "; " + counts;
     verdict.summary = state;
 
     if (failing) {
@@ -33,11 +46,28 @@ HealthVerdict drive_health(const SavedValueMap& health, const SavedValueMap* pre
         verdict.warning = _("SMART says this drive is failing: copy what matters off it now.");
     } else if (previous && previous->count("smart_bad_sectors")) {
         const auto before = static_cast<long long>(integer_of(*previous, "smart_bad_sectors", 0));
+        // The same for the reallocated and pending counts (5, 197), where
+        // both the drive now and the kept result have them.
+        const auto grew = [&](const char* key) {
+            const std::string kept = std::string("smart_") + key;
+            return health.count(key) && previous->count(kept)
+                && integer_of(health, key, 0) > integer_of(*previous, kept.c_str(), 0);
+        };
         if (bad > before) {
             verdict.warn = true;
             verdict.warning = printf_text(_("Its bad sectors grew from %lld to %lld since the result of %s: this "
                                             "drive is getting worse."),
                                           before, bad, result_date_text(previous_at_us).c_str());
+        } else if (grew("reallocated_sectors") || grew("pending_sectors")) {
+            verdict.warn = true;
+            verdict.warning = printf_text(
+                _("Its reallocated or pending sectors grew since the result of %s (reallocated %lld → %lld, pending "
+                  "%lld → %lld): this drive is getting worse."),
+                result_date_text(previous_at_us).c_str(),
+                static_cast<long long>(integer_of(*previous, "smart_reallocated_sectors", 0)),
+                static_cast<long long>(integer_of(health, "reallocated_sectors", 0)),
+                static_cast<long long>(integer_of(*previous, "smart_pending_sectors", 0)),
+                static_cast<long long>(integer_of(health, "pending_sectors", 0)));
         }
     }
     return verdict;

@@ -47,6 +47,10 @@ constexpr KindTitle titles[] = {
     { kinds::device_write_sweep, N_("Write sweep"), N_("Writes to the raw device with block sizes from small to large.") },
     { kinds::sustained_write, N_("Sustained"),
       N_("A long write over the device: where its cache runs full. Erases the data.") },
+    // TRANSLATORS: the page of the fake-capacity check (a USB stick that
+    // claims 256 GB and holds 16 GB).
+    { kinds::verify_capacity, N_("Capacity"),
+      N_("Whether the device holds as much as it claims: finds fake USB sticks and cards. Erases the data.") },
 };
 
 } // namespace

@@ -88,6 +88,8 @@ constexpr std::array labels {
     Label { "files", N_("Files") },
     Label { "min_file_size", N_("Smallest file"), true },
     Label { "max_file_size", N_("Largest file"), true },
+    /* TRANSLATORS: benchmark setting of the capacity check: how many blocks it writes over the device (0: automatic) */
+    Label { "probes", N_("Probe blocks") },
 };
 
 struct Word {

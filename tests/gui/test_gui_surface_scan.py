@@ -5,12 +5,19 @@ file of tests/integration/stalling-fuse, with planted bad and slow
 sectors, scanned from the app. The error-scan card must draw red cells for
 the bad blocks and yellow ones for the slow spots (pixels counted on the
 screen), say it in its summary line, and never a plain "✓"; Ctrl+C copies
-the list of bad ranges."""
+the list of bad ranges.
 
+The Capacity page on a fake stick (a second FUSE disk that wraps at 40 MiB
+of its 64): its check, kept by diskbenchctl and opened in the app, draws
+the intact share along the device and leads the checks card with the
+loss."""
+
+import os
+import subprocess
 import time
 
 import gui_stack
-from gui_stack import count_colour
+from gui_stack import count_colour, series_pixels
 
 MiB = 1024 * 1024
 SECTOR = 512
@@ -30,6 +37,8 @@ class SurfaceScanGuiTest(gui_stack.GuiTestCase):
         # sector slow every time in a third.
         cls.sick.plant_faults([f'eio {10 * MiB + 7 * SECTOR} {8 * SECTOR}', f'eio {40 * MiB} {64 * SECTOR}',
                                f'slow {50 * MiB} 4096 80'])
+        cls.fake = cls.stack.attach_stalling_disk(size=64 * MiB)
+        cls.fake.plant_faults([f'wrap {40 * MiB}'])
         cls.gui.start_app()
 
     def fault_map(self):
@@ -69,7 +78,36 @@ class SurfaceScanGuiTest(gui_stack.GuiTestCase):
         self.gui.wait_for(drawn, 20, interval=0.5, what='two red cells and a yellow one on the screen')
         print(f'{shot}: {last[0]} red pixels more than before, {last[1]} yellow', flush=True)
         # The checks card leads with the drive's state, a warning.
-        self.assertNotIn('✓ Surface', self.gui.describe_action('messages')[2][0])
+        checks = self.gui.describe_action('checks')[2][0]
+        self.assertTrue(checks.startswith('⚠ bad ranges: 2, '), checks)
+        self.assertNotIn('✓ Surface', checks)
+
+    def test_capacity_page_shows_a_fake(self):
+        app = os.path.abspath(self.gui.app_argv[0])
+        ctl = os.path.join(os.path.dirname(os.path.dirname(app)), 'client-cli', 'diskbenchctl')
+        node = self.fake.loop.node
+        result = self.gui.user_path('capacity.json')
+        res = subprocess.run([ctl, 'run', 'verify-capacity', node, 'mode=destroy', f'confirm={node}',
+                              '--no-save', '--output', result],
+                             env=dict(os.environ, DBUS_SYSTEM_BUS_ADDRESS=self.stack.address),
+                             capture_output=True, text=True, timeout=120)
+        self.assertEqual(res.returncode, 16, res.stderr)  # the fake's own exit status
+        os.chmod(result, 0o644)
+        self.gui.activate('select-device', node)
+        self.gui.activate('show-page', 'verify-capacity')
+        time.sleep(1)
+        empty = self.screenshot_path('capacity-empty.png')
+        self.gui.screenshot(empty)
+        self.gui.activate('open-result', result)
+        kind, state, points = self.gui.wait_status('verify-capacity', timeout=20)
+        self.assertEqual((kind, state), ('verify-capacity', 'finished'))
+        self.assertGreaterEqual(points, 100)
+        shot = self.wait_series_drawn('capacity.png')
+        print(f'{shot}: {series_pixels(shot)} series pixels, {series_pixels(empty)} before', flush=True)
+        checks = self.gui.describe_action('checks')[2][0]
+        self.assertTrue(checks.startswith('⚠ data beyond 40 MiB of the claimed 64 MiB is lost'), checks)
+        self.assertNotIn('✓ Capacity', checks)
+        self.assertIn('writes beyond 40 MiB land at the start', self.gui.describe_action('messages')[2][0])
 
 
 if __name__ == '__main__':

@@ -24,7 +24,7 @@ class BenchmarksTest(harness.LoopDeviceTestCase):
             targets.setdefault(target, set()).add(kind)
         self.assertEqual(targets, {
             'device': {'seek', 'random', 'sequential', 'surface', 'block', 'profile', 'qd-sweep'},
-            'device-write': {'device-write', 'device-write-sweep', 'sustained-write'},
+            'device-write': {'device-write', 'device-write-sweep', 'sustained-write', 'verify-capacity'},
             'directory': {'file-rw', 'write-sweep', 'mixed-load', 'structure', 'small-files', 'file-profile'},
         })
         for kind, target, title, description, params in kinds:

@@ -61,6 +61,38 @@ class DriveHealthTest(harness.IntegrationTestCase):
         self.assertEqual(self.wait_job_state(job), 'finished')
         self.assertNotIn('smart_bad_sectors', self.stack.get_property(job, JOB_IFACE, 'DeviceInfo'))
 
+    def attribute_calls(self):
+        calls = self.stack.call(self.drive.path, MOCK_IFACE, 'GetMethodCalls', 's', 'SmartGetAttributes',
+                                dest=UDISKS_NAME)[0]
+        return len(calls)
+
+    def test_3_the_attributes_of_a_dying_drive(self):
+        # udisks 2.9 gives them only through SmartGetAttributes: asked when
+        # udisks read the drive again (SmartUpdated), not on every change.
+        self.drive.set_smart_attributes({5: 12, 187: 1, 188: 0, 197: 3, 198: 1, 199: 40, 194: 38}, 1_800_000_000)
+        wait_until(lambda: self.health(self.drive.loop).get('pending_sectors') == 3, 10,
+                   what='Device.Health to have the attributes')
+        health = self.health(self.drive.loop)
+        self.assertEqual({k: health[k] for k in ('reallocated_sectors', 'reported_uncorrectable',
+                                                 'command_timeouts', 'pending_sectors', 'offline_uncorrectable',
+                                                 'crc_errors')},
+                         {'reallocated_sectors': 12, 'reported_uncorrectable': 1, 'command_timeouts': 0,
+                          'pending_sectors': 3, 'offline_uncorrectable': 1, 'crc_errors': 40})
+        self.assertNotIn('attribute-194', str(health))  # the temperature is not one of them
+        asked = self.attribute_calls()
+        self.drive.set_temperature(40)  # another Drive.Ata change: not asked again
+        self.assertEqual(self.attribute_calls(), asked)
+        # The pending sectors grow: the job started now keeps the new counts.
+        self.drive.set_smart_attributes({5: 12, 197: 9}, 1_800_000_600)
+        wait_until(lambda: self.health(self.drive.loop).get('pending_sectors') == 9, 10,
+                   what='Device.Health to follow the attributes')
+        self.assertNotIn('crc_errors', self.health(self.drive.loop))
+        job = self.stack.start_benchmark(self.drive.loop, 'seek', {'count': ('t', 100), 'detach': ('b', True)},
+                                         user='root')
+        self.assertEqual(self.wait_job_state(job), 'finished')
+        info = self.stack.get_property(job, JOB_IFACE, 'DeviceInfo')
+        self.assertEqual((info['smart_reallocated_sectors'], info['smart_pending_sectors']), (12, 9))
+
 
 if __name__ == '__main__':
     harness.main()

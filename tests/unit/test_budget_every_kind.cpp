@@ -41,7 +41,8 @@ ValueMap small_run(std::string_view kind)
                  { "warmup_s", 0.0 },
                  { "max_threads", std::uint64_t { 2 } },
                  { "max_queue_depth", std::uint64_t { 2 } } };
-    if (kind == "device-write" || kind == "device-write-sweep" || kind == "sustained-write") {
+    if (kind == "device-write" || kind == "device-write-sweep" || kind == "sustained-write"
+        || kind == "verify-capacity") {
         ValueMap params = destroy;
         if (kind == "device-write")
             params.insert({ { "duration_s", 0.05 } });

@@ -58,3 +58,32 @@ TEST_CASE("bad sectors that grew since the last kept result warn; the same count
     const SavedValueMap old { { "model", std::string("Disk") } };
     CHECK_FALSE(drive_health(health(false, 23), &old).warn);
 }
+
+TEST_CASE("the attribute counts: named on the Info page, growth of reallocated or pending warns", "[client-model]")
+{
+    SavedValueMap now = health(false, 3);
+    now["reallocated_sectors"] = std::int64_t { 1 };
+    now["pending_sectors"] = std::int64_t { 2 };
+    now["crc_errors"] = std::int64_t { 40 };
+    now["command_timeouts"] = std::int64_t { 0 }; // zero: not worth a word
+    const HealthVerdict shown = drive_health(now, nullptr);
+    CHECK(shown.summary
+          == "3 bad sectors (reallocated or pending), 12345 hours powered on; reallocated 1, pending 2, cable (CRC) "
+             "errors 40");
+
+    // Same bad-sector total, but a sector moved from pending to
+    // reallocated... and then one more became pending: that is growth.
+    const SavedValueMap before { { "smart_bad_sectors", std::int64_t { 3 } },
+                                 { "smart_reallocated_sectors", std::int64_t { 1 } },
+                                 { "smart_pending_sectors", std::int64_t { 1 } } };
+    const HealthVerdict grew = drive_health(now, &before, 1'800'000'000'000'000);
+    CHECK(grew.warn);
+    CHECK(grew.warning.find("pending 1 → 2") != std::string::npos);
+    // Nothing grew: no warning; nor when the kept result had no counts.
+    const SavedValueMap same { { "smart_bad_sectors", std::int64_t { 3 } },
+                               { "smart_reallocated_sectors", std::int64_t { 1 } },
+                               { "smart_pending_sectors", std::int64_t { 2 } } };
+    CHECK_FALSE(drive_health(now, &same).warn);
+    const SavedValueMap without { { "smart_bad_sectors", std::int64_t { 3 } } };
+    CHECK_FALSE(drive_health(now, &without).warn);
+}

@@ -3,6 +3,7 @@
 // engine's checks give (docs/checks.md), the same after the result went
 // through a result file and was read back.
 #include "contract/result_file.hpp"
+#include "results/capacity_check.hpp"
 #include "results/job_result.hpp"
 #include "model/result_checks.hpp"
 
@@ -96,4 +97,44 @@ TEST_CASE("a card with failed checks shows their warnings with the numbers, and 
 TEST_CASE("a result without checks (an older file) has no card", "[client-model]")
 {
     CHECK(result_checks({ { "reads", std::int64_t { 200 } } }, { "something" }).lines.empty());
+}
+
+TEST_CASE("a capacity check's card: a fake never under a plain tick, a healthy device says so", "[client-model]")
+{
+    const std::string fake_warning = "data beyond 15.8 GiB of the claimed 256 GiB is lost: this device is not what "
+                                     "it claims; keep nothing on it past 15.8 GiB";
+    JobEntry job = finished_job({ { "claimed_bytes", std::int64_t { 256LL << 30 } },
+                                  { "real_size_bytes", std::int64_t { 16'965'120'000 } },
+                                  { "failure", std::string("wraps") } },
+                                { fake_warning });
+    job.kind = "verify-capacity";
+    for (const ResultChecks& checks : { result_checks(job.summary, job.warnings), after_file(job) }) {
+        REQUIRE(checks.lines.size() == 1);
+        CHECK_FALSE(checks.lines[0].passed);
+        CHECK(checks.lines[0].text == fake_warning);
+    }
+    // Without the engine's warning (a client in another language, an old
+    // file), the card still says it in figures.
+    const ResultChecks bare = result_checks(job.summary, {});
+    REQUIRE(bare.lines.size() == 1);
+    CHECK_FALSE(bare.lines[0].passed);
+    CHECK(bare.lines[0].text == "Capacity: only 15.8\u00a0GiB of the claimed 256.0\u00a0GiB holds data");
+
+    job.summary["real_size_bytes"] = std::int64_t { 256LL << 30 };
+    job.summary["failure"] = std::string("none");
+    const ResultChecks healthy = result_checks(job.summary, {});
+    REQUIRE(healthy.lines.size() == 1);
+    CHECK(healthy.lines[0].passed);
+    CHECK(checks_text(healthy) == "✓ Capacity: all of the claimed 256.0\u00a0GiB holds data");
+    const CapacityVerdict verdict = capacity_verdict(saved_result_from_job(job));
+    CHECK(verdict.checked);
+    CHECK_FALSE(verdict.lost());
+    job.summary["real_size_bytes"] = std::int64_t { 16'965'120'000 };
+    job.summary["failure"] = std::string("wraps");
+    const CapacityVerdict fake = capacity_verdict(saved_result_from_job(job));
+    CHECK(fake.lost());
+    CHECK(capacity_line(fake) == "Data beyond 15.8\u00a0GiB of the claimed 256.0\u00a0GiB is lost: writes there land "
+                                 "at the start again");
+    job.kind = "surface";
+    CHECK_FALSE(capacity_verdict(saved_result_from_job(job)).checked);
 }

@@ -2,6 +2,7 @@
 // The rules that turn udisks2's objects into diskbench devices, on made-up
 // udisks data shaped like what udisksd 2.9 sends (checked against a real
 // udisksd by the integration tests).
+#include "system/smart_attributes.hpp"
 #include "system/udisks_inventory.hpp"
 
 #include <catch2/catch.hpp>
@@ -175,6 +176,32 @@ TEST_CASE("an ATA drive's SMART temperature is taken only while SMART is on", "[
     devices = devices_from_udisks(objects, {});
     REQUIRE(devices.size() == 1);
     CHECK(devices[0].smart_temperature_kelvin == 0);
+}
+
+TEST_CASE("SMART attribute counts: the six that tell a dying drive, joined to their drive's devices", "[inventory]")
+{
+    const auto row = [](std::uint8_t id, std::int64_t pretty) {
+        return SmartAttribute(id, "name", 0x33, 100, 100, 10, pretty, 3, std::map<std::string, sdbus::Variant> {});
+    };
+    // 194 (temperature) and 9 (power-on hours) are not among them; a
+    // negative raw value is not a count.
+    const SmartCounts counts = failure_counts({ row(5, 12), row(9, 40000), row(194, 311150), row(197, 3),
+                                                row(198, -1), row(199, 0) });
+    CHECK(counts == SmartCounts { { 5, 12 }, { 197, 3 }, { 199, 0 } });
+
+    ManagedObjects objects;
+    const sdbus::ObjectPath drive("/org/freedesktop/UDisks2/drives/WDC_1");
+    objects[drive] = { { "org.freedesktop.UDisks2.Drive", { { "Model", sdbus::Variant(std::string("WDC")) } } },
+                       { "org.freedesktop.UDisks2.Drive.Ata",
+                         { { "SmartEnabled", sdbus::Variant(true) }, { "SmartSupported", sdbus::Variant(true) } } } };
+    objects["/org/freedesktop/UDisks2/block_devices/sdb"] = block("/dev/sdb", 1 << 30, drive, makedev(8, 16));
+    auto devices = devices_from_udisks(objects, {}, { { std::string(drive), counts } });
+    REQUIRE(devices.size() == 1);
+    CHECK(devices[0].smart.counts == counts);
+    // With SMART off the counts are not the drive's state now: left out.
+    objects[drive]["org.freedesktop.UDisks2.Drive.Ata"]["SmartEnabled"] = sdbus::Variant(false);
+    devices = devices_from_udisks(objects, {}, { { std::string(drive), counts } });
+    CHECK(devices[0].smart.counts.empty());
 }
 
 TEST_CASE("a disk's stable name is its bus's by-id link, the same whatever order udev gives", "[inventory]")

@@ -26,6 +26,7 @@ BenchmarkInfo write_sweep();
 BenchmarkInfo device_write();
 BenchmarkInfo device_write_sweep();
 BenchmarkInfo sustained_write();
+BenchmarkInfo verify_capacity();
 BenchmarkInfo mixed_load();
 BenchmarkInfo structure();
 BenchmarkInfo small_files();

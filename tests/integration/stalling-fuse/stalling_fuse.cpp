@@ -19,6 +19,9 @@
 //                             (a one-off: a recalibration, another program)
 //   wrap BYTES                reads and writes at BYTES and beyond land at
 //                             offset % BYTES (a fake-capacity stick)
+//   drop BYTES                writes at BYTES and beyond vanish (and say
+//                             they were done), reads there give zeros (a
+//                             fake-capacity stick of the other kind)
 // It is read again whenever it changes (its mtime); write it whole and
 // rename it into place.
 //
@@ -72,6 +75,7 @@ struct Control {
     bool present = false;
     long delay_ms = 0;
     std::uint64_t wrap = 0; // 0: none
+    std::uint64_t drop = 0; // 0: none
     std::vector<Range> bad, slow;
 } control;
 
@@ -97,6 +101,8 @@ void read_control()
             words >> control.delay_ms;
         } else if (word == "wrap") {
             words >> control.wrap;
+        } else if (word == "drop") {
+            words >> control.drop;
         } else if (word == "eio" && words >> range.start >> range.length) {
             control.bad.push_back(range);
         } else if ((word == "slow" || word == "slow-once") && words >> range.start >> range.length >> range.ms) {
@@ -201,18 +207,39 @@ int list_directory(const char* path, void* buffer, fuse_fill_dir_t fill, off_t, 
     return 0;
 }
 
-int open_file(const char* path, fuse_file_info*)
+int open_file(const char* path, fuse_file_info* info)
 {
-    return std::strcmp(path, file_name) == 0 ? 0 : -ENOENT;
+    if (std::strcmp(path, file_name) != 0)
+        return -ENOENT;
+    // No page cache for the file: every read and write of the loop device
+    // reaches us, as every request of a real disk reaches the disk. With
+    // the cache, a block just written reads back from memory even where
+    // the planted fault dropped it.
+    info->direct_io = 1;
+    return 0;
+}
+
+// Of SIZE bytes at OFFSET, how many lie below the drop point (all when none).
+std::size_t kept(std::size_t size, off_t offset)
+{
+    const auto start = static_cast<std::uint64_t>(offset);
+    if (control.drop == 0 || start + size <= control.drop)
+        return size;
+    return start >= control.drop ? 0 : static_cast<std::size_t>(control.drop - start);
 }
 
 int read_file(const char*, char* buffer, size_t size, off_t offset, fuse_file_info*)
 {
     if (const int error = wait_for_turn(static_cast<std::uint64_t>(offset), size, true))
         return -error;
-    const ssize_t done = wrapped_io([&](std::size_t at, std::size_t n, off_t where) {
+    const std::size_t below = kept(size, offset);
+    std::memset(buffer + below, 0, size - below);
+    if (below == 0)
+        return static_cast<int>(size);
+    const ssize_t read = wrapped_io([&](std::size_t at, std::size_t n, off_t where) {
         return ::pread(backing_fd, buffer + at, n, where);
-    }, size, offset);
+    }, below, offset);
+    const ssize_t done = read == static_cast<ssize_t>(below) ? static_cast<ssize_t>(size) : read;
     return done < 0 ? -errno : static_cast<int>(done);
 }
 
@@ -220,9 +247,13 @@ int write_file(const char*, const char* buffer, size_t size, off_t offset, fuse_
 {
     if (const int error = wait_for_turn(static_cast<std::uint64_t>(offset), size, false))
         return -error;
-    const ssize_t done = wrapped_io([&](std::size_t at, std::size_t n, off_t where) {
+    const std::size_t below = kept(size, offset);
+    if (below == 0)
+        return static_cast<int>(size);
+    const ssize_t written = wrapped_io([&](std::size_t at, std::size_t n, off_t where) {
         return ::pwrite(backing_fd, buffer + at, n, where);
-    }, size, offset);
+    }, below, offset);
+    const ssize_t done = written == static_cast<ssize_t>(below) ? static_cast<ssize_t>(size) : written;
     return done < 0 ? -errno : static_cast<int>(done);
 }
 

@@ -1,0 +1,60 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "capacity_check.hpp"
+
+#include "text/printf_text.hpp"
+#include "types/saved_values.hpp"
+
+#include <glib.h>
+#include <glib/gi18n-lib.h>
+
+#include <memory>
+
+namespace diskbench::client {
+
+namespace {
+
+std::uint64_t bytes_of(const SavedResult& result, const char* key)
+{
+    const double value = number_of(result.summary, key, 0);
+    return value > 0 ? static_cast<std::uint64_t>(value) : 0;
+}
+
+// "15.8 GiB": one decimal, where format_value's "16 GiB" would hide how
+// much is missing.
+std::string size_text(std::uint64_t bytes)
+{
+    const std::unique_ptr<gchar, decltype(&g_free)> text(g_format_size_full(bytes, G_FORMAT_SIZE_IEC_UNITS), g_free);
+    return text.get();
+}
+
+} // namespace
+
+CapacityVerdict capacity_verdict(const SavedResult& result)
+{
+    CapacityVerdict verdict;
+    if (result.kind != "verify-capacity" || !result.summary.count("real_size_bytes"))
+        return verdict;
+    verdict.checked = true;
+    verdict.claimed = bytes_of(result, "claimed_bytes");
+    verdict.real = bytes_of(result, "real_size_bytes");
+    verdict.uncertainty = bytes_of(result, "boundary_uncertainty_bytes");
+    verdict.failure = text_of(result.summary, "failure");
+    return verdict;
+}
+
+std::string capacity_line(const CapacityVerdict& verdict)
+{
+    if (!verdict.lost())
+        return printf_text(_("The whole claimed %s holds data"), size_text(verdict.claimed).c_str());
+    const std::string real = size_text(verdict.real), claimed = size_text(verdict.claimed);
+    if (verdict.failure == "wraps")
+        return printf_text(_("Data beyond %s of the claimed %s is lost: writes there land at the start again"),
+                           real.c_str(), claimed.c_str());
+    if (verdict.failure == "unreadable")
+        return printf_text(_("Data beyond %s of the claimed %s is lost: reads there fail"), real.c_str(),
+                           claimed.c_str());
+    return printf_text(_("Data beyond %s of the claimed %s is lost: writes there are dropped"), real.c_str(),
+                       claimed.c_str());
+}
+
+} // namespace diskbench::client
