@@ -83,6 +83,9 @@ std::optional<CommandLine> parse_command_line(const std::vector<std::string>& ar
         } else if (name == "--json") {
             if (!flag(line.json))
                 return std::nullopt;
+        } else if (name == "--keys") {
+            if (!flag(line.keys))
+                return std::nullopt;
         } else if (name == "--no-save") {
             if (!flag(line.no_save))
                 return std::nullopt;
@@ -149,6 +152,8 @@ std::optional<CommandLine> parse_command_line(const std::vector<std::string>& ar
         refused = "--passes";
     else if (line.openmetrics && !shape->metrics)
         refused = "--openmetrics";
+    else if (line.keys && shape->name != "run" && shape->name != "watch" && shape->name != "show")
+        refused = "--keys";
     else if (line.format && !shape->format)
         refused = "--format";
     else if (line.config && !shape->scheduled)
@@ -194,6 +199,7 @@ std::string usage_text()
              "\n"
              "Options:\n"
              "  --json                      print JSON (results in the app's result-file format)\n"
+             "  --keys                      also print the result's raw summary keys (run, watch, show)\n"
              "  --output FILE, -o FILE      also write the result to FILE (run, watch; export: instead of\n"
              "                              standard output)\n"
              "  --no-save                   do not keep the result in your history (run, watch)\n"

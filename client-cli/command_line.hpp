@@ -13,6 +13,7 @@ struct CommandLine {
     std::string command;            // "devices", "run", ... ("help" for --help)
     std::vector<std::string> args;  // positional arguments after the command
     bool json = false;
+    bool keys = false;              // --keys: the raw summary keys too (run, watch, show)
     bool no_save = false;
     bool no_ask_password = false;
     std::optional<std::string> output;  // --output FILE

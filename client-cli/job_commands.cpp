@@ -125,6 +125,7 @@ ExitCode run_command(const CommandLine& line)
     }
     agent.reset(); // one password per run, like the app's once-per-job check
     ResultOutput output { line.json, !line.no_save, line.output, line.openmetrics };
+    output.keys = line.keys;
     return follow_job(*session, std::get<std::string>(*wait.reply), output);
 }
 
@@ -159,6 +160,7 @@ ExitCode watch_command(const CommandLine& line)
     if (const ExitCode refused = open_job(line.args[0], session, path); refused != exit_ok)
         return refused;
     ResultOutput output { line.json, !line.no_save, line.output, line.openmetrics };
+    output.keys = line.keys;
     return follow_job(*session, path, output);
 }
 

@@ -223,7 +223,7 @@ private:
         if (output_.json)
             std::fputs(json.c_str(), stdout);
         else
-            std::fputs(result_summary_text(result).c_str(), stdout);
+            std::fputs(result_summary_text(result, output_.keys).c_str(), stdout);
         std::fflush(stdout);
         if (job.state == contract::job_states::cancelled)
             return exit_cancelled;

@@ -14,13 +14,14 @@ namespace diskbench::cli {
 
 // What to do with a job's result once it has ended.
 struct ResultOutput {
-    bool json = false;                 // stdout: the result file's JSON, else the summary table
+    bool json = false;                 // stdout: the result file's JSON, else the result as text
     bool save = true;                  // keep it in $XDG_DATA_HOME/diskbench/results
     std::optional<std::string> file;   // --output
     std::optional<std::string> metrics_file; // --openmetrics
     // Where a finished run's result also goes (the scheduled runs gather
     // theirs for one metrics file); nothing for one run.
     std::vector<client::SavedResult>* finished = nullptr;
+    bool keys = false;                 // --keys: the raw summary keys after the text
 };
 
 // Follows one job (ours from `run`, or any from `watch`) to its end on the

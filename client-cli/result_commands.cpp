@@ -88,7 +88,8 @@ ExitCode show_command(const CommandLine& line)
     const auto result = load(line.args[0]);
     if (!result)
         return exit_file;
-    std::fputs(line.json ? client::result_to_json(*result).c_str() : result_summary_text(*result).c_str(), stdout);
+    std::fputs(line.json ? client::result_to_json(*result).c_str() : result_summary_text(*result, line.keys).c_str(),
+               stdout);
     return exit_ok;
 }
 

@@ -6,8 +6,6 @@
 
 #include "text/value_format.hpp"
 #include "results/job_result.hpp"
-#include "results/capacity_check.hpp"
-#include "results/surface_faults.hpp"
 #include "text/message_text.hpp"
 #include "text/printf_text.hpp"
 #include "text/progress_text.hpp"
@@ -39,30 +37,10 @@ std::string figure_text(const client::SavedValue& value)
 
 std::string heading(const SavedResult& result)
 {
-    // What the file says, escaped (a result file may hold anything).
-    using client::terminal_text;
-    std::string text = printf_text(_("%s on %s: %s"), terminal_text(result.kind).c_str(),
-                                   terminal_text(result_target_text(result)).c_str(), terminal_text(result.state).c_str());
-    if (result.started_at_us > 0)
-        text += "  (" + client::result_date_text(result.started_at_us);
-    if (result.finished_at_us > result.started_at_us && result.started_at_us > 0)
-        text += ", " + printf_text(_("%.1f s"), static_cast<double>(result.finished_at_us - result.started_at_us) / 1e6);
-    if (result.started_at_us > 0)
-        text += ")";
-    if (!result.backend.empty())
-        text += "  " + printf_text(_("backend %s"), terminal_text(result.backend).c_str());
-    return text + "\n";
+    return client::result_heading(result, client::terminal_text);
 }
 
 } // namespace
-
-std::string result_target_text(const SavedResult& result)
-{
-    if (result.target_kind == "directory")
-        return printf_text(_("folder %s"), result.target.c_str());
-    const std::string node = client::text_of(result.device_info, "node");
-    return node.empty() ? result.target : node;
-}
 
 std::string progress_line(const client::JobEntry& job, std::int64_t now_us)
 {
@@ -86,35 +64,28 @@ std::string change_text(double a, double b)
     return printf_text("%+.1f %%", change);
 }
 
-std::string result_summary_text(const SavedResult& result)
+std::string result_summary_text(const SavedResult& result, bool keys)
 {
-    std::string text = heading(result);
-    // Numbers right-aligned in one table, the facts in words (filesystem,
-    // features) in another, so a long word does not push the numbers away.
-    TextTable figures({ _("Figure"), _("Value") }, { TextTable::Align::Left, TextTable::Align::Right });
-    TextTable facts({ _("Fact"), _("Value") });
+    std::string text = client::result_report(result, client::terminal_text);
+    if (!keys)
+        return text;
+    // The raw keys, as the daemon and the JSON name them: numbers
+    // right-aligned in one table, the facts in words in another, so a long
+    // word does not push the numbers away.
+    TextTable figures({ _("Key"), _("Value") }, { TextTable::Align::Left, TextTable::Align::Right });
+    TextTable facts({ _("Key"), _("Value") });
+    using client::terminal_text;
     for (const auto& [key, value] : result.summary) {
         if (as_number(value))
-            figures.add_row({ key, figure_text(value) });
+            figures.add_row({ terminal_text(key), figure_text(value) });
         else if (!figure_text(value).empty())
-            facts.add_row({ key, figure_text(value) });
+            facts.add_row({ terminal_text(key), terminal_text(figure_text(value)) });
     }
+    text += "\n";
     if (!figures.empty())
         text += figures.render();
     if (!facts.empty())
         text += facts.render();
-    // A surface scan says first what it found wrong, every bad range named.
-    if (const client::SurfaceFaults faults = client::surface_faults(result); result.kind == "surface"
-        && result.summary.count("bad_ranges"))
-        text += (faults.has_bad() ? "⚠ " : "✓ ") + client::surface_fault_line(faults) + "\n"
-            + client::terminal_text(client::surface_fault_list(faults));
-    if (const client::CapacityVerdict verdict = client::capacity_verdict(result); verdict.checked)
-        text += (verdict.lost() ? "⚠ " : "✓ ") + client::capacity_line(verdict) + "\n";
-    // In the user's language where the daemon sent catalogue messages (0.5).
-    for (const std::string& warning : client::localized_lines(result.warnings, result.warnings, result.warning_messages))
-        text += printf_text(_("Warning: %s"), client::terminal_text(warning).c_str()) + "\n";
-    for (const std::string& note : client::localized_lines(result.notes, result.notes, result.note_messages))
-        text += printf_text(_("Note: %s"), client::terminal_text(note).c_str()) + "\n";
     return text;
 }
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "results/result_report.hpp"
 #include "types/daemon_types.hpp"
 
 #include <string>
@@ -9,16 +10,17 @@ namespace diskbench::cli {
 
 using client::SavedResult;
 
-// A result as the terminal shows it: what ran where, then the summary as a
-// key/value table, then its warnings and notes (the checks the daemon made).
-std::string result_summary_text(const SavedResult& result);
+// A result as the terminal shows it: the app's words (result_report.hpp:
+// headline, named figures with units, the checks, the device line), with
+// `keys` also the raw summary keys as a key/value table.
+std::string result_summary_text(const SavedResult& result, bool keys = false);
 
 // Two results side by side: every summary key either has, with the change
 // from A to B in percent where both are numbers.
 std::string comparison_text(const SavedResult& a, const SavedResult& b);
 
 // What a result ran on, for one table cell: "/dev/loop3" or "folder /home/ann/bench".
-std::string result_target_text(const SavedResult& result);
+using client::result_target_text;
 
 // The progress line of a running job: "seek  42 %  ·  about 3 s left  ·
 // 1.2 ms" (the app's progress text, then the last value measured, with its

@@ -72,6 +72,7 @@ void Application::update_status()
                               g_variant_new_string(shown ? shown->message_text().c_str() : ""));
     g_simple_action_set_state(fault_map_action_, g_variant_new_string(shown ? shown->fault_map().c_str() : ""));
     g_simple_action_set_state(checks_action_, g_variant_new_string(shown ? shown->checks_card_text().c_str() : ""));
+    g_simple_action_set_state(health_action_, g_variant_new_string(window_->health_text().c_str()));
     if (shortcuts_)
         shortcuts_->update();
 }
@@ -322,6 +323,12 @@ void Application::add_actions()
     g_signal_connect(checks_action_, "activate", G_CALLBACK(+[](GSimpleAction*, GVariant*, gpointer) {}), nullptr);
     g_action_map_add_action(G_ACTION_MAP(app_.get()), G_ACTION(checks_action_));
     g_object_unref(checks_action_);
+    // "health": the Info page's "Health (SMART)" row and warning card,
+    // "summary|warning"; read-only.
+    health_action_ = g_simple_action_new_stateful("health", nullptr, g_variant_new_string("|"));
+    g_signal_connect(health_action_, "activate", G_CALLBACK(+[](GSimpleAction*, GVariant*, gpointer) {}), nullptr);
+    g_action_map_add_action(G_ACTION_MAP(app_.get()), G_ACTION(health_action_));
+    g_object_unref(health_action_);
 
     // The keyboard's own actions, and every accelerator (model/shortcuts)
     // but Ctrl+C, which belongs to copying (below).

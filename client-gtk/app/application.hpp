@@ -52,6 +52,7 @@ private:
     GSimpleAction* messages_action_ = nullptr;
     GSimpleAction* fault_map_action_ = nullptr; // the Surface page's error-scan card
     GSimpleAction* checks_action_ = nullptr;    // the shown page's checks card
+    GSimpleAction* health_action_ = nullptr;    // the Info page's SMART row and warning
     Ref<GtkFileChooserNative> chooser_;
     std::function<void(const std::string&)> chosen_;
 };

@@ -5,6 +5,7 @@
 #include "benchmark_page_view.hpp"
 
 #include "../model/file_profile_report.hpp"
+#include "results/result_report.hpp"
 #include "../model/parameter_choices.hpp"
 #include "types/saved_values.hpp"
 
@@ -89,18 +90,16 @@ void BenchmarkPageView::update_file_profile_controls()
 
 bool BenchmarkPageView::copy_report()
 {
-    // The Surface page: its bad ranges and slow spots, as the card lists them.
-    if (fault_map_ && !fault_map_->text().empty()) {
-        gdk_clipboard_set_text(gtk_widget_get_clipboard(root_.get()), fault_map_->text().c_str());
-        host_.toast(_("Copied the bad ranges and slow spots as text."));
-        return true;
-    }
-    if (!chart_.file_table())
-        return false;
     const std::optional<SavedResult> result = shown_result();
     if (!result)
         return false;
-    const std::string text = file_profile_report(*result);
+    // The folder Profiles page in CrystalDiskMark's layout, for forums;
+    // every other page the result as diskbenchctl prints it (the same
+    // formatter: headline, named figures, what a scan found, the checks,
+    // the device line).
+    const std::string text = chart_.file_table()
+        ? file_profile_report(*result)
+        : result_report(*result, [](std::string_view outside) { return std::string(outside); });
     gdk_clipboard_set_text(gtk_widget_get_clipboard(root_.get()), text.c_str());
     host_.toast(_("Copied the results as text."));
     return true;

@@ -8,7 +8,7 @@
 #include "text/message_text.hpp"
 #include "../model/write_consent.hpp"
 #include "text/progress_text.hpp"
-#include "../model/result_checks.hpp"
+#include "results/result_checks.hpp"
 #include "types/saved_values.hpp"
 #include "text/printf_text.hpp"
 #include "contract/job_states.hpp"

@@ -60,9 +60,10 @@ public:
     [[nodiscard]] std::string message_text() const;
     [[nodiscard]] std::string status() const;                               // "kind:state:points"
     [[nodiscard]] std::string graph_title() const;
-    // The folder Profiles page (file-profile): the shown run as a plain-text
-    // report on the clipboard ("Copy as text", Ctrl+C). False elsewhere or
-    // when nothing is shown.
+    // The shown run as text on the clipboard ("Copy Result as Text",
+    // Ctrl+C): the folder Profiles page in CrystalDiskMark's layout, every
+    // other page as diskbenchctl prints it (result_report.hpp). False when
+    // nothing is shown.
     bool copy_report();
     // Its grid's MB/s cells, row by row, Read then Write (for scripts/tests).
     [[nodiscard]] std::vector<std::string> grid_cells() const;

@@ -70,6 +70,7 @@ void InfoPage::set(const DeviceEntry* device, const SavedValueMap* last_run, con
                    const std::string& daemon_version, const HealthVerdict& health)
 {
     health_warning_ = device && health.warn ? "⚠ " + health.warning : std::string();
+    health_summary_ = device && health.known ? health.summary : std::string();
     gtk_label_set_text(GTK_LABEL(health_label_), health_warning_.c_str());
     gtk_widget_set_visible(health_group_, !health_warning_.empty());
     for (GtkWidget* row : device_rows_)

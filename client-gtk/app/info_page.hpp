@@ -28,6 +28,8 @@ public:
              const std::string& daemon_version, const HealthVerdict& health = {});
     // The warning card's text, "" when hidden (for scripts and tests).
     [[nodiscard]] std::string health_warning() const { return health_warning_; }
+    // The "Health (SMART)" row's text, "" when the drive reports none.
+    [[nodiscard]] std::string health_summary() const { return health_summary_; }
 
 private:
     void add_row(GtkWidget* group, std::vector<GtkWidget*>& rows, const char* title, const std::string& value);
@@ -36,6 +38,7 @@ private:
     GtkWidget* health_group_ = nullptr; // the warning card
     GtkWidget* health_label_ = nullptr;
     std::string health_warning_;
+    std::string health_summary_;
     GtkWidget* device_group_ = nullptr;
     GtkWidget* system_group_ = nullptr;
     std::vector<GtkWidget*> device_rows_, system_rows_;

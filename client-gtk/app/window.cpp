@@ -135,6 +135,7 @@ GtkWidget* Window::build_content()
     g_menu_append(menu, _("_Open Result…"), "app.open-result-dialog");
     g_menu_append(menu, _("_Save Result…"), "app.save-result-dialog");
     g_menu_append(menu, _("_Export Graph…"), "app.export-graph-dialog");
+    g_menu_append(menu, _("_Copy Result as Text"), "app.copy-report");
     GMenu* section = g_menu_new();
     g_menu_append(section, _("_Keyboard Shortcuts"), "app.shortcuts");
     g_menu_append(section, _("_About Disk Benchmark"), "app.about");
@@ -406,6 +407,15 @@ void Window::update_info_page()
                               previous ? previous->result.started_at_us : 0);
     }
     info_->set(device, last_run, backend, client_ ? client_->daemon_version() : std::string(), health);
+    // The app's "health" action follows the Info page (a device's Health
+    // changes without any page changing).
+    if (status_listener_)
+        status_listener_();
+}
+
+std::string Window::health_text() const
+{
+    return info_ ? info_->health_summary() + "|" + info_->health_warning() : std::string("|");
 }
 
 void Window::show_page(const std::string& kind)

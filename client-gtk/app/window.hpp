@@ -39,6 +39,9 @@ public:
     bool show_page_number(int number);
     void show_reference_picker();
     BenchmarkPageView* shown_page();
+    // The Info page's SMART row and warning card, "summary|warning" (for
+    // scripts and the GUI tests; "" parts when there is none).
+    [[nodiscard]] std::string health_text() const;
     void open_result_file(const std::string& path, bool as_reference);
     void clear_reference();
     void save_shown_result(const std::string& path);

@@ -166,6 +166,35 @@ class TemperatureGuiTest(gui_stack.GuiTestCase):
         self.gui.wait_for(drawn, 20, interval=0.5, what='the median line (50+ pixels) in its band (200+ pixels)')
         print(f'{shot}: {last[0]} median pixels, {last[1]} band pixels', flush=True)
 
+    def test_info_page_names_a_dying_drive(self):
+        """Issue 30: the drive's SMART health on the Info page, its
+        attribute counts named, and the warning card when SMART says it is
+        failing; back to no card when it recovers (the mock's
+        SmartFailing, as udisks would change it)."""
+        self.gui.activate('select-device', self.hot.node)
+        self.gui.activate('show-page', 'info')
+
+        def health():
+            return self.gui.describe_action('health')[2][0]
+        self.hot_drive.set_smart_attributes({5: 4, 197: 2, 199: 0}, 1_800_000_000)
+        summary = self.gui.wait_for(lambda: 'pending 2' in (h := health()) and h, 20,
+                                    what='the Info page to name the attribute counts')
+        self.assertTrue(summary.startswith('Good: no bad sectors, 1 hours powered on; reallocated 4, pending 2|'),
+                        summary)
+        self.assertNotIn('CRC', summary)  # a zero count is not worth a word
+        self.stack.call(self.hot_drive.path, 'org.freedesktop.DBus.Mock', 'UpdateProperties', 'sa{sv}',
+                        'org.freedesktop.UDisks2.Drive.Ata',
+                        {'SmartFailing': ('b', True), 'SmartNumBadSectors': ('x', 6)}, dest='org.freedesktop.UDisks2')
+        warned = self.gui.wait_for(lambda: 'FAILING' in (h := health()) and h, 20,
+                                   what='the Info page to say the drive is failing')
+        self.assertIn('|⚠ SMART says this drive is failing', warned)
+        time.sleep(1)  # the card's reveal, for the screenshot
+        self.gui.screenshot(self.screenshot_path('info-health-failing.png'))
+        self.stack.call(self.hot_drive.path, 'org.freedesktop.DBus.Mock', 'UpdateProperties', 'sa{sv}',
+                        'org.freedesktop.UDisks2.Drive.Ata',
+                        {'SmartFailing': ('b', False), 'SmartNumBadSectors': ('x', 0)}, dest='org.freedesktop.UDisks2')
+        self.gui.wait_for(lambda: health().endswith('|'), 20, what='the warning card to go')
+
 
 if __name__ == '__main__':
     gui_stack.main()

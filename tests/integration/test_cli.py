@@ -232,7 +232,14 @@ class CliTest(harness.LoopDeviceTestCase):
         res = self.ctl('run', 'seek', self.loop.node, 'count=200')
         self.assertEqual(res.returncode, EXIT_OK, res.stderr)
         self.assertIn(f'seek on {self.loop.node}: finished', res.stdout)
-        self.assertIn('reads', res.stdout)
+        # What the app shows, in its words and units (issue 31): the
+        # headline with the percentiles, the figures named, the checks and
+        # the device line; the raw keys only with --keys.
+        self.assertRegex(res.stdout, r'average access time \d+\.\d\d ms  ·  p50 [\d.]+ [µm]?s  ·  p99 ')
+        self.assertRegex(res.stdout, r'\n  Reads +200\n')
+        self.assertIn('✓ Block layer: loop', res.stdout)
+        self.assertIn(f'Device: {self.loop.node}', res.stdout)
+        self.assertNotIn('latency_p99_9_us', res.stdout)
         # Not a terminal: no progress line, nothing on stderr at all.
         self.assertEqual(res.stderr, '')
         after = self.kept_files()
@@ -252,7 +259,9 @@ class CliTest(harness.LoopDeviceTestCase):
         self.assertNotIn(new, self.ctl_ok('history', '/dev/no-such-disk').stdout)
         listed = json.loads(self.ctl_ok('history', '--json').stdout)
         self.assertIn(new, [entry['file'] for entry in listed])
-        self.assertIn('reads', self.ctl_ok('show', new).stdout)
+        self.assertRegex(self.ctl_ok('show', new).stdout, r'\n  Reads +200\n')
+        keys = self.ctl_ok('show', new, '--keys').stdout
+        self.assertRegex(keys, r'\nlatency_p99_9_us +\d')
 
     def test_run_json_output_no_save(self):
         before = self.kept_files()
@@ -404,7 +413,7 @@ class CliTest(harness.LoopDeviceTestCase):
         self.assert_no_terminal_controls(res.stdout + res.stderr)
         # Shown, escaped (\xNN), not dropped.
         self.assertIn(b'seek\\x1b]0;owned\\x07\\x1b[2J\\x1b[H\\x0averified OK \\xc2\\x9b31m\\x7f', res.stdout)
-        self.assertIn(b'Warning: warning\\x1b]0;owned', res.stdout)
+        self.assertIn('⚠ warning\\x1b]0;owned'.encode(), res.stdout)
         # --json: the same strings, as JSON escapes.
         res = self.ctl_bytes('show', path, '--json')
         self.assertEqual(res.returncode, EXIT_OK, res.stderr)

@@ -192,9 +192,9 @@ TEST_CASE("result text: summary, warnings, comparison", "[cli]")
     a.warnings = { "The device is a loop device." };
     const std::string text = result_summary_text(a);
     CHECK(text.find("seek on /dev/loop3: finished") != std::string::npos);
-    CHECK(text.find("reads") != std::string::npos);
+    CHECK(text.find("Reads") != std::string::npos);
     CHECK(text.find("200") != std::string::npos);
-    CHECK(text.find("Warning: The device is a loop device.") != std::string::npos);
+    CHECK(text.find("⚠ The device is a loop device.") != std::string::npos);
 
     SavedResult b = a;
     b.summary = { { "iops", 1250.0 }, { "extra", std::string("x") } };

@@ -6,7 +6,7 @@
 // planted faults in tests/integration/test_surface_scan.py and drawn in
 // tests/gui/test_gui_surface_scan.py.
 #include "model/fault_cells.hpp"
-#include "model/result_checks.hpp"
+#include "results/result_checks.hpp"
 #include "results/surface_faults.hpp"
 
 #include <catch2/catch.hpp>

@@ -5,7 +5,7 @@
 #include "contract/result_file.hpp"
 #include "results/capacity_check.hpp"
 #include "results/job_result.hpp"
-#include "model/result_checks.hpp"
+#include "results/result_checks.hpp"
 
 #include <catch2/catch.hpp>
 

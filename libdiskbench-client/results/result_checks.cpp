@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "result_checks.hpp"
+#include "results/result_checks.hpp"
 
 #include "text/printf_text.hpp"
 #include "types/saved_values.hpp"

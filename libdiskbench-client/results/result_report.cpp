@@ -1,0 +1,165 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "results/result_report.hpp"
+
+#include "results/capacity_check.hpp"
+#include "results/job_result.hpp"
+#include "results/result_checks.hpp"
+#include "results/surface_faults.hpp"
+#include "text/figure_labels.hpp"
+#include "text/headline_text.hpp"
+#include "text/kind_titles.hpp"
+#include "text/latency_text.hpp"
+#include "text/message_text.hpp"
+#include "text/printf_text.hpp"
+#include "types/saved_values.hpp"
+
+#include <glib/gi18n-lib.h>
+
+#include <algorithm>
+
+namespace diskbench::client {
+
+namespace {
+
+// "Figure   Value" rows, the values right-aligned under each other.
+std::string figure_rows(const std::vector<std::pair<std::string, std::string>>& rows)
+{
+    const auto width = [](const std::string& text) {
+        // Characters, not bytes: "µs" and "°C" are one column each.
+        return static_cast<std::size_t>(g_utf8_strlen(text.c_str(), -1));
+    };
+    std::size_t label_width = 0, value_width = 0;
+    for (const auto& [label, value] : rows) {
+        label_width = std::max(label_width, width(label));
+        value_width = std::max(value_width, width(value));
+    }
+    std::string text;
+    for (const auto& [label, value] : rows)
+        text += "  " + label + std::string(label_width - width(label) + 2 + value_width - width(value), ' ') + value
+            + "\n";
+    return text;
+}
+
+std::string headline(const SavedResult& result)
+{
+    // A scan and a capacity check lead with what they found: the drive's
+    // state is never under a plain "✓".
+    if (const SurfaceFaults faults = surface_faults(result); result.kind == "surface"
+        && result.summary.count("bad_ranges"))
+        return (faults.has_bad() ? "⚠ " : "✓ ") + surface_fault_line(faults);
+    if (const CapacityVerdict verdict = capacity_verdict(result); verdict.checked)
+        return (verdict.lost() ? "⚠ " : "✓ ") + capacity_line(verdict);
+    if (result.kind == "seek") {
+        if (const auto access = access_time_headline(result.summary)) {
+            std::string line = *access;
+            for (const std::string& part : percentile_parts(result.summary))
+                line += "  ·  " + part;
+            return line;
+        }
+    }
+    const std::string text = headline_text(result.kind, result.summary, 3);
+    return text == "–" ? std::string() : text;
+}
+
+// "Device: loop0 – WDC WD40EFRX (ATA), 3.6 TiB · ext4 → sda, SATA 6 Gb/s"
+std::string device_line(const SavedResult& result, const OutsideText& outside)
+{
+    const SavedValueMap& info = result.device_info;
+    if (result.target_kind == "directory" || info.empty())
+        return {};
+    std::string line = outside(text_of(info, "node").empty() ? result.target : text_of(info, "node"));
+    const std::string model = text_of(info, "model");
+    if (!model.empty())
+        line += " – " + outside(model);
+    if (const double size = number_of(info, "size", 0); size > 0)
+        line += ", " + format_value(size, Unit::Bytes);
+    const std::string stack = text_of(info, "stack_line");
+    if (!stack.empty())
+        line += " · " + outside(stack);
+    /* TRANSLATORS: the last line of a result as text: the device it ran on */
+    return printf_text(_("Device: %s"), line.c_str()) + "\n";
+}
+
+} // namespace
+
+std::string result_target_text(const SavedResult& result)
+{
+    if (result.target_kind == "directory")
+        return printf_text(_("folder %s"), result.target.c_str());
+    const std::string node = text_of(result.device_info, "node");
+    return node.empty() ? result.target : node;
+}
+
+std::string result_heading(const SavedResult& result, const OutsideText& outside)
+{
+    std::string text = printf_text(_("%s on %s: %s"), outside(result.kind).c_str(),
+                                   outside(result_target_text(result)).c_str(), outside(result.state).c_str());
+    if (result.started_at_us > 0)
+        text += "  (" + result_date_text(result.started_at_us);
+    if (result.finished_at_us > result.started_at_us && result.started_at_us > 0)
+        text += ", " + printf_text(_("%.1f s"), static_cast<double>(result.finished_at_us - result.started_at_us) / 1e6);
+    if (result.started_at_us > 0)
+        text += ")";
+    if (!result.backend.empty())
+        text += "  " + printf_text(_("backend %s"), outside(result.backend).c_str());
+    return text + "\n";
+}
+
+std::string result_report(const SavedResult& result, const OutsideText& outside)
+{
+    std::string text = result_heading(result, outside);
+    if (const std::string line = headline(result); !line.empty())
+        text += line + "\n";
+
+    // The common figures first in a fixed order (throughput, IOPS, the
+    // latencies from mean to slowest), then the rest by key.
+    std::vector<std::pair<FigureLabel, const SavedValue*>> labelled;
+    for (const auto& [key, value] : result.summary)
+        if (FigureLabel label = figure_label(key); label.shown)
+            labelled.emplace_back(std::move(label), &value);
+    std::stable_sort(labelled.begin(), labelled.end(),
+                     [](const auto& a, const auto& b) { return a.first.order < b.first.order; });
+    std::vector<std::pair<std::string, std::string>> figures, facts;
+    for (const auto& [label, value] : labelled) {
+        if (const auto number = as_number(*value))
+            figures.emplace_back(outside(label.label), figure_value_text(label, *number));
+        else if (const auto* word = std::get_if<std::string>(value); word && !word->empty())
+            facts.emplace_back(outside(label.label), outside(*word));
+        else if (const auto* flag = std::get_if<bool>(value))
+            facts.emplace_back(outside(label.label), *flag ? _("yes") : _("no"));
+    }
+    if (!figures.empty())
+        text += "\n" + figure_rows(figures);
+    if (!facts.empty())
+        text += figure_rows(facts);
+
+    // Every bad range and slow spot a scan found, named, a line each (each
+    // line escaped on its own: a newline is a control character too).
+    std::string found;
+    if (result.kind == "surface") {
+        const std::string list = surface_fault_list(surface_faults(result));
+        for (std::size_t start = 0; start < list.size();) {
+            const std::size_t end = std::min(list.find('\n', start), list.size());
+            found += "  " + outside(std::string_view(list).substr(start, end - start)) + "\n";
+            start = end + 1;
+        }
+    }
+
+    const ResultChecks checks = result_checks(result.summary, result.warnings);
+    std::string lines;
+    for (const CheckLine& line : checks.lines)
+        lines += std::string(line.passed ? "✓ " : "⚠ ") + outside(line.text) + "\n";
+    // In the user's language where the daemon sent catalogue messages (0.5).
+    for (const std::string& warning :
+         localized_lines(warnings_outside(checks, result.warnings), result.warnings, result.warning_messages))
+        lines += "⚠ " + outside(warning) + "\n";
+    for (const std::string& note : localized_lines(result.notes, result.notes, result.note_messages))
+        lines += printf_text(_("Note: %s"), outside(note).c_str()) + "\n";
+    if (!found.empty() || !lines.empty())
+        text += "\n" + found + lines;
+    if (const std::string device = device_line(result, outside); !device.empty())
+        text += "\n" + device;
+    return text;
+}
+
+} // namespace diskbench::client

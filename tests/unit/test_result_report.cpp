@@ -1,0 +1,135 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// A result as text (libdiskbench-client/results/result_report): what
+// `diskbenchctl run` and `show` print and the app's Copy as text gives.
+// Golden files: a seek on a loop device (headline with percentiles, named
+// figures with units, the checks as ✓/⚠, the warnings the checks do not
+// cover, the device line) and a fake stick's capacity check; the raw keys
+// only with --keys. A change of the layout changes the files, on purpose.
+#include "result_text.hpp"
+
+#include "results/result_report.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <cstdlib>
+#include <ctime>
+#include <fstream>
+#include <sstream>
+
+using namespace diskbench;
+using client::SavedResult;
+
+namespace {
+
+// The expected text of NAME; with DISKBENCH_UPDATE_GOLDEN=1 in the
+// environment, ACTUAL is written there first (then review the diff).
+std::string golden(const std::string& name, const std::string& actual)
+{
+    const std::string path = std::string(DISKBENCH_SOURCE_ROOT) + "/tests/unit/golden/" + name;
+    if (const char* update = std::getenv("DISKBENCH_UPDATE_GOLDEN"); update && std::string(update) == "1")
+        std::ofstream(path) << actual;
+    std::ifstream in(path);
+    REQUIRE(in);
+    std::stringstream text;
+    text << in.rdbuf();
+    return text.str();
+}
+
+SavedResult seek_result()
+{
+    SavedResult result;
+    result.kind = "seek";
+    result.state = "finished";
+    result.backend = "io_uring";
+    result.target = "/org/diskbench/DiskBench1/devices/loop0";
+    result.started_at_us = 1'800'000'000'000'000;
+    result.finished_at_us = result.started_at_us + 3'200'000;
+    result.device_info = { { "node", std::string("/dev/loop0") },
+                           { "model", std::string("WDC WD40EFRX") },
+                           { "size", std::int64_t { 4'000'787'030'016 } },
+                           { "stack_line", std::string("loop0 (file on ext4) → vda, virtual (virtio)") } };
+    result.summary = {
+        { "reads", std::int64_t { 1000 } },
+        { "latency_mean_us", 8'512.5 },
+        { "latency_min_us", 96.0 },
+        { "latency_p50_us", 8'100.0 },
+        { "latency_p90_us", 14'200.0 },
+        { "latency_p99_us", 21'400.0 },
+        { "latency_p99_9_us", 420'479.0 },
+        { "latency_max_us", 431'002.0 },
+        { "bytes", std::int64_t { 4'096'000 } },
+        { "seconds", 8.61 },
+        { "checked_device", std::string("loop0") },
+        { "issued_read_bytes", std::int64_t { 4'096'000 } },
+        { "device_read_bytes", std::int64_t { 4'096'000 } },
+        { "issued_write_bytes", std::int64_t { 0 } },
+        { "device_write_bytes", std::int64_t { 0 } },
+        { "backing_read_bytes", std::int64_t { 647'168 } },
+        { "link", std::string("virtual (loop)") },
+        { "stack", std::string("loop0 (file on ext4) → vda, virtual (virtio)") },
+        { "io_uring_features", std::string("defer_taskrun,registered_ring") },
+    };
+    result.warnings = { "the target is a regular file: the figures include its filesystem and the device under it" };
+    result.notes = { "block sizes below 4 KiB left out: the device's logical block is 4096 bytes" };
+    return result;
+}
+
+struct UtcClock {
+    UtcClock()
+    {
+        setenv("TZ", "UTC", 1);
+        tzset();
+    }
+};
+
+} // namespace
+
+TEST_CASE("a seek as text: headline, named figures with units, checks, device line", "[cli]")
+{
+    const UtcClock utc;
+    const SavedResult result = seek_result();
+    const std::string text = cli::result_summary_text(result);
+    CHECK(text == golden("seek-report.txt", text));
+    // The raw keys only when asked for.
+    CHECK(text.find("latency_p99_9_us") == std::string::npos);
+    CHECK(text.find("backing_read_bytes") == std::string::npos);
+    const std::string keys = cli::result_summary_text(result, true);
+    CHECK(keys.starts_with(text));
+    CHECK(keys.find("latency_p99_9_us") != std::string::npos);
+    CHECK(keys.find("420479") != std::string::npos);
+    // The app's Copy as text: the same, unescaped.
+    CHECK(client::result_report(result, [](std::string_view s) { return std::string(s); }) == text);
+}
+
+TEST_CASE("a fake stick's capacity check as text leads with the loss", "[cli]")
+{
+    const UtcClock utc;
+    SavedResult result = seek_result();
+    result.kind = "verify-capacity";
+    result.summary = { { "claimed_bytes", std::int64_t { 256LL << 30 } },
+                       { "real_size_bytes", std::int64_t { 16'965'120'000 } },
+                       { "lost_bytes", std::int64_t { (256LL << 30) - 16'965'120'000 } },
+                       { "boundary_uncertainty_bytes", std::int64_t { 0 } },
+                       { "failure", std::string("wraps") },
+                       { "probes", std::int64_t { 4197 } },
+                       { "probe_block", std::int64_t { 65536 } },
+                       { "mode", std::string("destroy") },
+                       { "written_range_bytes", std::int64_t { 256LL << 30 } } };
+    result.warnings = { "data beyond 15.8 GiB of the claimed 256 GiB is lost: this device is not what it claims; keep "
+                        "nothing on it past 15.8 GiB" };
+    result.notes = {};
+    const std::string text = cli::result_summary_text(result);
+    CHECK(text == golden("capacity-report.txt", text));
+}
+
+TEST_CASE("text from a result file cannot reach the terminal as control characters", "[cli]")
+{
+    const UtcClock utc;
+    SavedResult result = seek_result();
+    result.device_info["model"] = std::string("Evil\x1b]0;owned\x07\nDisk");
+    result.warnings = { "warning\x1b[2J" };
+    const std::string text = cli::result_summary_text(result);
+    CHECK(text.find('\x1b') == std::string::npos);
+    CHECK(text.find("Evil\\x1b]0;owned\\x07\\x0aDisk") != std::string::npos);
+    CHECK(text.find("⚠ warning\\x1b[2J") != std::string::npos);
+}
