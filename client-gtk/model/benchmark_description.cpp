@@ -83,7 +83,26 @@ BenchmarkDescription describe_benchmark(const std::string& kind, const SavedValu
 {
     BenchmarkDescription d;
     const std::int64_t depth = integer_of(p, "queue_depth", 1);
-    if (kind == kinds::seek) {
+    if (kind == kinds::overview) {
+        std::int64_t access_block = integer_of(p, "access_block_size");
+        if (access_block == 0)
+            access_block = logical_block_size ? logical_block_size : 512;
+        const std::int64_t reads = integer_of(p, "access_reads", 1000);
+        d.what = printf_text(_("Reads %s at each of %lld places spread evenly from the start to the end of the device, "
+                               "one read of %s at a time, and plots the read rate at each place, as GNOME Disks "
+                               "does; then reads %lld single blocks of %s at random places for the access time, "
+                               "each drawn at its place. The same seed reads the same places on every machine."),
+                             bytes(integer_of(p, "sample_size", 10 << 20)).c_str(),
+                             static_cast<long long>(integer_of(p, "samples", 100)),
+                             bytes(integer_of(p, "block_size", 1 << 20)).c_str(), static_cast<long long>(reads),
+                             bytes(access_block).c_str());
+        // The samples' places depend on the device's size, which fio
+        // cannot be told in one command; the access time it can.
+        if (reads > 0)
+            d.fio_commands.push_back(fmt::format("{} --rw=randread --bs={} --iodepth=1 --number_ios={} --norandommap "
+                                                 "--randrepeat=0 --lat_percentiles=1",
+                                                 fio_base("access-time", node), fio_size(access_block), reads));
+    } else if (kind == kinds::seek) {
         std::int64_t block = integer_of(p, "block_size");
         if (block == 0)
             block = logical_block_size ? logical_block_size : 512;

@@ -49,6 +49,9 @@ std::vector<BenchmarkPage> make_pages()
     using enum ChartStyle;
     using enum AxisScale;
     return {
+        titled(kinds::overview, "power-profile-balanced-symbolic",
+               { view(N_("MB/s"), spec(Line, Linear, Unit::Bytes, Unit::MegabytesPerSecond), "read"),
+                 view(N_("Access time"), spec(Scatter, Linear, Unit::Bytes, Unit::Microseconds), "access") }),
         titled(kinds::seek, "find-location-symbolic",
                { view(N_("Latency"), spec(Scatter, Linear, Unit::Bytes, Unit::Microseconds), "latency") }),
         titled(kinds::random, "media-playlist-shuffle-symbolic",

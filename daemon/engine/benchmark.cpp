@@ -33,6 +33,7 @@ BenchmarkInfo repeatable(BenchmarkInfo info)
 std::span<const BenchmarkInfo> all_benchmarks()
 {
     static const std::vector<BenchmarkInfo> list {
+        repeatable(benchmarks::overview()),
         repeatable(benchmarks::seek()),        repeatable(benchmarks::random_sweep()),
         repeatable(benchmarks::sequential()),  repeatable(benchmarks::surface()),
         repeatable(benchmarks::block_sweep()), repeatable(benchmarks::profile()),

@@ -19,6 +19,7 @@
 namespace diskbench::contract::kinds {
 
 // Read-only device benchmarks.
+inline constexpr std::string_view overview = "overview";
 inline constexpr std::string_view seek = "seek";
 inline constexpr std::string_view random = "random";
 inline constexpr std::string_view sequential = "sequential";
@@ -39,7 +40,7 @@ inline constexpr std::string_view small_files = "small-files";
 inline constexpr std::string_view mixed_load = "mixed-load";
 inline constexpr std::string_view file_profile = "file-profile";
 
-inline constexpr std::array all { seek,         random,         sequential,         surface,         block,
+inline constexpr std::array all { overview,     seek,         random,         sequential,         surface,         block,
                                   profile,      qd_sweep,       device_write,       device_write_sweep,
                                   sustained_write, verify_capacity, file_rw,     write_sweep,        structure,       small_files,
                                   mixed_load,   file_profile };

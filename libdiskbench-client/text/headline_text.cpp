@@ -28,6 +28,11 @@ constexpr Candidate seek_figures[] = {
     { "latency_mean_us", N_("access time"), Unit::Microseconds },
     { "latency_p99_us", N_("p99"), Unit::Microseconds },
 };
+constexpr Candidate overview_figures[] = {
+    { "read_mb_s", N_("read"), Unit::MegabytesPerSecond },
+    { "write_mb_s", N_("write"), Unit::MegabytesPerSecond },
+    { "access_latency_mean_us", N_("access time"), Unit::Microseconds },
+};
 constexpr Candidate random_figures[] = {
     { "iops", N_("IOPS"), Unit::Iops },
     { "latency_mean_us", N_("mean latency"), Unit::Microseconds },
@@ -76,6 +81,8 @@ std::vector<HeadlineFigure> headline_figures(const std::string& kind, const Save
     std::span<const Candidate> candidates = common_figures;
     if (kind == contract::kinds::seek)
         candidates = seek_figures;
+    else if (kind == contract::kinds::overview)
+        candidates = overview_figures;
     else if (kind == contract::kinds::random)
         candidates = random_figures;
     else if (kind == contract::kinds::qd_sweep)

@@ -17,6 +17,10 @@ constexpr KindTitle titles[] = {
     // (sequential) read, Surface = whole-surface read map, Block = block
     // size sweep, Profiles = CrystalDiskMark-style tests, QD sweep =
     // queue depth sweep. Keep them short: they share one switcher.
+    // TRANSLATORS: the first page: GNOME Disks' benchmark (read rate over
+    // the whole disk and access time in about a minute).
+    { kinds::overview, N_("Overview"),
+      N_("Read rate sampled over the whole device and the access time, in about a minute.") },
     { kinds::seek, N_("Seek"),
       N_("Access time: single-block reads at random places; distance travelled against latency.") },
     { kinds::random, N_("Random"), N_("Random reads of each block size from the logical block to 1 MiB.") },

@@ -88,6 +88,12 @@ constexpr std::array labels {
     Label { "files", N_("Files") },
     Label { "min_file_size", N_("Smallest file"), true },
     Label { "max_file_size", N_("Largest file"), true },
+    /* TRANSLATORS: Overview settings: places along the disk where the read rate is sampled, and bytes read at each */
+    Label { "samples", N_("Samples") },
+    Label { "sample_size", N_("Sample size"), true },
+    /* TRANSLATORS: Overview settings: the single-block reads that measure the access time, and their size */
+    Label { "access_reads", N_("Access-time reads") },
+    Label { "access_block_size", N_("Access-time read size"), true, N_("Device's block size") },
     /* TRANSLATORS: benchmark setting of the capacity check: how many blocks it writes over the device (0: automatic) */
     Label { "probes", N_("Probe blocks") },
 };

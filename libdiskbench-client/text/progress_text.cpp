@@ -35,6 +35,25 @@ std::string device_summary_text(const std::string& kind, const SavedValueMap& su
     if (kind == contract::kinds::seek)
         if (std::optional<std::string> headline = access_time_headline(summary))
             parts.push_back(std::move(*headline));
+    // The overview's numbers, GNOME Disks' "Average Read Rate" and
+    // "Average Access Time", with the slowest and fastest sample.
+    if (kind == contract::kinds::overview) {
+        const double read = number_of(summary, "read_mb_s", NAN);
+        if (!std::isnan(read))
+            /* TRANSLATORS: the overview's read rate: the average of the samples, then the slowest and fastest */
+            parts.push_back(printf_text(_("average read rate %s (%s – %s)"),
+                                        format_value(read, Unit::MegabytesPerSecond).c_str(),
+                                        format_value(number_of(summary, "read_min_mb_s", 0), Unit::MegabytesPerSecond).c_str(),
+                                        format_value(number_of(summary, "read_max_mb_s", 0), Unit::MegabytesPerSecond).c_str()));
+        const double access_us = number_of(summary, "access_latency_mean_us", NAN);
+        if (!std::isnan(access_us))
+            /* TRANSLATORS: the overview's access time, in milliseconds as GNOME Disks gives it */
+            parts.push_back(printf_text(_("average access time %.2f ms"), access_us / 1000.0));
+        std::string text;
+        for (const std::string& part : parts)
+            text += (text.empty() ? "" : "  ·  ") + part;
+        return text;
+    }
     const double throughput = number_of(summary, "throughput_mb_s", NAN);
     if (!std::isnan(throughput))
         parts.push_back(format_value(throughput, Unit::MegabytesPerSecond));

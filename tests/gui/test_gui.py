@@ -61,6 +61,7 @@ class GuiTest(gui_stack.GuiTestCase):
 
     def test_01_seek_runs_and_is_drawn(self):
         self.gui.activate('select-device', self.gui.loop.node)
+        self.gui.activate('show-page', 'seek')
         # The control: no graph yet, so the pixel check must find (almost) nothing.
         empty = self.screenshot_path('before-seek.png')
         self.gui.wait_for(lambda: self.gui.window_names(), 20, what='a window')
@@ -113,6 +114,20 @@ class GuiTest(gui_stack.GuiTestCase):
         root, = self.gui.wait_for(lambda: _try(lambda p: (ET.parse(p).getroot(),), svg), 20,
                                   what=f'{svg} to be well-formed XML')
         self.assertIn(root.tag, ('svg', '{http://www.w3.org/2000/svg}svg'))
+
+    def test_03b_overview_is_the_first_page_and_draws(self):
+        """Issue 31: a GNOME Disks user picks a disk, stays on the first
+        page and presses Start: the read rate over the whole disk drawn,
+        the headline's numbers under it."""
+        self.gui.activate('select-device', self.gui.loop.node)
+        self.gui.activate_action('go-to-page', 'int32 1')
+        self.gui.wait_status('overview', states=('idle', 'finished'), min_points=0, timeout=30)
+        self.gui.activate_action('set-parameter', "('access_reads', <uint64 200>)")
+        # 256 MiB: 100 samples of 10 MiB, all distinct places, and the
+        # 200 access times.
+        self.assertEqual(self.run_kind('overview'), 100 + 200)
+        shot = self.wait_series_drawn('overview.png')
+        print(f'{shot}: the overview', flush=True)
 
     def test_04_sequential_runs_and_is_drawn(self):
         self.run_kind('sequential')

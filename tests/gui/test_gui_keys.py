@@ -127,15 +127,16 @@ class KeysGuiTest(gui_stack.GuiTestCase):
         self.wait_page('sequential')
         self.press('ctrl+Prior')  # Page Up
         self.wait_page('random')
+        # Alt+1 is the first page, the overview; Seek is the second.
         self.press('alt+1')
-        self.wait_page('seek')
+        self.wait_page('overview')
         # Before the first page there is none: it stays.
         self.press('ctrl+Prior')
         gui_stack.settle(0.5)
-        self.wait_page('seek')
-        self.press('alt+3')
+        self.wait_page('overview')
+        self.press('alt+4')
         self.wait_page('sequential')
-        self.press('alt+1')
+        self.press('alt+2')
         self.wait_page('seek')
         # A page reached by keyboard has the keyboard on its Start: Space runs it.
         self.gui.activate_action('set-parameter', "('count', <uint64 1000000>)")
@@ -174,7 +175,7 @@ class KeysGuiTest(gui_stack.GuiTestCase):
         # going again with Escape (Stop is disabled, so Escape reaches it).
         self.gui.activate('show-page', 'seek')
         self.wait_page('seek')
-        self.press('alt+1')  # the keyboard on Start
+        self.press('alt+2')  # Seek again, the keyboard on Start
         gui_stack.settle(0.5)
         before = self.screenshot_path('compare-before.png')
         shown = self.screenshot_path('compare-shown.png')

@@ -34,6 +34,9 @@ constexpr std::uint64_t MiB = 1024 * 1024;
 ValueMap small_run(std::string_view kind)
 {
     const ValueMap destroy { { "mode", std::string("destroy") }, { "confirm", std::string("test file") } };
+    if (kind == "overview")
+        return { { "samples", std::uint64_t { 4 } }, { "sample_size", std::uint64_t { MiB } },
+                 { "access_reads", std::uint64_t { 20 } } };
     if (kind == "profile")
         return { { "tests", std::string("RND4K Q4T2") }, { "duration_s", 0.05 }, { "warmup_s", 0.0 } };
     if (kind == "qd-sweep")
@@ -84,8 +87,13 @@ std::size_t user_threads()
         std::ifstream stat_file(task.path() / "stat");
         std::string stat;
         std::getline(stat_file, stat);
+        // A thread that ended since the directory was listed has no stat
+        // any more: it runs nothing.
+        const std::size_t comm_end = stat.rfind(')');
+        if (comm_end == std::string::npos || comm_end + 2 > stat.size())
+            continue;
         // Fields after "pid (comm) ": state is field 3, vsize field 23.
-        std::istringstream fields(stat.substr(stat.rfind(')') + 2));
+        std::istringstream fields(stat.substr(comm_end + 2));
         std::string field;
         std::uint64_t vsize = 0;
         for (int number = 3; fields >> field; ++number)

@@ -4,6 +4,8 @@
 // through a result file and was read back.
 #include "contract/result_file.hpp"
 #include "results/capacity_check.hpp"
+#include "text/headline_text.hpp"
+#include "text/progress_text.hpp"
 #include "results/job_result.hpp"
 #include "results/result_checks.hpp"
 
@@ -137,4 +139,14 @@ TEST_CASE("a capacity check's card: a fake never under a plain tick, a healthy d
                                  "at the start again");
     job.kind = "surface";
     CHECK_FALSE(capacity_verdict(saved_result_from_job(job)).checked);
+}
+
+TEST_CASE("the overview's numbers: average read rate with its range, access time, in the summary and headline",
+          "[client-model]")
+{
+    const SavedValueMap summary { { "read_mb_s", 151.25 }, { "read_min_mb_s", 92.0 }, { "read_max_mb_s", 201.0 },
+                                  { "access_latency_mean_us", 12'345.0 }, { "samples", std::int64_t { 100 } } };
+    CHECK(device_summary_text("overview", summary)
+          == "average read rate 151 MB/s (92 MB/s – 201 MB/s)  ·  average access time 12.35 ms");
+    CHECK(headline_text("overview", summary, 3) == "read 151 MB/s  ·  access time 12.3 ms");
 }

@@ -13,6 +13,7 @@
 // small-files) a tree below it that they remove again.
 namespace diskbench::engine::benchmarks {
 
+BenchmarkInfo overview();
 BenchmarkInfo seek();
 BenchmarkInfo random_sweep();
 BenchmarkInfo sequential();

@@ -1,0 +1,104 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""The overview (issue 31): GNOME Disks' benchmark, the first page, usable
+from busctl and diskbenchctl like every kind. On a real loop device
+through the real daemon, bus, polkitd and udisksd, as a test user: the read
+rate sampled at places spread from the first byte to the last, the access
+time from seeded single-block reads over the whole device, the headline's
+numbers in the CLI's text; bad parameters get named errors. How long it
+takes on a 4 GiB device is a benchmark figure (tests/perf), not asserted
+here."""
+
+import json
+import os
+import pwd
+import subprocess
+import tempfile
+
+import harness
+from harness import MANAGER_IFACE, MANAGER_PATH, run
+
+CTL = os.environ.get('DISKBENCHCTL')
+MiB = 1024 * 1024
+SIZE = 256 * MiB
+
+
+def series(result, name):
+    return next(s['points'] for s in result['series'] if s['name'] == name)
+
+
+class OverviewTest(harness.IntegrationTestCase):
+
+    @classmethod
+    def prepare(cls):
+        if not CTL or not os.access(CTL, os.X_OK):
+            raise AssertionError(f'{CTL!r} is not built (DISKBENCHCTL)')
+        cls.loop = cls.stack.attach_loop(size=SIZE)
+        pw = pwd.getpwnam('dbtest-in')
+        cls.home = tempfile.mkdtemp(prefix='home-dbtest-in-', dir=cls.stack.tmp)
+        os.chown(cls.home, pw.pw_uid, pw.pw_gid)
+
+    def ctl(self, *args):
+        env = {'DBUS_SYSTEM_BUS_ADDRESS': self.stack.address, 'HOME': self.home,
+               'XDG_DATA_HOME': os.path.join(self.home, 'data'), 'LC_ALL': 'C.UTF-8'}
+        argv = (['runuser', '-u', 'dbtest-in', '--', 'env'] + [f'{k}={v}' for k, v in env.items()]
+                + [CTL, '--no-ask-password'] + list(args))
+        return run(argv, check=False, timeout=240, stdin=subprocess.DEVNULL)
+
+    def test_samples_span_the_device_and_access_times_cover_it(self):
+        res = self.ctl('run', 'overview', self.loop.node, '--json', '--no-save')
+        self.assertEqual(res.returncode, 0, res.stderr)
+        result = json.loads(res.stdout)
+        summary = result['summary']
+        self.assertEqual((summary['samples'], summary['sample_size'], summary['access_reads']), (100, 10 * MiB, 1000))
+        rates = series(result, 'read')
+        self.assertEqual(len(rates), 100)
+        # GNOME Disks' places: the first at 0, the last ending at the end,
+        # evenly between, each one 1 MiB aligned.
+        offsets = [int(x) for x, _ in rates]
+        self.assertEqual(offsets[0], 0)
+        self.assertEqual(offsets[-1], SIZE - 10 * MiB)
+        steps = [b - a for a, b in zip(offsets, offsets[1:])]
+        self.assertLessEqual(max(steps) - min(steps), MiB)
+        self.assertTrue(all(o % MiB == 0 for o in offsets))
+        self.assertTrue(all(y > 0 for _, y in rates))
+        self.assertEqual(summary['read_bytes'], 100 * 10 * MiB)
+        self.assertAlmostEqual(summary['read_mb_s'], sum(y for _, y in rates) / 100, places=3)
+        self.assertLessEqual(summary['read_min_mb_s'], summary['read_mb_s'])
+        self.assertLessEqual(summary['read_mb_s'], summary['read_max_mb_s'])
+        # The access reads: 1000, all inside the device, over most of it.
+        access = series(result, 'access')
+        self.assertEqual(len(access), 1000)
+        places = [x for x, _ in access]
+        self.assertTrue(all(0 <= x < SIZE for x in places))
+        self.assertLess(min(places), SIZE / 10)
+        self.assertGreater(max(places), SIZE * 9 / 10)
+        self.assertGreater(summary['access_latency_mean_us'], 0)
+        # Every read the device saw was the benchmark's own.
+        self.assertEqual(summary['issued_read_bytes'], 100 * 10 * MiB + 1000 * 512)
+
+    def test_the_same_seed_reads_the_same_places(self):
+        first = json.loads(self.ctl('run', 'overview', self.loop.node, '--json', '--no-save', 'samples=10',
+                                    'access_reads=50', 'seed=7').stdout)
+        second = json.loads(self.ctl('run', 'overview', self.loop.node, '--json', '--no-save', 'samples=10',
+                                     'access_reads=50', 'seed=7').stdout)
+        self.assertEqual([x for x, _ in series(first, 'access')], [x for x, _ in series(second, 'access')])
+
+    def test_the_cli_says_the_headline_numbers(self):
+        res = self.ctl('run', 'overview', self.loop.node, '--no-save', 'access_reads=100')
+        self.assertEqual(res.returncode, 0, res.stderr)
+        self.assertRegex(res.stdout, r'\nread [\d.]+ [MG]B/s  ·  access time [\d.]+ [µm]?s\n')
+
+    def test_bad_parameters_get_named_errors(self):
+        for key, value in (('samples', 1), ('samples', 10_001), ('sample_size', 0), ('access_reads', 100_001),
+                           ('sample_size', 2 * SIZE)):
+            with self.subTest(key=key, value=value):
+                err = self.stack.call_error(MANAGER_PATH, MANAGER_IFACE, 'StartBenchmark', 'osa{sv}',
+                                            self.loop.object_path, 'overview', {key: ('t', value)},
+                                            user='dbtest-in')
+                self.assertDBusError(err, 'InvalidArgument')
+                self.assertIn(key, err.message)
+
+
+if __name__ == '__main__':
+    harness.main()
