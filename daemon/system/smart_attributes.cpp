@@ -49,6 +49,13 @@ SmartAttributeCache::~SmartAttributeCache() = default;
 
 void SmartAttributeCache::refresh(const ManagedObjects& objects, const std::string& owner)
 {
+    // A new udisksd (restarted, or gone): its drives are asked afresh, at
+    // its name; the old name's proxies would only ever get errors.
+    if (owner != owner_) {
+        drives_.clear();
+        counts_.clear();
+        owner_ = owner;
+    }
     std::map<std::string, Drive> kept;
     for (const auto& [path, object] : objects) {
         if (!object.count(ata_interface) || !ata_property<bool>(object, "SmartSupported")

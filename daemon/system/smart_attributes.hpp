@@ -53,6 +53,7 @@ private:
     };
     sdbus::IConnection& connection_;
     std::function<void()> changed_;
+    std::string owner_; // udisksd's unique name the proxies call
     std::map<std::string, Drive> drives_;
     SmartCountsByDrive counts_;
 };

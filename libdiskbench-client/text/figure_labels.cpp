@@ -53,12 +53,11 @@ constexpr std::array known {
 
 // What the checks lines and the device line say already, and bookkeeping
 // a reader has no use for in a table (all of it stays in the JSON).
-constexpr std::array<std::string_view, 21> hidden {
+constexpr std::array<std::string_view, 20> hidden {
     "checked_device",     "issued_read_bytes",  "issued_write_bytes", "device_read_bytes",  "device_write_bytes",
     "foreign_read_bytes", "foreign_write_bytes", "cross_check_phases", "backing_device",     "backing_read_bytes",
     "backing_write_bytes", "backing_cached_percent", "link",          "link_limit_mb_s",    "link_degraded",
     "stack",              "io_uring_features",  "written_range_bytes", "temperature_source", "temperature_limit_c",
-    "mode",
 };
 
 bool ends_with(std::string_view text, std::string_view end)

@@ -128,7 +128,7 @@ public:
     {
         const std::uint64_t one[] { offset };
         std::vector<ProbeFinding> findings;
-        if (!write(one, "bisection") )
+        if (!write(one, "bisection"))
             return std::nullopt;
         sync_data(ctx_.target);
         if (!read(one, "bisection", findings) || findings.empty())
