@@ -170,9 +170,13 @@ std::optional<CommandLine> parse_command_line(const std::vector<std::string>& ar
         error = _("scheduled: --stage and --publish are two steps; give one");
         return std::nullopt;
     }
-    if (shape->format && line.format.value_or("") != "openmetrics") {
-        error = line.format ? printf_text(_("unknown format “%s” (known: openmetrics)"), line.format->c_str())
-                            : printf_text(_("%s needs --format (openmetrics)"), line.command.c_str());
+    if (shape->format && line.format.value_or("") != "openmetrics" && line.format.value_or("") != "csv") {
+        error = line.format ? printf_text(_("unknown format “%s” (known: openmetrics, csv)"), line.format->c_str())
+                            : printf_text(_("%s needs --format (openmetrics or csv)"), line.command.c_str());
+        return std::nullopt;
+    }
+    if (line.format.value_or("") == "csv" && line.args.size() != 1) {
+        error = _("export --format=csv: one result file at a time");
         return std::nullopt;
     }
     return line;
@@ -194,6 +198,7 @@ std::string usage_text()
              "  compare A B                 compare two result files\n"
              "  export --format=openmetrics FILE…\n"
              "                              result files as Prometheus metrics (node_exporter)\n"
+             "  export --format=csv FILE    a result's series as CSV, one file per series\n"
              "  scheduled                   the scheduled read benchmarks of /etc/diskbench/scheduled.conf\n"
              "                              (diskbench-scheduled.service runs it)\n"
              "\n"
@@ -205,7 +210,7 @@ std::string usage_text()
              "  --no-save                   do not keep the result in your history (run, watch)\n"
              "  --passes N                  set the kind's “passes” parameter (run)\n"
              "  --openmetrics FILE          also write the result as Prometheus metrics (run, watch)\n"
-             "  --format NAME               the export's format: openmetrics (export)\n"
+             "  --format NAME               the export's format: openmetrics or csv (export)\n"
              "  --config FILE               the scheduled runs' configuration (scheduled)\n"
              "  --stage FILE                write the metrics to FILE for --publish (scheduled)\n"
              "  --publish FILE              move the metrics staged in FILE to Output= (scheduled)\n"

@@ -9,6 +9,7 @@
 #include "text/headline_text.hpp"
 #include "results/job_result.hpp"
 #include "results/openmetrics.hpp"
+#include "results/result_csv.hpp"
 #include "text/printf_text.hpp"
 #include "results/recent_results.hpp"
 #include "types/saved_values.hpp"
@@ -103,8 +104,41 @@ ExitCode compare_command(const CommandLine& line)
     return exit_ok;
 }
 
+namespace {
+
+// `export --format=csv RESULT [--output PREFIX]`: PREFIX-SERIES.csv for
+// each series (PREFIX: the result file's path without ".json"), each
+// written whole or not at all; their names on standard output.
+ExitCode export_csv(const CommandLine& line)
+{
+    const auto result = load(line.args[0]);
+    if (!result)
+        return exit_file;
+    std::string prefix = line.output.value_or(line.args[0]);
+    if (!line.output && prefix.ends_with(".json"))
+        prefix.resize(prefix.size() - 5);
+    const std::vector<client::CsvFile> files = client::result_csv(*result);
+    if (files.empty()) {
+        print_error(line.args[0] + ": " + _("the result has no series"));
+        return exit_file;
+    }
+    for (const client::CsvFile& file : files) {
+        const std::string path = client::csv_file_name(prefix, file.series);
+        if (const std::string error = client::write_file_atomically(path, file.text); !error.empty()) {
+            print_error(client::terminal_text(path) + ": " + error);
+            return exit_file;
+        }
+        std::printf("%s\n", client::terminal_text(path).c_str());
+    }
+    return std::fflush(stdout) == 0 ? exit_ok : exit_file;
+}
+
+} // namespace
+
 ExitCode export_command(const CommandLine& line)
 {
+    if (line.format.value_or("") == "csv")
+        return export_csv(line);
     // Every file is read before anything is written: a file that cannot be
     // read fails the export and leaves FILE as it was (a textfile collector
     // keeps serving the last good metrics).

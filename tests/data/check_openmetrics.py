@@ -73,9 +73,9 @@ def main():
         if res.returncode != 14 or open(out).read() != text:
             failures.append(f'a bad file: status {res.returncode} (wanted 14), file kept: '
                             f'{open(out).read() == text}')
-        res = run([ctl, 'export', '--format=csv', results[0]], env=env)
+        res = run([ctl, 'export', '--format=xml', results[0]], env=env)
         if res.returncode != 2 or 'unknown format' not in res.stderr:
-            failures.append(f'--format=csv: status {res.returncode}, {res.stderr!r}')
+            failures.append(f'--format=xml: status {res.returncode}, {res.stderr!r}')
         leftovers = [n for n in os.listdir(tmp) if n.startswith('diskbench.prom') and n != 'diskbench.prom']
         if leftovers:
             failures.append(f'temporary files left next to the output: {leftovers}')

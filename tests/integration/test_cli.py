@@ -8,6 +8,7 @@ statuses for refusals, and polkit's text agent answering a password prompt
 in a pseudo-terminal (right and wrong password, no terminal)."""
 
 import fcntl
+import csv
 import json
 import os
 import pty
@@ -278,6 +279,19 @@ class CliTest(harness.LoopDeviceTestCase):
             self.assertEqual(f.read(), res.stdout)
         self.assertEqual(self.kept_files(), before, '--no-save keeps nothing')
 
+        # The series as CSV for a spreadsheet (issue 31): one file beside
+        # the result, a header with units, a row per read, C numbers.
+        written = self.ctl_ok('export', '--format=csv', out).stdout.splitlines()
+        csv_path = out[:-len('.json')] + '-latency.csv'
+        self.assertEqual(written, [csv_path])
+        with open(csv_path, newline='') as f:
+            rows = list(csv.reader(f))
+        self.assertEqual(rows[0], ['position (B)', 'latency (us)'])
+        self.assertEqual(len(rows), 1 + 150)
+        self.assertEqual([[float(x), float(y)] for x, y in rows[1:]], result['series'][0]['points'])
+        res_csv = self.ctl('export', '--format=csv', out, out)
+        self.assertEqual(res_csv.returncode, EXIT_USAGE, res_csv.stderr)
+
         # compare: the same figures, 0 % change on every number.
         res2 = self.ctl('run', 'seek', self.loop.node, 'count=150', '--json', '--no-save')
         self.assertEqual(res2.returncode, EXIT_OK, res2.stderr)
@@ -322,7 +336,7 @@ class CliTest(harness.LoopDeviceTestCase):
             self.assertEqual(f.read(), text)
         # Options of other commands are refused before any call.
         for args in (['devices', '--openmetrics', metrics], ['export', self.loop.node],
-                     ['export', '--format=csv', metrics], ['show', metrics, '--format=openmetrics']):
+                     ['export', '--format=xml', metrics], ['show', metrics, '--format=openmetrics']):
             with self.subTest(args=args):
                 self.assertEqual(self.ctl(*args).returncode, EXIT_USAGE)
 

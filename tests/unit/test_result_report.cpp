@@ -7,6 +7,7 @@
 // only with --keys. A change of the layout changes the files, on purpose.
 #include "result_text.hpp"
 
+#include "results/result_csv.hpp"
 #include "results/result_report.hpp"
 
 #include <catch2/catch.hpp>
@@ -132,4 +133,25 @@ TEST_CASE("text from a result file cannot reach the terminal as control characte
     CHECK(text.find('\x1b') == std::string::npos);
     CHECK(text.find("Evil\\x1b]0;owned\\x07\\x0aDisk") != std::string::npos);
     CHECK(text.find("⚠ warning\\x1b[2J") != std::string::npos);
+}
+
+TEST_CASE("a result's series as CSV: one file per series, units in the header, C numbers", "[cli]")
+{
+    SavedResult result = seek_result();
+    result.series = { { "read", "B", "MB/s", "line", { { 0, 151.25 }, { 10485760, 1e-3 } } },
+                      { "read.partial", "B", "MB/s", "line", { { 0, 1 } } },
+                      { "access, \"odd\"", "B", "us", "scatter", { { 4096, 8512.5 } } },
+                      { "../../etc/passwd", "s", "", "line", {} } };
+    const auto files = client::result_csv(result);
+    REQUIRE(files.size() == 3); // the partial series is a live view, not data
+    CHECK(files[0].series == "read");
+    CHECK(files[0].text == "position (B),read (MB/s)\r\n0,151.25\r\n10485760,0.001\r\n");
+    CHECK(files[1].text == "position (B),\"access, \"\"odd\"\" (us)\"\r\n4096,8512.5\r\n");
+    CHECK(files[2].text == "time (s),../../etc/passwd\r\n");
+    // File names stay in the prefix's folder, whatever a series is called.
+    CHECK(client::csv_file_name("out/seek", "read") == "out/seek-read.csv");
+    CHECK(client::csv_file_name("out/seek", "../../etc/passwd") == "out/seek-_._.__etc_passwd.csv");
+    CHECK(client::csv_file_name("out/seek", "") == "out/seek-series.csv");
+    CHECK(client::csv_field("plain") == "plain");
+    CHECK(client::csv_field("a\nb") == "\"a\nb\"");
 }
