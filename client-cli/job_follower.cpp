@@ -231,9 +231,10 @@ private:
             return exit_file;
         // A scan that found bad blocks, or a capacity check that found a
         // fake, finished, but a script must not take it for a healthy drive.
-        if (client::capacity_verdict(result).lost())
+        const client::CapacityVerdict capacity = client::capacity_verdict(result);
+        if (capacity.lost())
             return exit_capacity_lost;
-        return client::surface_faults(result).has_bad() ? exit_bad_blocks : exit_ok;
+        return client::surface_faults(result).has_bad() || capacity.damaged() ? exit_bad_blocks : exit_ok;
     }
 
     void keep(const client::SavedResult& result)

@@ -189,6 +189,19 @@ void Application::add_actions()
               if (app.window_)
                   app.window_->export_shown_graph(path);
           } },
+        // The shown result's series as CSV files beside PATH (for scripts
+        // and the GUI tests; the menu's dialog below asks for PATH).
+        { "export-data", "s",
+          [](Application& app, const std::string& path) {
+              if (app.window_)
+                  app.window_->export_shown_data(path);
+          } },
+        { "export-data-dialog", nullptr,
+          [](Application& app, const std::string&) {
+              app.choose_file(GTK_FILE_CHOOSER_ACTION_SAVE, _("Export the Data as CSV"), _("_Export"),
+                              "diskbench-data.csv",
+                              [&app](const std::string& path) { app.window_->export_shown_data(path); });
+          } },
         { "open-result-dialog", nullptr,
           [](Application& app, const std::string&) {
               app.choose_file(GTK_FILE_CHOOSER_ACTION_OPEN, _("Open a Result"), _("_Open"), nullptr,

@@ -135,6 +135,7 @@ GtkWidget* Window::build_content()
     g_menu_append(menu, _("_Open Result…"), "app.open-result-dialog");
     g_menu_append(menu, _("_Save Result…"), "app.save-result-dialog");
     g_menu_append(menu, _("_Export Graph…"), "app.export-graph-dialog");
+    g_menu_append(menu, _("Export _Data as CSV…"), "app.export-data-dialog");
     g_menu_append(menu, _("_Copy Result as Text"), "app.copy-report");
     GMenu* section = g_menu_new();
     g_menu_append(section, _("_Keyboard Shortcuts"), "app.shortcuts");

@@ -46,6 +46,9 @@ public:
     void clear_reference();
     void save_shown_result(const std::string& path);
     void export_shown_graph(const std::string& path);
+    // The shown result's series as CSV (result_csv.hpp): PATH without
+    // ".csv", then "-SERIES.csv", a file per series.
+    void export_shown_data(const std::string& path);
     [[nodiscard]] std::string status();
     void set_status_listener(std::function<void()> listener) { status_listener_ = std::move(listener); }
 

@@ -5,6 +5,9 @@
 #include "window.hpp"
 
 #include "results/job_result.hpp"
+#include "results/recent_results.hpp"
+#include "results/result_csv.hpp"
+#include "text/printf_text.hpp"
 #include "contract/result_file.hpp"
 #include "contract/job_states.hpp"
 
@@ -146,6 +149,28 @@ void Window::export_shown_graph(const std::string& path)
     }
     const std::string error = page->export_graph(path);
     toast(error.empty() ? std::string(_("Graph exported")) : error);
+}
+
+void Window::export_shown_data(const std::string& path)
+{
+    BenchmarkPageView* page = shown_page();
+    const std::optional<SavedResult> result = page ? page->shown_result() : std::nullopt;
+    if (!result || result->series.empty()) {
+        toast(_("Run a benchmark or open a result to export its data."));
+        return;
+    }
+    const std::string prefix = path.ends_with(".csv") ? path.substr(0, path.size() - 4) : path;
+    std::size_t written = 0;
+    for (const CsvFile& file : result_csv(*result)) {
+        if (const std::string error = write_file_atomically(csv_file_name(prefix, file.series), file.text);
+            !error.empty()) {
+            toast(error);
+            return;
+        }
+        ++written;
+    }
+    toast(printf_text(g_dngettext(GETTEXT_PACKAGE, "Exported %zu CSV file", "Exported %zu CSV files", written),
+                      written));
 }
 
 void Window::fill_reference_list()

@@ -102,6 +102,7 @@ constexpr std::array catalogue {
     MessageFormat { "capacity-wraps", N_("writes beyond {real} land at the start of the device again and overwrite what is there") },
     MessageFormat { "capacity-drops", N_("writes beyond the real size are dropped: reading them back gives other data") },
     MessageFormat { "capacity-unreadable", N_("reads beyond the real size fail") },
+    MessageFormat { "capacity-scattered", N_("probe blocks lost: {lost} of {probes}, scattered over the device: not a smaller capacity but a device that loses data; trust nothing to it and run a surface scan") },
     MessageFormat { "capacity-intact", N_("all {probes} probe blocks read back intact: the device holds the whole claimed {claimed}") },
     MessageFormat { "surface-slow-spots", N_("slow spots: {count} (reads of {threshold_ms} ms or more), {repeatable} slow again when re-read, {one_off} one-off") },
     // TRANSLATORS: {test} is a test's label such as "SEQ1M Q8T1".

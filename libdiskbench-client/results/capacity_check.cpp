@@ -15,8 +15,11 @@ namespace {
 
 std::uint64_t bytes_of(const SavedResult& result, const char* key)
 {
+    // A result file may hold any number: no cast past what fits.
     const double value = number_of(result.summary, key, 0);
-    return value > 0 ? static_cast<std::uint64_t>(value) : 0;
+    if (!(value > 0))
+        return 0;
+    return value >= 1.8e19 ? UINT64_MAX : static_cast<std::uint64_t>(value);
 }
 
 // "15.8 GiB": one decimal, where format_value's "16 GiB" would hide how
@@ -44,6 +47,8 @@ CapacityVerdict capacity_verdict(const SavedResult& result)
 
 std::string capacity_line(const CapacityVerdict& verdict)
 {
+    if (verdict.damaged())
+        return _("Blocks are lost here and there on this device: it loses data (not a smaller capacity)");
     if (!verdict.lost())
         return printf_text(_("The whole claimed %s holds data"), size_text(verdict.claimed).c_str());
     const std::string real = size_text(verdict.real), claimed = size_text(verdict.claimed);

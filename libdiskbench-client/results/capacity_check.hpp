@@ -14,8 +14,10 @@ namespace diskbench::client {
 struct CapacityVerdict {
     bool checked = false;   // a finished verify-capacity result
     std::uint64_t claimed = 0, real = 0, uncertainty = 0; // bytes
-    std::string failure;    // "none", "wraps", "drops", "unreadable"
+    std::string failure;    // "none", "wraps", "drops", "unreadable", "scattered"
     [[nodiscard]] bool lost() const noexcept { return checked && real < claimed; }
+    // Blocks lost here and there, not at an end: a device that loses data.
+    [[nodiscard]] bool damaged() const noexcept { return checked && failure == "scattered"; }
 };
 
 // The verdict of RESULT; unchecked for another kind or a cancelled check.

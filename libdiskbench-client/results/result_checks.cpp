@@ -38,7 +38,7 @@ bool surface_warning(const std::string& w)
 }
 bool capacity_warning(const std::string& w)
 {
-    return w.starts_with("data beyond ");
+    return w.starts_with("data beyond ") || w.starts_with("probe blocks lost: ");
 }
 bool stack_warning(const std::string& w)
 {
@@ -78,7 +78,10 @@ ResultChecks result_checks(const SavedValueMap& summary, const std::vector<std::
     if (summary.count("real_size_bytes") && summary.count("claimed_bytes")) {
         const std::int64_t real = integer_of(summary, "real_size_bytes");
         const std::int64_t claimed = integer_of(summary, "claimed_bytes");
-        if (real >= claimed)
+        if (text_of(summary, "failure") == "scattered") {
+            if (!add_failures(checks, warnings, capacity_warning))
+                checks.lines.push_back({ false, _("Capacity: blocks are lost here and there on this device") });
+        } else if (real >= claimed)
             checks.lines.push_back({ true, printf_text(_("Capacity: all of the claimed %s holds data"),
                                                        size_text(claimed).c_str()) });
         else if (!add_failures(checks, warnings, capacity_warning))

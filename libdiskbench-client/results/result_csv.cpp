@@ -11,9 +11,15 @@ namespace diskbench::client {
 
 namespace {
 
-// The x column's name: what the daemon's x unit measures, with the unit.
-std::string x_column(std::string_view unit)
+// The x column's name: what the x axis measures in this kind, with the
+// unit. Bytes are a seek's distance, a sweep's block size, else a place
+// on the device or in the file.
+std::string x_column(std::string_view kind, std::string_view unit)
 {
+    if (unit == "B" && kind == "seek")
+        return "distance (B)";
+    if (unit == "B" && (kind == "random" || kind == "block" || kind == "write-sweep" || kind == "device-write-sweep"))
+        return "block size (B)";
     if (unit == "B")
         return "position (B)";
     if (unit == "s")
@@ -62,7 +68,7 @@ std::vector<CsvFile> result_csv(const SavedResult& result)
         if (contract::is_partial_series(series.name))
             continue;
         CsvFile file { series.name, {} };
-        file.text = csv_field(x_column(series.x_unit)) + ","
+        file.text = csv_field(x_column(result.kind, series.x_unit)) + ","
             + csv_field(series.name + (series.y_unit.empty() ? "" : " (" + series.y_unit + ")")) + "\r\n";
         for (const SeriesPoint& point : series.points)
             file.text += number(point.x) + "," + number(point.y) + "\r\n";

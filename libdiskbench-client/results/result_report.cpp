@@ -48,7 +48,7 @@ std::string headline(const SavedResult& result)
         && result.summary.count("bad_ranges"))
         return (faults.has_bad() ? "⚠ " : "✓ ") + surface_fault_line(faults);
     if (const CapacityVerdict verdict = capacity_verdict(result); verdict.checked)
-        return (verdict.lost() ? "⚠ " : "✓ ") + capacity_line(verdict);
+        return (verdict.lost() || verdict.damaged() ? "⚠ " : "✓ ") + capacity_line(verdict);
     if (result.kind == "seek") {
         if (const auto access = access_time_headline(result.summary)) {
             std::string line = *access;
@@ -108,8 +108,9 @@ std::string result_heading(const SavedResult& result, const OutsideText& outside
 std::string result_report(const SavedResult& result, const OutsideText& outside)
 {
     std::string text = result_heading(result, outside);
+    // The headline's labels may come from the file's summary keys.
     if (const std::string line = headline(result); !line.empty())
-        text += line + "\n";
+        text += outside(line) + "\n";
 
     // The common figures first in a fixed order (throughput, IOPS, the
     // latencies from mean to slowest), then the rest by key.

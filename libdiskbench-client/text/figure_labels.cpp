@@ -116,6 +116,8 @@ FigureLabel figure_label(std::string_view key)
         figure.unit = Unit::MegabytesPerSecond;
     else if (ends_with(key, "_us"))
         figure.unit = Unit::Microseconds;
+    else if (ends_with(key, "_files_s") || ends_with(key, "_ops_s"))
+        figure.unit = Unit::OperationsPerSecond;
     else if (ends_with(key, "_ms"))
         figure = { figure.label, Unit::Microseconds, 1000, false, figure.shown };
     else if (ends_with(key, "_s"))
@@ -140,7 +142,7 @@ std::string figure_value_text(const FigureLabel& label, double value)
 {
     if (label.percent)
         return printf_text("%.1f %%", value);
-    if (label.unit == Unit::Bytes && value >= 1024) {
+    if (label.unit == Unit::Bytes && value >= 1024 && value < 1.8e19) { // no cast past what fits
         const std::unique_ptr<gchar, decltype(&g_free)> text(
             g_format_size_full(static_cast<guint64>(value), G_FORMAT_SIZE_IEC_UNITS), g_free);
         return text.get();

@@ -14,6 +14,7 @@ Run (as root): meson test -C BUILD --print-errorlogs gui; by hand, with the
 arguments every GUI test file takes (tests/gui/README.md).
 """
 
+import csv
 import json
 import os
 import time
@@ -55,7 +56,7 @@ class GuiTest(gui_stack.GuiTestCase):
         self.assertEqual(ptype, '')
         self.assertEqual(len(state), 1, 'status must be stateful')
         for name in ('select-device', 'run-benchmark', 'save-result', 'open-result',
-                     'export-graph'):
+                     'export-graph', 'export-data'):
             self.assertEqual(self.gui.describe_action(name)[1], 's', name)
         self.assertTrue(self.gui.window_names(), 'no window on the screen')
 
@@ -114,6 +115,15 @@ class GuiTest(gui_stack.GuiTestCase):
         root, = self.gui.wait_for(lambda: _try(lambda p: (ET.parse(p).getroot(),), svg), 20,
                                   what=f'{svg} to be well-formed XML')
         self.assertIn(root.tag, ('svg', '{http://www.w3.org/2000/svg}svg'))
+        # The shown seek's data as CSV (issue 31): its one series, a file
+        # beside the name asked for, a header with units, a row per read.
+        data = self.gui.user_path('seek-data.csv')
+        self.gui.activate('export-data', data)
+        latency = self.gui.user_path('seek-data-latency.csv')
+        rows = self.gui.wait_for(lambda: _try(lambda p: list(csv.reader(open(p, newline=''))), latency), 20,
+                                 what=f'{latency} to be written')
+        self.assertEqual(rows[0], ['distance (B)', 'latency (us)'])
+        self.assertEqual(len(rows), 1 + 300)
 
     def test_03b_overview_is_the_first_page_and_draws(self):
         """Issue 31: a GNOME Disks user picks a disk, stays on the first

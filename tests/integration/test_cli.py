@@ -286,7 +286,7 @@ class CliTest(harness.LoopDeviceTestCase):
         self.assertEqual(written, [csv_path])
         with open(csv_path, newline='') as f:
             rows = list(csv.reader(f))
-        self.assertEqual(rows[0], ['position (B)', 'latency (us)'])
+        self.assertEqual(rows[0], ['distance (B)', 'latency (us)'])
         self.assertEqual(len(rows), 1 + 150)
         self.assertEqual([[float(x), float(y)] for x, y in rows[1:]], result['series'][0]['points'])
         res_csv = self.ctl('export', '--format=csv', out, out)

@@ -27,7 +27,7 @@ from harness import MANAGER_IFACE, MANAGER_PATH, run
 CTL = os.environ.get('DISKBENCHCTL')
 ENGINE = os.environ.get('DISKBENCH_ENGINE')
 KiB, MiB = 1024, 1024 * 1024
-EXIT_OK, EXIT_DEVICE_BUSY, EXIT_CAPACITY_LOST = 0, 8, 16
+EXIT_OK, EXIT_DEVICE_BUSY, EXIT_BAD_BLOCKS, EXIT_CAPACITY_LOST = 0, 8, 15, 16
 DISK = 64 * MiB
 # Odd sizes on purpose: a real fake stick's flash ends where it ends, not on
 # a round number, and the check must not assume one.
@@ -139,6 +139,23 @@ class VerifyCapacityTest(harness.IntegrationTestCase):
         self.assertEqual({y for _, y in series(result, 'intact')}, {100})
         self.assertEqual(result['warnings'][:0], [])
         self.assertFalse(any('lost' in w for w in result['warnings']), result['warnings'])
+
+    def test_bad_sectors_are_damage_not_a_smaller_capacity(self):
+        # One probe unreadable in the middle (a bad sector), every probe
+        # after it fine: the capacity is whole, the device loses data.
+        self.fake.plant_faults([f'eio {20 * MiB} {BLOCK}'])
+        result, _ = self.engine()
+        summary = result['summary']
+        self.assertEqual(summary['failure'], 'scattered')
+        self.assertEqual(summary['real_size_bytes'], DISK)
+        self.assertEqual(summary['lost_bytes'], 0)
+        self.assertEqual((summary['probes_lost'], summary['probes_unreadable']), (1, 1))
+        self.assertTrue(any(w.startswith('probe blocks lost: 1 of ') for w in result['warnings']),
+                        result['warnings'])
+        self.assertFalse(any('data beyond' in w for w in result['warnings']), result['warnings'])
+        res = self.check_with_ctl()
+        self.assertEqual(res.returncode, EXIT_BAD_BLOCKS, res.stderr)
+        self.assertIn('⚠ Blocks are lost here and there on this device', res.stdout)
 
     def test_a_stale_copy_from_an_earlier_run_does_not_pass(self):
         # A drop device that still holds the probes of an earlier check

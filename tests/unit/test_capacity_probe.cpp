@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <cstring>
 #include <random>
+#include <tuple>
 
 using namespace diskbench::engine::benchmarks;
 
@@ -109,6 +110,19 @@ TEST_CASE("probes: a head written whole, then one block every spacing, and the c
     // A device of few blocks: every block a probe.
     const ProbeLayout tiny = plan_probes(8 * 64 * KiB, 64 * KiB, 512, 100);
     CHECK(tiny.offsets.size() == 8);
+}
+
+TEST_CASE("the head's size is known before the layout is built", "[faults]")
+{
+    for (const auto& [claimed, block, probes] : { std::tuple { 64 * MiB, 64 * KiB, 100 }, { 8 * MiB, 16 * KiB, 100 },
+                                                  { 10 * MiB + 3 * 512, 64 * KiB, 100 }, { 512 * KiB, 64 * KiB, 100 },
+                                                  { 4096 * MiB, 512, 1000 } }) {
+        INFO(claimed << " " << block << " " << probes);
+        CHECK(planned_head_blocks(claimed, block, probes) == plan_probes(claimed, block, 512, probes).head_blocks);
+    }
+    // A 16 TB disk, 512-byte blocks, 100 probes: 312 million head blocks,
+    // refused by the check before any offset is stored.
+    CHECK(planned_head_blocks(16'000'000'000'000ULL, 512, 100) > 300'000'000);
 }
 
 TEST_CASE("a probe read back: intact, zeros, another sector's data, another run's data", "[faults]")

@@ -9,6 +9,7 @@
 
 #include "results/result_csv.hpp"
 #include "results/result_report.hpp"
+#include "text/figure_labels.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -129,15 +130,31 @@ TEST_CASE("text from a result file cannot reach the terminal as control characte
     SavedResult result = seek_result();
     result.device_info["model"] = std::string("Evil\x1b]0;owned\x07\nDisk");
     result.warnings = { "warning\x1b[2J" };
+    // A headline label made from a summary key (a rate's name).
+    result.kind = "file-rw";
+    result.summary = { { "evil\x1b]0;x\x07_mb_s", 12.0 } };
     const std::string text = cli::result_summary_text(result);
     CHECK(text.find('\x1b') == std::string::npos);
     CHECK(text.find("Evil\\x1b]0;owned\\x07\\x0aDisk") != std::string::npos);
     CHECK(text.find("⚠ warning\\x1b[2J") != std::string::npos);
+    CHECK(text.find("evil\\x1b]0;x\\x07 12 MB/s") != std::string::npos);
+}
+
+TEST_CASE("figure labels: rates of files and operations are rates, not times", "[cli]")
+{
+    CHECK(client::figure_label("read_files_s").unit == client::Unit::OperationsPerSecond);
+    CHECK(client::figure_label("delete_ops_s").unit == client::Unit::OperationsPerSecond);
+    CHECK(client::figure_label("read_files_s").label == "Read files");
+    CHECK(client::figure_label("cliff_at_s").unit == client::Unit::Seconds);
+    CHECK(client::figure_label("seq1m_q8t1.throughput_mb_s").label == "SEQ1M Q8T1 throughput");
+    CHECK_FALSE(client::figure_label("backing_read_bytes").shown);
+    CHECK(client::figure_value_text(client::figure_label("bad_bytes"), 1e300) != "");
 }
 
 TEST_CASE("a result's series as CSV: one file per series, units in the header, C numbers", "[cli]")
 {
     SavedResult result = seek_result();
+    result.kind = "overview";
     result.series = { { "read", "B", "MB/s", "line", { { 0, 151.25 }, { 10485760, 1e-3 } } },
                       { "read.partial", "B", "MB/s", "line", { { 0, 1 } } },
                       { "access, \"odd\"", "B", "us", "scatter", { { 4096, 8512.5 } } },

@@ -26,16 +26,33 @@ std::uint64_t get_u64(const std::byte* from) noexcept
 
 } // namespace
 
+namespace {
+
+// Whole blocks apart, so the head is whole blocks too.
+std::uint64_t probe_spacing(std::uint64_t claimed, std::uint32_t block, std::uint64_t probes) noexcept
+{
+    const std::uint64_t blocks = claimed / block;
+    probes = std::clamp<std::uint64_t>(probes, 1, std::max<std::uint64_t>(1, blocks));
+    return std::max<std::uint64_t>(block, claimed / probes / block * block);
+}
+
+} // namespace
+
+std::uint64_t planned_head_blocks(std::uint64_t claimed, std::uint32_t block, std::uint64_t probes) noexcept
+{
+    if (block == 0 || claimed < block)
+        return 0;
+    const std::uint64_t spacing = probe_spacing(claimed, block, probes);
+    return std::min(spacing, claimed) / block;
+}
+
 ProbeLayout plan_probes(std::uint64_t claimed, std::uint32_t block, std::uint32_t logical_block,
                         std::uint64_t probes)
 {
     ProbeLayout layout;
     layout.claimed = claimed;
     layout.block = block;
-    const std::uint64_t blocks = claimed / block;
-    probes = std::clamp<std::uint64_t>(probes, 1, std::max<std::uint64_t>(1, blocks));
-    // Whole blocks apart, so the head is whole blocks too.
-    layout.spacing = std::max<std::uint64_t>(block, claimed / probes / block * block);
+    layout.spacing = probe_spacing(claimed, block, probes);
     for (std::uint64_t at = 0; at < layout.spacing && at + block <= claimed; at += block)
         layout.offsets.push_back(at);
     layout.head_blocks = layout.offsets.size();

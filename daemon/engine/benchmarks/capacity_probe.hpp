@@ -43,6 +43,11 @@ struct ProbeLayout {
     std::size_t head_blocks = 0;
 };
 
+// How many blocks plan_probes() would put in the head, computed without
+// building the layout: a caller refuses a head too large before any
+// memory is spent on it.
+std::uint64_t planned_head_blocks(std::uint64_t claimed, std::uint32_t block, std::uint64_t probes) noexcept;
+
 // The probes for a device of `claimed` bytes (a multiple of
 // `logical_block`), `block` bytes each (a multiple of `logical_block`, at
 // most `claimed`), about `probes` of them beyond the head: fewer when the

@@ -83,7 +83,11 @@ struct ProbeFinding {
 class CapacityRun {
 public:
     CapacityRun(BenchmarkContext& ctx, const ProbeLayout& layout, std::uint64_t seed)
-        : ctx_(ctx), layout_(layout), filler_(layout.block),
+        : ctx_(ctx), layout_(layout),
+          // The batch buffers and the filler count against the owner's
+          // budget, taken before the memory is.
+          reservation_(ctx.io.reserve(0, (std::max<std::size_t>(1, batch_bytes / layout.block) + 1) * layout.block)),
+          filler_(layout.block),
           buffers_(std::max<std::size_t>(1, batch_bytes / layout.block), layout.block, ctx.target.memory_alignment)
     {
         fill_pseudo_random(filler_.data(), filler_.size(), seed);
@@ -91,17 +95,24 @@ public:
         batch_ = std::max<std::size_t>(1, batch_bytes / layout.block);
     }
 
-    // Every probe, from the end of the device down (the head last). Returns
-    // false when cancelled.
+    // Every probe, from the end of the device down, then the head in
+    // batches of its own: writes within a batch may complete in any order,
+    // and every probe must be on the device before any head block goes,
+    // so a wrapped probe is overwritten by the head, never the other way.
+    // Returns false when cancelled.
     bool write_probes(double share)
     {
-        std::vector<std::uint64_t> order(layout_.offsets.rbegin(), layout_.offsets.rend());
-        for (std::size_t from = 0; from < order.size(); from += batch_) {
-            const auto batch = std::span(order).subspan(from, std::min(batch_, order.size() - from));
-            if (!write(batch, "probe writes"))
-                return false;
-            ctx_.recorder.set_progress(share * static_cast<double>(from + batch.size()) / order.size());
-        }
+        const std::vector<std::uint64_t> order(layout_.offsets.rbegin(), layout_.offsets.rend());
+        const std::size_t probes = order.size() - layout_.head_blocks;
+        std::size_t done = 0;
+        for (const auto part : { std::span(order).first(probes), std::span(order).subspan(probes) })
+            for (std::size_t from = 0; from < part.size(); from += batch_) {
+                const auto batch = part.subspan(from, std::min(batch_, part.size() - from));
+                if (!write(batch, "probe writes"))
+                    return false;
+                done += batch.size();
+                ctx_.recorder.set_progress(share * static_cast<double>(done) / order.size());
+            }
         sync_data(ctx_.target);
         return !ctx_.cancel.cancelled();
     }
@@ -205,12 +216,26 @@ private:
 
     BenchmarkContext& ctx_;
     const ProbeLayout& layout_;
+    ResourceBudget::Reservation reservation_;
     std::vector<std::byte> filler_;
     BatchBuffers buffers_;
     std::uint64_t key_ = 0;
     std::size_t batch_ = 1;
     std::uint64_t write_errors_ = 0;
 };
+
+// Whether the probes from `from` on mostly read back intact: a lost probe
+// there is damage, not the end of the device's real capacity.
+bool scattered(const std::vector<SeriesPoint>& points, std::uint64_t from)
+{
+    std::uint64_t beyond = 0, intact = 0;
+    for (const SeriesPoint& point : points)
+        if (point.x >= static_cast<double>(from)) {
+            ++beyond;
+            intact += point.y == 100;
+        }
+    return intact * 2 > beyond;
+}
 
 // About sqrt(claimed / block) probes: the head (one spacing) and the probes
 // (claimed / spacing blocks) then cost the same, and their sum, what the
@@ -233,11 +258,13 @@ void run(BenchmarkContext& ctx)
         probes = automatic_probes(claimed, block);
     else if (probes < min_probes)
         throw ParameterError("probes", fmt::format("must be 0 (automatic) or at least {}", min_probes));
-    const ProbeLayout layout = plan_probes(claimed, block, ctx.target.logical_block, probes);
-    if (layout.head_blocks > max_head_blocks)
+    // Refused before the layout exists: a head of millions of blocks would
+    // cost the root daemon gigabytes of offsets, before any authorization.
+    if (const std::uint64_t head = planned_head_blocks(claimed, block, probes); head > max_head_blocks)
         throw ParameterError("probes", fmt::format("too few for this device and block_size: the head would be {} "
                                                    "blocks (at most {}); ask for more probes or larger blocks",
-                                                   layout.head_blocks, max_head_blocks));
+                                                   head, max_head_blocks));
+    const ProbeLayout layout = plan_probes(claimed, block, ctx.target.logical_block, probes);
     const std::uint64_t seed = ctx.params.unsigned_value("seed");
     auto& summary = ctx.result.summary;
     summary["claimed_bytes"] = claimed;
@@ -288,9 +315,18 @@ void run(BenchmarkContext& ctx)
         // intact; between it and the probe before it nothing is known yet.
         if (lost_at > first_lost->offset)
             good_end = lost_at;
+        // The device's last block may overlap the probe before it: what
+        // that probe read back intact is not known good once its sectors
+        // fail in the last block.
+        good_end = std::min(good_end, lost_at);
         if (const auto wrapped = wrap_size(lost_at, first_lost->check.first_lost_holds)) {
             failure = "wraps";
             real_size = *wrapped;
+        } else if (scattered(points, first_lost->offset)) {
+            // Most probes past the first lost one held: not a capacity that
+            // ends there, but a device that loses blocks here and there
+            // (bad sectors, a dying card). No real size to bisect for.
+            failure = "scattered";
         } else {
             failure = first_lost->read_error ? "unreadable" : "drops";
             std::uint64_t lost_from = lost_at;
@@ -324,8 +360,10 @@ void run(BenchmarkContext& ctx)
     if (failure == "wraps")
         for (SeriesPoint& point : points)
             if (point.x >= static_cast<double>(real_size) && point.y > 0) {
+                // Partly intact ones were counted as lost when read.
+                if (point.y == 100)
+                    ++lost_probes;
                 point.y = 0;
-                ++lost_probes;
             }
     const std::size_t intact_series = ctx.recorder.add_series({ "intact", "B", "%", SeriesStyle::Line });
     if (head_sectors > 0)
@@ -341,6 +379,9 @@ void run(BenchmarkContext& ctx)
     if (failure == "none") {
         ctx.recorder.note({ "capacity-intact", { { "probes", static_cast<std::uint64_t>(layout.offsets.size()) },
                                                  { "claimed", format_bytes(claimed) } } });
+    } else if (failure == "scattered") {
+        ctx.recorder.warn({ "capacity-scattered", { { "lost", lost_probes },
+                                                    { "probes", static_cast<std::uint64_t>(layout.offsets.size()) } } });
     } else {
         ctx.recorder.warn({ "capacity-fake", { { "real", format_bytes(real_size) },
                                                { "claimed", format_bytes(claimed) } } });
