@@ -474,8 +474,14 @@ class DisposalLimitsTest(harness.IntegrationTestCase):
             self.assertIn('2 scratch folders whose removal has not finished', refused.message)
             self.assertEqual(after, during, 'the refused start left a thread behind')
             self.assertEqual(os.listdir(self.folders['third']), [], 'the refused start prepared its folder')
-            # Once removals are answered they finish and stop counting.
+            # Once removals are answered they finish and stop counting: the
+            # folders empty, and their threads gone. (The folders first: the
+            # holder's own threads may end meanwhile, when its run finishes
+            # before the cancel below, and the count alone would then drop
+            # while a removal still runs: seen in CI.)
             self.fuse.resume()
+            wait_until(lambda: not os.listdir(self.folders['first']) and not os.listdir(self.folders['second']), 30,
+                       what='the scratch folders to be removed')
             wait_until(lambda: threads() <= before, 30, what='the removals to finish')
             self.stack.call(holder.job, JOB_IFACE, 'Cancel', 'a{sv}', {}, user='dbtest-in')
             holder.wait_completed(60)
