@@ -55,6 +55,16 @@ void Application::on_shutdown(GApplication*, gpointer self)
     app->client_.reset();
 }
 
+GSimpleAction* Application::add_state_action(const char* name, const char* initial)
+{
+    GSimpleAction* action = g_simple_action_new_stateful(name, nullptr, g_variant_new_string(initial));
+    g_signal_connect(action, "activate", G_CALLBACK(+[](GSimpleAction*, GVariant*, gpointer) {}), nullptr);
+    g_action_map_add_action(G_ACTION_MAP(app_.get()), G_ACTION(action));
+    // The map holds it from here; the pointer stays valid as long as the app.
+    g_object_unref(action);
+    return action;
+}
+
 void Application::update_status()
 {
     if (!window_)
@@ -301,47 +311,28 @@ void Application::add_actions()
     g_action_map_add_action(G_ACTION_MAP(app_.get()), G_ACTION(set_parameter));
     g_object_unref(set_parameter);
 
-    status_action_ = g_simple_action_new_stateful("status", nullptr, g_variant_new_string(""));
-    // Read-only: scripts read the state; activating it does nothing.
-    g_signal_connect(status_action_, "activate", G_CALLBACK(+[](GSimpleAction*, GVariant*, gpointer) {}), nullptr);
-    g_action_map_add_action(G_ACTION_MAP(app_.get()), G_ACTION(status_action_));
-    g_object_unref(status_action_);
+    // Read-only text states for scripts and the GUI tests: they read the
+    // state; activating one does nothing.
+    // "status": "kind:state:points" of the shown page.
+    status_action_ = add_state_action("status", "");
     // "profile-grid": the folder Profiles page's MB/s cells, Read then Write
-    // per test, "|"-separated ("–" until a test has ended); read-only.
-    grid_action_ = g_simple_action_new_stateful("profile-grid", nullptr, g_variant_new_string(""));
-    g_signal_connect(grid_action_, "activate", G_CALLBACK(+[](GSimpleAction*, GVariant*, gpointer) {}), nullptr);
-    g_action_map_add_action(G_ACTION_MAP(app_.get()), G_ACTION(grid_action_));
-    g_object_unref(grid_action_);
+    // per test, "|"-separated ("–" until a test has ended).
+    grid_action_ = add_state_action("profile-grid", "");
     // "parameter-form": the shown page's settings form, "key=widget:text|..."
-    // (ParameterEditor::describe()); read-only.
-    form_action_ = g_simple_action_new_stateful("parameter-form", nullptr, g_variant_new_string(""));
-    g_signal_connect(form_action_, "activate", G_CALLBACK(+[](GSimpleAction*, GVariant*, gpointer) {}), nullptr);
-    g_action_map_add_action(G_ACTION_MAP(app_.get()), G_ACTION(form_action_));
-    g_object_unref(form_action_);
+    // (ParameterEditor::describe()).
+    form_action_ = add_state_action("parameter-form", "");
     // "messages": the shown page's warnings and notes as the user reads them
-    // (translated), one per line; read-only, for scripts and the GUI tests.
-    messages_action_ = g_simple_action_new_stateful("messages", nullptr, g_variant_new_string(""));
-    g_signal_connect(messages_action_, "activate", G_CALLBACK(+[](GSimpleAction*, GVariant*, gpointer) {}), nullptr);
-    g_action_map_add_action(G_ACTION_MAP(app_.get()), G_ACTION(messages_action_));
-    g_object_unref(messages_action_);
+    // (translated), one per line.
+    messages_action_ = add_state_action("messages", "");
     // "fault-map": the Surface page's error-scan card, "bad=N slow=N good=N
-    // cells=N|summary line" (BenchmarkPageView::fault_map()); read-only.
-    fault_map_action_ = g_simple_action_new_stateful("fault-map", nullptr, g_variant_new_string(""));
-    g_signal_connect(fault_map_action_, "activate", G_CALLBACK(+[](GSimpleAction*, GVariant*, gpointer) {}), nullptr);
-    g_action_map_add_action(G_ACTION_MAP(app_.get()), G_ACTION(fault_map_action_));
-    g_object_unref(fault_map_action_);
+    // cells=N|summary line" (BenchmarkPageView::fault_map()).
+    fault_map_action_ = add_state_action("fault-map", "");
     // "checks": the shown page's checks card, one "✓ ..."/"⚠ ..." line per
-    // check ("" when hidden); read-only.
-    checks_action_ = g_simple_action_new_stateful("checks", nullptr, g_variant_new_string(""));
-    g_signal_connect(checks_action_, "activate", G_CALLBACK(+[](GSimpleAction*, GVariant*, gpointer) {}), nullptr);
-    g_action_map_add_action(G_ACTION_MAP(app_.get()), G_ACTION(checks_action_));
-    g_object_unref(checks_action_);
+    // check ("" when hidden).
+    checks_action_ = add_state_action("checks", "");
     // "health": the Info page's "Health (SMART)" row and warning card,
-    // "summary|warning"; read-only.
-    health_action_ = g_simple_action_new_stateful("health", nullptr, g_variant_new_string("|"));
-    g_signal_connect(health_action_, "activate", G_CALLBACK(+[](GSimpleAction*, GVariant*, gpointer) {}), nullptr);
-    g_action_map_add_action(G_ACTION_MAP(app_.get()), G_ACTION(health_action_));
-    g_object_unref(health_action_);
+    // "summary|warning".
+    health_action_ = add_state_action("health", "|");
 
     // The keyboard's own actions, and every accelerator (model/shortcuts)
     // but Ctrl+C, which belongs to copying (below).

@@ -38,6 +38,9 @@ private:
     static void on_shutdown(GApplication*, gpointer self);
     void add_actions();
     void update_status();
+    // A stateless-to-activate action with a text state NAME (read-only, for
+    // scripts and the GUI tests), added to the app's action map.
+    GSimpleAction* add_state_action(const char* name, const char* initial);
     void choose_file(GtkFileChooserAction action, const char* title, const char* accept, const char* suggested_name,
                      std::function<void(const std::string&)> chosen);
 

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <vector>
 
 namespace diskbench::engine {
 
@@ -28,6 +29,25 @@ private:
     std::uint64_t limit_;
     std::uint64_t next_;
     std::uint64_t issued_ = 0;
+};
+
+// The requests of a list, in order; the list is borrowed and must outlive
+// the run (preserve mode's batches, the surface scan's re-reads, the
+// capacity check's probes).
+class ListSource final : public RequestSource {
+public:
+    explicit ListSource(const std::vector<IoRequest>& requests) noexcept : requests_(requests) {}
+    bool next(IoRequest& request) override
+    {
+        if (next_ >= requests_.size())
+            return false;
+        request = requests_[next_++];
+        return true;
+    }
+
+private:
+    const std::vector<IoRequest>& requests_;
+    std::size_t next_ = 0;
 };
 
 // Requests of `block` bytes at seeded random offsets in [begin, end), each a

@@ -155,6 +155,31 @@ class LoopDeviceTestCase(IntegrationTestCase):
             self.wait_job_state(job, FINAL_STATES, timeout=10)
 
 
+def user_home(stack, user='dbtest-in'):
+    """A home folder USER owns in the stack's temporary folder, for
+    diskbenchctl's history (run_ctl)."""
+    import pwd
+    import tempfile
+    pw = pwd.getpwnam(user)
+    home = tempfile.mkdtemp(prefix=f'home-{user}-', dir=stack.tmp)
+    os.chown(home, pw.pw_uid, pw.pw_gid)
+    return home
+
+
+def run_ctl(stack, home, *args, user='dbtest-in', timeout=240):
+    """diskbenchctl (DISKBENCHCTL) ARGS as USER on the stack's bus, its
+    history in HOME, never asking for a password; the CompletedProcess."""
+    import subprocess
+    ctl = os.environ.get('DISKBENCHCTL')
+    if not ctl or not os.access(ctl, os.X_OK):
+        raise AssertionError(f'{ctl!r} is not built (DISKBENCHCTL)')
+    env = {'DBUS_SYSTEM_BUS_ADDRESS': stack.address, 'HOME': home,
+           'XDG_DATA_HOME': os.path.join(home, 'data'), 'LC_ALL': 'C.UTF-8'}
+    argv = (['runuser', '-u', user, '--', 'env'] + [f'{k}={v}' for k, v in env.items()]
+            + [ctl, '--no-ask-password'] + list(args))
+    return run(argv, check=False, timeout=timeout, stdin=subprocess.DEVNULL)
+
+
 def _on_alarm(_signum, _frame):
     # Our watchdog: unwind and clean up in-process. KeyboardInterrupt passes
     # through unittest (other exceptions would be recorded as a test error and

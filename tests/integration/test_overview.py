@@ -11,9 +11,6 @@ here."""
 
 import json
 import os
-import pwd
-import subprocess
-import tempfile
 
 import harness
 from harness import MANAGER_IFACE, MANAGER_PATH, run
@@ -34,16 +31,10 @@ class OverviewTest(harness.IntegrationTestCase):
         if not CTL or not os.access(CTL, os.X_OK):
             raise AssertionError(f'{CTL!r} is not built (DISKBENCHCTL)')
         cls.loop = cls.stack.attach_loop(size=SIZE)
-        pw = pwd.getpwnam('dbtest-in')
-        cls.home = tempfile.mkdtemp(prefix='home-dbtest-in-', dir=cls.stack.tmp)
-        os.chown(cls.home, pw.pw_uid, pw.pw_gid)
+        cls.home = harness.user_home(cls.stack)
 
     def ctl(self, *args):
-        env = {'DBUS_SYSTEM_BUS_ADDRESS': self.stack.address, 'HOME': self.home,
-               'XDG_DATA_HOME': os.path.join(self.home, 'data'), 'LC_ALL': 'C.UTF-8'}
-        argv = (['runuser', '-u', 'dbtest-in', '--', 'env'] + [f'{k}={v}' for k, v in env.items()]
-                + [CTL, '--no-ask-password'] + list(args))
-        return run(argv, check=False, timeout=240, stdin=subprocess.DEVNULL)
+        return harness.run_ctl(self.stack, self.home, *args)
 
     def test_samples_span_the_device_and_access_times_cover_it(self):
         res = self.ctl('run', 'overview', self.loop.node, '--json', '--no-save')

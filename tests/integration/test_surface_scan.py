@@ -14,10 +14,7 @@ dead region by itself; bad parameters get named errors."""
 
 import json
 import os
-import pwd
-import subprocess
 import sys
-import tempfile
 import time
 
 import harness
@@ -60,19 +57,13 @@ class SurfaceScanTest(harness.IntegrationTestCase):
                 raise AssertionError(f'{tool!r} is not built (DISKBENCHCTL, DISKBENCH_ENGINE)')
         cls.sick = cls.stack.attach_stalling_disk()
         cls.healthy = cls.stack.attach_loop()
-        pw = pwd.getpwnam('dbtest-in')
-        cls.home = tempfile.mkdtemp(prefix='home-dbtest-in-', dir=cls.stack.tmp)
-        os.chown(cls.home, pw.pw_uid, pw.pw_gid)
+        cls.home = harness.user_home(cls.stack)
 
     def setUp(self):
         self.sick.plant_faults(faults())  # again: slow-once is used up by a read
 
     def ctl(self, *args):
-        env = {'DBUS_SYSTEM_BUS_ADDRESS': self.stack.address, 'HOME': self.home,
-               'XDG_DATA_HOME': os.path.join(self.home, 'data'), 'LC_ALL': 'C.UTF-8'}
-        argv = (['runuser', '-u', 'dbtest-in', '--', 'env'] + [f'{k}={v}' for k, v in env.items()]
-                + [CTL, '--no-ask-password'] + list(args))
-        return run(argv, check=False, timeout=240, stdin=subprocess.DEVNULL)
+        return harness.run_ctl(self.stack, self.home, *args)
 
     def assert_planted(self, result, exact_slow=True):
         """The planted faults, exactly. With EXACT_SLOW false (the automatic

@@ -15,10 +15,7 @@ own status for a fake; bad parameters get named errors."""
 
 import json
 import os
-import pwd
-import subprocess
 import sys
-import tempfile
 import time
 
 import harness
@@ -52,9 +49,7 @@ class VerifyCapacityTest(harness.IntegrationTestCase):
             if not tool or not os.access(tool, os.X_OK):
                 raise AssertionError(f'{tool!r} is not built (DISKBENCHCTL, DISKBENCH_ENGINE)')
         cls.fake = cls.stack.attach_stalling_disk(DISK)
-        pw = pwd.getpwnam('dbtest-in')
-        cls.home = tempfile.mkdtemp(prefix='home-dbtest-in-', dir=cls.stack.tmp)
-        os.chown(cls.home, pw.pw_uid, pw.pw_gid)
+        cls.home = harness.user_home(cls.stack)
 
     def engine(self, *params):
         argv = [ENGINE, 'verify-capacity', self.fake.loop.node, 'mode=destroy', 'confirm=test'] + list(params)
@@ -73,11 +68,7 @@ class VerifyCapacityTest(harness.IntegrationTestCase):
         return json.loads(res.stdout), time.monotonic() - started
 
     def ctl(self, *args):
-        env = {'DBUS_SYSTEM_BUS_ADDRESS': self.stack.address, 'HOME': self.home,
-               'XDG_DATA_HOME': os.path.join(self.home, 'data'), 'LC_ALL': 'C.UTF-8'}
-        argv = (['runuser', '-u', 'dbtest-in', '--', 'env'] + [f'{k}={v}' for k, v in env.items()]
-                + [CTL, '--no-ask-password'] + list(args))
-        return run(argv, check=False, timeout=240, stdin=subprocess.DEVNULL)
+        return harness.run_ctl(self.stack, self.home, *args)
 
     def check_with_ctl(self, *args):
         """diskbenchctl run verify-capacity on the fake disk, confirmed;

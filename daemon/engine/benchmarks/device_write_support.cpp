@@ -2,6 +2,7 @@
 #include "device_write_support.hpp"
 
 #include "../errors.hpp"
+#include "../request_sources.hpp"
 #include "../io_buffers.hpp"
 #include "file_support.hpp"
 
@@ -16,23 +17,6 @@ namespace {
 
 constexpr std::uint64_t max_batch_bytes = 64 * MiB;
 constexpr double batch_target_s = 0.25;
-
-// The requests of one batch, in order.
-class ListSource final : public RequestSource {
-public:
-    explicit ListSource(const std::vector<IoRequest>& requests) noexcept : requests_(requests) {}
-    bool next(IoRequest& request) override
-    {
-        if (next_ == requests_.size())
-            return false;
-        request = requests_[next_++];
-        return true;
-    }
-
-private:
-    const std::vector<IoRequest>& requests_;
-    std::size_t next_ = 0;
-};
 
 // A batch's data as it was on the device: one aligned buffer per distinct
 // offset, read first and written back from unchanged. Two requests for the

@@ -4,6 +4,7 @@
 #include "../benchmark_support.hpp"
 #include "../clock.hpp"
 #include "../io_runner.hpp"
+#include "../request_sources.hpp"
 #include "../storage/link.hpp"
 #include "../storage/sysfs.hpp"
 
@@ -23,23 +24,6 @@ namespace {
 // re-reads to pin down at 4 KiB.
 constexpr std::uint64_t pieces_per_round = 16;
 
-// The requests of a list, in order.
-class ListSource final : public RequestSource {
-public:
-    explicit ListSource(std::vector<IoRequest> requests) : requests_(std::move(requests)) {}
-    bool next(IoRequest& request) override
-    {
-        if (next_ >= requests_.size())
-            return false;
-        request = requests_[next_++];
-        return true;
-    }
-
-private:
-    std::vector<IoRequest> requests_;
-    std::size_t next_ = 0;
-};
-
 // Reads REQUESTS one at a time (as the scan does), tolerating media errors;
 // the completions, in order.
 std::vector<IoCompletion> read_each(BenchmarkContext& ctx, std::vector<IoRequest> requests, const char* phase)
@@ -58,7 +42,7 @@ std::vector<IoCompletion> read_each(BenchmarkContext& ctx, std::vector<IoRequest
     spec.tolerate_read_errors = true;
     spec.measured = false; // not the scan's figures: the cross-check leaves it out
     spec.phase = phase;
-    spec.make_source = [&](unsigned) { return std::make_unique<ListSource>(std::move(requests)); };
+    spec.make_source = [&](unsigned) { return std::make_unique<ListSource>(requests); };
     spec.observer = &observer;
     spec.cancel = &ctx.cancel;
     ctx.io.run(ctx.target, spec);

@@ -53,22 +53,6 @@ private:
     std::map<std::uint64_t, std::size_t> slot_of_;
 };
 
-class ListSource final : public RequestSource {
-public:
-    explicit ListSource(const std::vector<IoRequest>& requests) noexcept : requests_(requests) {}
-    bool next(IoRequest& request) override
-    {
-        if (next_ == requests_.size())
-            return false;
-        request = requests_[next_++];
-        return true;
-    }
-
-private:
-    const std::vector<IoRequest>& requests_;
-    std::size_t next_ = 0;
-};
-
 // What the run learnt of one probe block.
 struct ProbeFinding {
     std::uint64_t offset = 0;
