@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "application.hpp"
 
+#include "../model/profile_units.hpp"
+
 #include <glib/gi18n-lib.h>
 
 #include <exception>
@@ -157,8 +159,10 @@ void Application::add_actions()
           } },
         { "show-page", "s",
           [](Application& app, const std::string& kind) {
-              if (app.window_)
+              if (app.window_) {
                   app.window_->show_page(kind);
+                  app.window_->reveal_page();
+              }
           } },
         // show-settings (key): opens the shown page's settings with the
         // keyboard in that parameter's field ("": none); read back through
@@ -276,6 +280,21 @@ void Application::add_actions()
         g_action_map_add_action(G_ACTION_MAP(app_.get()), G_ACTION(action));
         g_object_unref(action);
     }
+    // profile-unit (name): the Profiles grids' unit menu on the shown page,
+    // "mb-s", "gb-s", "iops" or "us" (profile_units.hpp).
+    GSimpleAction* profile_unit = g_simple_action_new("profile-unit", G_VARIANT_TYPE_STRING);
+    g_signal_connect(profile_unit, "activate", G_CALLBACK(+[](GSimpleAction*, GVariant* parameter, gpointer self) {
+                         auto* app = static_cast<Application*>(self);
+                         BenchmarkPageView* page = app->window_ ? app->window_->shown_page() : nullptr;
+                         const std::optional<ProfileUnit> unit
+                             = profile_unit_from_name(g_variant_get_string(parameter, nullptr));
+                         if (app->window_ && (!page || !unit || !page->set_profile_unit(*unit)))
+                             app->window_->toast(_("This page has no unit to choose."));
+                     }),
+                     this);
+    g_action_map_add_action(G_ACTION_MAP(app_.get()), G_ACTION(profile_unit));
+    g_object_unref(profile_unit);
+
     // set-parameter (key, value): a setting of the shown page's next run.
     GSimpleAction* set_parameter = g_simple_action_new("set-parameter", G_VARIANT_TYPE("(sv)"));
     g_signal_connect(set_parameter, "activate", G_CALLBACK(+[](GSimpleAction*, GVariant* parameter, gpointer self) {

@@ -2,10 +2,13 @@
 // What a benchmark page looks like: its widgets, built once. What they do
 // is in benchmark_page_view.cpp.
 #include "benchmark_page_view.hpp"
+#include "icon_button.hpp"
 
 #include "contract/benchmark_kinds.hpp"
 
 #include <glib/gi18n-lib.h>
+
+#include <vector>
 
 namespace diskbench::client {
 
@@ -46,8 +49,16 @@ void BenchmarkPageView::build()
         write_card_ = std::make_unique<WriteConsentCard>([this] { update_controls(); });
         gtk_box_append(GTK_BOX(box), write_card_->widget());
     }
-    if (GtkWidget* table = chart_.table_widget())
-        gtk_box_append(GTK_BOX(box), table);
+    if (GtkWidget* table = chart_.table_widget()) {
+        // The CrystalDiskMark grid is some 700 pixels wide: narrower than
+        // that (a phone), it scrolls sideways instead of widening the window.
+        GtkWidget* table_scroll = gtk_scrolled_window_new();
+        gtk_scrolled_window_set_policy(GTK_SCROLLED_WINDOW(table_scroll), GTK_POLICY_AUTOMATIC, GTK_POLICY_NEVER);
+        gtk_scrolled_window_set_propagate_natural_width(GTK_SCROLLED_WINDOW(table_scroll), TRUE);
+        gtk_scrolled_window_set_propagate_natural_height(GTK_SCROLLED_WINDOW(table_scroll), TRUE);
+        gtk_scrolled_window_set_child(GTK_SCROLLED_WINDOW(table_scroll), table);
+        gtk_box_append(GTK_BOX(box), table_scroll);
+    }
     GtkWidget* frame = gtk_frame_new(nullptr);
     // The Surface page's error scan first: on a dying drive, what cannot
     // be read matters more than how fast the rest is.
@@ -65,24 +76,31 @@ void BenchmarkPageView::build()
 
 GtkWidget* BenchmarkPageView::build_header()
 {
-    GtkWidget* header = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 12);
-    GtkWidget* titles = gtk_box_new(GTK_ORIENTATION_VERTICAL, 2);
-    gtk_widget_set_hexpand(titles, TRUE);
+    // Title and summary above, the page's controls below them: the views
+    // and options on the left, what runs it on the right. The two groups
+    // share a line when there is room and wrap to two when there is not
+    // (a flow box), so that the page fits a 360-pixel phone screen without
+    // hiding a control.
+    GtkWidget* header = gtk_box_new(GTK_ORIENTATION_VERTICAL, 6);
     GtkWidget* title = gtk_label_new(_(page_.title.c_str()));
     gtk_widget_add_css_class(title, "title-2");
     gtk_label_set_xalign(GTK_LABEL(title), 0);
+    gtk_label_set_wrap(GTK_LABEL(title), TRUE);
     GtkWidget* summary = gtk_label_new(_(page_.summary.c_str()));
     gtk_widget_add_css_class(summary, "dim-label");
     gtk_label_set_xalign(GTK_LABEL(summary), 0);
     gtk_label_set_wrap(GTK_LABEL(summary), TRUE);
-    gtk_box_append(GTK_BOX(titles), title);
-    gtk_box_append(GTK_BOX(titles), summary);
-    gtk_box_append(GTK_BOX(header), titles);
+    gtk_box_append(GTK_BOX(header), title);
+    gtk_box_append(GTK_BOX(header), summary);
 
+    // Gathered here, then each moved to a cell of the flow box below.
+    GtkWidget* options = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 12);
     if (page_.views.size() > 1) {
         GtkWidget* linked = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 0);
         gtk_widget_add_css_class(linked, "linked");
         gtk_widget_set_valign(linked, GTK_ALIGN_CENTER);
+        // TRANSLATORS: what Orca says for the row of buttons choosing what the graph shows
+        gtk_accessible_update_property(GTK_ACCESSIBLE(linked), GTK_ACCESSIBLE_PROPERTY_LABEL, _("Graph shows"), -1);
         GtkToggleButton* group = nullptr;
         for (const PageView& view : page_.views) {
             GtkWidget* button = gtk_toggle_button_new_with_label(_(view.label));
@@ -95,11 +113,17 @@ GtkWidget* BenchmarkPageView::build_header()
             gtk_box_append(GTK_BOX(linked), button);
         }
         gtk_toggle_button_set_active(group, TRUE);
-        gtk_box_append(GTK_BOX(header), linked);
+        gtk_box_append(GTK_BOX(options), linked);
     }
     if (page_.kind == "file-profile")
-        build_file_profile_controls(header);
-    gtk_box_append(GTK_BOX(header), build_info_button());
+        build_file_profile_controls(options);
+    if (page_.kind == "profile" || page_.kind == "file-profile")
+        gtk_box_append(GTK_BOX(options), build_unit_choice());
+
+    GtkWidget* actions = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 12);
+    gtk_widget_set_hexpand(actions, TRUE);
+    gtk_widget_set_halign(actions, GTK_ALIGN_END);
+    gtk_box_append(GTK_BOX(actions), build_info_button());
 
     // The run's settings, from the daemon's list of parameters.
     GtkWidget* settings_popover = gtk_popover_new();
@@ -109,21 +133,51 @@ GtkWidget* BenchmarkPageView::build_header()
     gtk_menu_button_set_icon_name(GTK_MENU_BUTTON(settings), "emblem-system-symbolic");
     gtk_menu_button_set_popover(GTK_MENU_BUTTON(settings), settings_popover);
     settings_button_ = settings;
-    gtk_widget_set_tooltip_text(settings, _("Settings of the next run"));
+    name_icon_button(settings, _("Settings of the next run"));
     gtk_widget_set_valign(settings, GTK_ALIGN_CENTER);
-    gtk_box_append(GTK_BOX(header), settings);
+    gtk_box_append(GTK_BOX(actions), settings);
 
     GtkWidget* export_button = gtk_button_new_from_icon_name("image-x-generic-symbolic");
-    gtk_widget_set_tooltip_text(export_button, _("Export graph…"));
+    name_icon_button(export_button, _("Export graph…"));
     gtk_widget_set_valign(export_button, GTK_ALIGN_CENTER);
     g_signal_connect(export_button, "clicked", G_CALLBACK(&BenchmarkPageView::on_export_clicked), this);
-    gtk_box_append(GTK_BOX(header), export_button);
+    gtk_box_append(GTK_BOX(actions), export_button);
 
     start_button_ = gtk_button_new_with_label(_("Start"));
     gtk_widget_set_valign(start_button_, GTK_ALIGN_CENTER);
     gtk_widget_set_size_request(start_button_, 96, -1);
     g_signal_connect(start_button_, "clicked", G_CALLBACK(&BenchmarkPageView::on_start_clicked), this);
-    gtk_box_append(GTK_BOX(header), start_button_);
+    gtk_box_append(GTK_BOX(actions), start_button_);
+
+    // Each group of options a cell of its own (the views, the test file's
+    // size, the unit...), so that they wrap one by one; what runs the page
+    // stays together.
+    std::vector<GtkWidget*> cells;
+    while (GtkWidget* option = gtk_widget_get_first_child(options)) {
+        cells.push_back(GTK_WIDGET(g_object_ref(option)));
+        gtk_box_remove(GTK_BOX(options), option);
+    }
+    g_object_ref_sink(options);
+    g_object_unref(options);
+    cells.push_back(actions);
+    GtkWidget* controls = gtk_flow_box_new();
+    gtk_flow_box_set_selection_mode(GTK_FLOW_BOX(controls), GTK_SELECTION_NONE);
+    gtk_flow_box_set_min_children_per_line(GTK_FLOW_BOX(controls), 1);
+    gtk_flow_box_set_max_children_per_line(GTK_FLOW_BOX(controls), static_cast<guint>(cells.size()));
+    gtk_flow_box_set_column_spacing(GTK_FLOW_BOX(controls), 12);
+    gtk_flow_box_set_row_spacing(GTK_FLOW_BOX(controls), 6);
+    for (GtkWidget* child : cells) {
+        gtk_flow_box_append(GTK_FLOW_BOX(controls), child);
+        if (child != actions)
+            g_object_unref(child); // the flow box holds it now
+        // The flow box's cells are layout only: Tab goes to the buttons.
+        GtkWidget* cell = gtk_widget_get_parent(child);
+        gtk_widget_set_focusable(cell, FALSE);
+        // Start stays at the right edge, also on a line of its own; an
+        // option alone on a line keeps its own width.
+        gtk_widget_set_halign(cell, child == actions ? GTK_ALIGN_END : GTK_ALIGN_START);
+    }
+    gtk_box_append(GTK_BOX(header), controls);
     return header;
 }
 
@@ -131,7 +185,8 @@ GtkWidget* BenchmarkPageView::build_info_button()
 {
     // What the test does, with fio command lines to check our figures.
     GtkWidget* info_box = gtk_box_new(GTK_ORIENTATION_VERTICAL, 8);
-    gtk_widget_set_size_request(info_box, 460, -1);
+    // Wide enough for a fio command line to read, narrow enough for a phone.
+    gtk_widget_set_size_request(info_box, 320, -1);
     info_label_ = gtk_label_new(nullptr);
     gtk_label_set_wrap(GTK_LABEL(info_label_), TRUE);
     gtk_label_set_max_width_chars(GTK_LABEL(info_label_), 60);
@@ -161,7 +216,7 @@ GtkWidget* BenchmarkPageView::build_info_button()
     GtkWidget* info = gtk_menu_button_new();
     gtk_menu_button_set_icon_name(GTK_MENU_BUTTON(info), "dialog-information-symbolic");
     gtk_menu_button_set_popover(GTK_MENU_BUTTON(info), popover);
-    gtk_widget_set_tooltip_text(info, _("What this test does"));
+    name_icon_button(info, _("What this test does"));
     gtk_widget_set_valign(info, GTK_ALIGN_CENTER);
     return info;
 }
@@ -172,8 +227,12 @@ GtkWidget* BenchmarkPageView::build_messages()
     message_label_ = gtk_label_new(nullptr);
     gtk_label_set_wrap(GTK_LABEL(message_label_), TRUE);
     gtk_label_set_xalign(GTK_LABEL(message_label_), 0);
-    GtkWidget* message_box = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 8);
+    GtkWidget* message_box = GTK_WIDGET(g_object_new(GTK_TYPE_BOX, "orientation", GTK_ORIENTATION_HORIZONTAL,
+                                                     "spacing", 8, "accessible-role", GTK_ACCESSIBLE_ROLE_GROUP,
+                                                     nullptr));
     gtk_widget_add_css_class(message_box, "card");
+    // TRANSLATORS: what Orca calls the card of a run's warnings and notes
+    gtk_accessible_update_property(GTK_ACCESSIBLE(message_box), GTK_ACCESSIBLE_PROPERTY_LABEL, _("Messages"), -1);
     gtk_widget_set_margin_bottom(message_box, 0);
     GtkWidget* icon = gtk_image_new_from_icon_name("dialog-warning-symbolic");
     gtk_widget_set_margin_start(icon, 12);
@@ -223,8 +282,11 @@ GtkWidget* BenchmarkPageView::build_footer()
     gtk_box_append(GTK_BOX(footer), summary_label_);
 
     // The checks card: compact, one line per check (block layer, link, stack).
-    checks_card_ = gtk_box_new(GTK_ORIENTATION_VERTICAL, 2);
+    // A group named "Checks" to Orca, its lines a label it reads as text.
+    checks_card_ = GTK_WIDGET(g_object_new(GTK_TYPE_BOX, "orientation", GTK_ORIENTATION_VERTICAL, "spacing", 2,
+                                           "accessible-role", GTK_ACCESSIBLE_ROLE_GROUP, nullptr));
     gtk_widget_add_css_class(checks_card_, "card");
+    gtk_accessible_update_property(GTK_ACCESSIBLE(checks_card_), GTK_ACCESSIBLE_PROPERTY_LABEL, _("Checks"), -1);
     GtkWidget* checks_title = gtk_label_new(_("Checks"));
     gtk_widget_add_css_class(checks_title, "heading");
     gtk_label_set_xalign(GTK_LABEL(checks_title), 0);

@@ -3,6 +3,7 @@
 // file's size as a drop-down, the passes when the daemon offers them, and
 // "Copy as text" for forum posts.
 #include "benchmark_page_view.hpp"
+#include "icon_button.hpp"
 
 #include "../model/file_profile_report.hpp"
 #include "results/result_report.hpp"
@@ -25,9 +26,7 @@ void BenchmarkPageView::build_file_profile_controls(GtkWidget* header)
     GtkWidget* size_label = gtk_label_new(_("Test file"));
     gtk_widget_add_css_class(size_label, "dim-label");
     size_choice_ = gtk_drop_down_new_from_strings(nullptr);
-    gtk_widget_set_tooltip_text(size_choice_, _("Size of the test file written before the tests"));
-    gtk_accessible_update_property(GTK_ACCESSIBLE(size_choice_), GTK_ACCESSIBLE_PROPERTY_LABEL, _("Test file size"),
-                                   -1);
+    name_drop_down(size_choice_, _("Size of the test file written before the tests"));
     g_signal_connect(size_choice_, "notify::selected", G_CALLBACK(+[](GObject* drop, GParamSpec*, gpointer self) {
                          auto* page = static_cast<BenchmarkPageView*>(self);
                          const guint selected = gtk_drop_down_get_selected(GTK_DROP_DOWN(drop));
@@ -46,11 +45,44 @@ void BenchmarkPageView::build_file_profile_controls(GtkWidget* header)
     gtk_box_append(GTK_BOX(header), passes_label_);
 
     GtkWidget* copy = gtk_button_new_from_icon_name("edit-copy-symbolic");
-    gtk_widget_set_tooltip_text(copy, _("Copy as text (Ctrl+C)"));
+    name_icon_button(copy, _("Copy as text (Ctrl+C)"));
     gtk_widget_set_valign(copy, GTK_ALIGN_CENTER);
     g_signal_connect_swapped(copy, "clicked", G_CALLBACK(+[](BenchmarkPageView* page) { page->copy_report(); }), this);
     gtk_box_append(GTK_BOX(header), copy);
     update_file_profile_controls();
+}
+
+GtkWidget* BenchmarkPageView::build_unit_choice()
+{
+    std::vector<const char*> labels;
+    for (const ProfileUnit unit : all_profile_units)
+        labels.push_back(_(profile_unit_label(unit)));
+    labels.push_back(nullptr);
+    unit_choice_ = gtk_drop_down_new_from_strings(labels.data());
+    gtk_widget_set_valign(unit_choice_, GTK_ALIGN_CENTER);
+    name_drop_down(unit_choice_, _("Unit of the large figures"));
+    g_signal_connect(unit_choice_, "notify::selected", G_CALLBACK(&BenchmarkPageView::on_unit_chosen), this);
+    return unit_choice_;
+}
+
+void BenchmarkPageView::on_unit_chosen(GObject* drop_down, GParamSpec*, gpointer self)
+{
+    auto* page = static_cast<BenchmarkPageView*>(self);
+    const guint selected = gtk_drop_down_get_selected(GTK_DROP_DOWN(drop_down));
+    if (selected >= all_profile_units.size())
+        return;
+    page->chart_.set_profile_unit(all_profile_units[selected]);
+    page->rebuild_chart();
+    page->host_.page_changed(); // the app's profile-grid state follows
+}
+
+bool BenchmarkPageView::set_profile_unit(ProfileUnit unit)
+{
+    if (!unit_choice_)
+        return false;
+    const auto at = std::find(all_profile_units.begin(), all_profile_units.end(), unit);
+    gtk_drop_down_set_selected(GTK_DROP_DOWN(unit_choice_), static_cast<guint>(at - all_profile_units.begin()));
+    return true;
 }
 
 void BenchmarkPageView::update_file_profile_controls()
@@ -93,13 +125,10 @@ bool BenchmarkPageView::copy_report()
     const std::optional<SavedResult> result = shown_result();
     if (!result)
         return false;
-    // The folder Profiles page in CrystalDiskMark's layout, for forums;
-    // every other page the result as diskbenchctl prints it (the same
-    // formatter: headline, named figures, what a scan found, the checks,
-    // the device line).
-    const std::string text = chart_.file_table()
-        ? file_profile_report(*result)
-        : result_report(*result, [](std::string_view outside) { return std::string(outside); });
+    // The result as diskbenchctl prints it (one formatter): the Profiles
+    // pages in CrystalDiskMark's layout, for forums; the others with the
+    // headline, named figures, what a scan found, the checks, the device.
+    const std::string text = result_report(*result, [](std::string_view outside) { return std::string(outside); });
     gdk_clipboard_set_text(gtk_widget_get_clipboard(root_.get()), text.c_str());
     host_.toast(_("Copied the results as text."));
     return true;

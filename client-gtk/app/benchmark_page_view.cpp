@@ -295,6 +295,19 @@ void BenchmarkPageView::update_progress(const JobEntry* job, bool running)
     else
         gtk_progress_bar_set_fraction(GTK_PROGRESS_BAR(progress_), progress.fraction);
     gtk_progress_bar_set_text(GTK_PROGRESS_BAR(progress_), progress.text.c_str());
+    describe_graph(progress.text);
+}
+
+void BenchmarkPageView::describe_graph(const std::string& progress_text)
+{
+    // For Orca, the graph is its headline figures once there are some
+    // (they change when a run ends), else what the page is doing.
+    const char* summary = gtk_label_get_text(GTK_LABEL(summary_label_));
+    const std::string view = page_.generic() || !chart_.view().label ? std::string() : _(chart_.view().label);
+    // TRANSLATORS: the accessible name of a page's graph: "Seek graph" or "Random graph: IOPS"
+    const std::string name = view.empty() ? printf_text(_("%s graph"), _(page_.title.c_str()))
+                                          : printf_text(_("%s graph: %s"), _(page_.title.c_str()), view.c_str());
+    chart_.describe(name, summary && *summary ? summary : progress_text);
 }
 
 SavedValueMap BenchmarkPageView::effective_parameters() const

@@ -24,6 +24,9 @@ namespace diskbench::client {
 // opened from a file, with an optional reference result drawn underneath.
 class BenchmarkPageView {
 public:
+    // CrystalDiskMark's unit menu of a Profiles page (profile_units.hpp);
+    // false on other pages.
+    bool set_profile_unit(ProfileUnit unit);
     BenchmarkPageView(const BenchmarkPage& page, PageHost& host);
     ~BenchmarkPageView();
     BenchmarkPageView(const BenchmarkPageView&) = delete;
@@ -75,11 +78,15 @@ public:
 private:
     void build();
     GtkWidget* build_header();
+    void describe_graph(const std::string& progress_text);
     GtkWidget* build_info_button();
     GtkWidget* build_messages();
     GtkWidget* build_footer();
     void build_file_profile_controls(GtkWidget* header);
     void update_file_profile_controls();
+    // The profile grids' unit menu (profile and file-profile pages).
+    GtkWidget* build_unit_choice();
+    static void on_unit_chosen(GObject* drop_down, GParamSpec*, gpointer self);
     void attach_job(const JobEntry& job);
     void detach();
     void rebuild_chart();
@@ -125,6 +132,7 @@ private:
     std::vector<GtkWidget*> view_buttons_;
     // The file-profile header: test file size, passes (when the daemon has them), Copy as text.
     GtkWidget* size_choice_ = nullptr;
+    GtkWidget* unit_choice_ = nullptr;
     GtkWidget* passes_label_ = nullptr;
     std::vector<SavedValue> size_values_;
     PageChart chart_;

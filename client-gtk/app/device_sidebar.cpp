@@ -42,6 +42,18 @@ GtkWidget* row_box(const char* icon, const std::string& title, const std::string
     return box;
 }
 
+// What Orca says for a row: its title; the subtitle is its description
+// (the row's tooltip).
+void name_row(GtkWidget* row, const std::string& title)
+{
+    gtk_accessible_update_property(GTK_ACCESSIBLE(row), GTK_ACCESSIBLE_PROPERTY_LABEL, title.c_str(), -1);
+}
+
+void name_list(GtkWidget* list, const char* name)
+{
+    gtk_accessible_update_property(GTK_ACCESSIBLE(list), GTK_ACCESSIBLE_PROPERTY_LABEL, name, -1);
+}
+
 void clear(GtkWidget* list)
 {
     while (GtkWidget* child = gtk_widget_get_first_child(list))
@@ -84,17 +96,20 @@ DeviceSidebar::DeviceSidebar(std::function<void(const std::string&)> on_device,
     gtk_box_append(GTK_BOX(box), status_);
     devices_ = gtk_list_box_new();
     gtk_widget_add_css_class(devices_, "navigation-sidebar");
+    name_list(devices_, _("Devices"));
     g_signal_connect(devices_, "row-selected", G_CALLBACK(&DeviceSidebar::on_device_row), this);
     gtk_box_append(GTK_BOX(box), devices_);
     // "Folder…": a row of its own list, activated, never selected.
     choose_folder_ = gtk_list_box_new();
     gtk_widget_add_css_class(choose_folder_, "navigation-sidebar");
     gtk_list_box_set_selection_mode(GTK_LIST_BOX(choose_folder_), GTK_SELECTION_NONE);
+    name_list(choose_folder_, _("Folders"));
     gtk_list_box_set_activate_on_single_click(GTK_LIST_BOX(choose_folder_), TRUE);
     GtkWidget* folder_row = gtk_list_box_row_new();
     gtk_list_box_row_set_child(GTK_LIST_BOX_ROW(folder_row),
                                row_box("folder-open-symbolic", _("Folder…"), _("Benchmark a filesystem")));
     gtk_widget_set_tooltip_text(folder_row, _("Pick a folder to measure its filesystem, with your own permissions"));
+    name_row(folder_row, _("Folder…"));
     gtk_list_box_append(GTK_LIST_BOX(choose_folder_), folder_row);
     g_signal_connect(choose_folder_, "row-activated", G_CALLBACK(&DeviceSidebar::on_folder_button), this);
     gtk_box_append(GTK_BOX(box), choose_folder_);
@@ -102,6 +117,7 @@ DeviceSidebar::DeviceSidebar(std::function<void(const std::string&)> on_device,
     results_ = gtk_list_box_new();
     gtk_widget_add_css_class(results_, "navigation-sidebar");
     gtk_list_box_set_selection_mode(GTK_LIST_BOX(results_), GTK_SELECTION_NONE);
+    name_list(results_, _("Saved results"));
     gtk_list_box_set_activate_on_single_click(GTK_LIST_BOX(results_), TRUE);
     g_signal_connect(results_, "row-activated", G_CALLBACK(&DeviceSidebar::on_result_row), this);
     gtk_box_append(GTK_BOX(box), results_);
@@ -127,6 +143,7 @@ void DeviceSidebar::set_devices(const std::map<std::string, DeviceEntry>& device
         GtkWidget* row = gtk_list_box_row_new();
         gtk_list_box_row_set_child(GTK_LIST_BOX_ROW(row), row_box(icon_for(device), device_title(device), subtitle));
         gtk_widget_set_tooltip_text(row, subtitle.c_str());
+        name_row(row, device_title(device));
         gtk_list_box_append(GTK_LIST_BOX(devices_), row);
         device_paths_.push_back(path);
         if (path == selected)
@@ -137,6 +154,7 @@ void DeviceSidebar::set_devices(const std::map<std::string, DeviceEntry>& device
         gtk_list_box_row_set_child(GTK_LIST_BOX_ROW(row),
                                    row_box("folder-symbolic", folder_display_name(folder), folder));
         gtk_widget_set_tooltip_text(row, folder.c_str());
+        name_row(row, folder_display_name(folder));
         gtk_list_box_append(GTK_LIST_BOX(devices_), row);
         device_paths_.push_back(folder_key(folder));
         if (folder_key(folder) == selected)
@@ -166,8 +184,9 @@ void DeviceSidebar::set_results(const std::vector<RecentResult>& results)
             node = recent.result.folder_name();
         gchar* base = g_path_get_basename(recent.path.c_str());
         GtkWidget* row = gtk_list_box_row_new();
-        gtk_list_box_row_set_child(GTK_LIST_BOX_ROW(row),
-                                   row_box("document-open-recent-symbolic", kind_title(recent.result.kind) + " · " + node, base));
+        const std::string title = kind_title(recent.result.kind) + " · " + node;
+        gtk_list_box_row_set_child(GTK_LIST_BOX_ROW(row), row_box("document-open-recent-symbolic", title, base));
+        name_row(row, title);
         g_free(base);
         gtk_list_box_append(GTK_LIST_BOX(results_), row);
         result_paths_.push_back(recent.path);

@@ -18,9 +18,9 @@ GtkWidget* label(const std::string& text, const char* css_class, float xalign = 
     return widget;
 }
 
-std::string mb_s_text(const FileProfileFigures& f)
+std::string figure_text(const FileProfileFigures& f, ProfileUnit unit)
 {
-    return f.mb_s ? format_value(*f.mb_s, Unit::MegabytesPerSecond) : std::string("–");
+    return profile_figure_text({ f.mb_s, f.iops, f.mean_us }, unit);
 }
 
 std::string detail_text(const FileProfileFigures& f)
@@ -44,7 +44,7 @@ FileProfileTable::FileProfileTable()
     gtk_widget_set_halign(grid_.get(), GTK_ALIGN_CENTER);
 }
 
-void FileProfileTable::set(const std::vector<FileProfileRow>& rows)
+void FileProfileTable::set(const std::vector<FileProfileRow>& rows, ProfileUnit unit)
 {
     for (GtkWidget* cell : cells_)
         gtk_grid_remove(GTK_GRID(grid_.get()), cell);
@@ -62,7 +62,7 @@ void FileProfileTable::set(const std::vector<FileProfileRow>& rows)
         attach(label(row.test, "title-4", 0.0F), 0, line);
         int column = 1;
         for (const FileProfileFigures* f : { &row.read, &row.write }) {
-            GtkWidget* figure = label(mb_s_text(*f), "title-2");
+            GtkWidget* figure = label(figure_text(*f, unit), "title-2");
             attach(figure, column, line);
             figure_cells_.push_back(figure);
             GtkWidget* detail = label(detail_text(*f), "dim-label");

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "../model/file_profile_report.hpp"
+#include "../model/profile_units.hpp"
 #include "gobject_ptr.hpp"
 
 #include <gtk/gtk.h>
@@ -17,7 +18,8 @@ class FileProfileTable {
 public:
     FileProfileTable();
     [[nodiscard]] GtkWidget* widget() const noexcept { return grid_.get(); }
-    void set(const std::vector<FileProfileRow>& rows);
+    // `unit`: the large figure's, CrystalDiskMark's unit menu.
+    void set(const std::vector<FileProfileRow>& rows, ProfileUnit unit = ProfileUnit::MegabytesPerSecond);
     // The text of the MB/s cells, row by row, Read then Write (for tests).
     [[nodiscard]] std::vector<std::string> cell_texts() const;
 

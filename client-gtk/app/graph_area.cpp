@@ -29,11 +29,13 @@ std::FILE* draw_log()
 } // namespace
 
 GraphArea::GraphArea()
-    : area_(Ref<GtkDrawingArea>::take_floating(GTK_DRAWING_AREA(gtk_drawing_area_new())))
+    // An image to Orca, named and described by describe().
+    : area_(Ref<GtkDrawingArea>::take_floating(GTK_DRAWING_AREA(
+        g_object_new(GTK_TYPE_DRAWING_AREA, "accessible-role", GTK_ACCESSIBLE_ROLE_IMG, nullptr))))
 {
     gtk_widget_set_hexpand(widget(), TRUE);
     gtk_widget_set_vexpand(widget(), TRUE);
-    gtk_widget_set_size_request(widget(), 360, 240);
+    gtk_widget_set_size_request(widget(), 280, 240);
     gtk_drawing_area_set_draw_func(area_.get(), &GraphArea::draw, this, nullptr);
     dark_handler_ = g_signal_connect(adw_style_manager_get_default(), "notify::dark", G_CALLBACK(&GraphArea::on_dark_changed), this);
 }
@@ -103,6 +105,19 @@ void GraphArea::redraw_now()
 void GraphArea::on_dark_changed(GObject*, GParamSpec*, gpointer self)
 {
     static_cast<GraphArea*>(self)->redraw_now();
+}
+
+void GraphArea::describe(const std::string& name, const std::string& description)
+{
+    if (name != name_) {
+        name_ = name;
+        gtk_accessible_update_property(GTK_ACCESSIBLE(widget()), GTK_ACCESSIBLE_PROPERTY_LABEL, name_.c_str(), -1);
+    }
+    if (description != description_) {
+        description_ = description;
+        gtk_accessible_update_property(GTK_ACCESSIBLE(widget()), GTK_ACCESSIBLE_PROPERTY_DESCRIPTION,
+                                       description_.c_str(), -1);
+    }
 }
 
 } // namespace diskbench::client

@@ -6,6 +6,8 @@
 
 #include <gtk/gtk.h>
 
+#include <string>
+
 namespace diskbench::client {
 
 // A GtkDrawingArea that draws a Chart, in the light or dark palette of the
@@ -39,6 +41,12 @@ public:
 
     [[nodiscard]] ChartTheme theme() const;
 
+    // What Orca reads for the picture: its name (the page and the view,
+    // "Seek graph: Latency") and a description (the headline figures, or
+    // what the page is doing). Only changes are passed on.
+    void describe(const std::string& name, const std::string& description);
+    [[nodiscard]] const std::string& description() const noexcept { return description_; }
+
 private:
     static void draw(GtkDrawingArea* area, cairo_t* cr, int width, int height, gpointer self);
     static gboolean on_tick(gpointer self);
@@ -50,6 +58,7 @@ private:
     guint pending_ = 0;
     guint live_timer_ = 0;
     gulong dark_handler_ = 0;
+    std::string name_, description_;
 };
 
 } // namespace diskbench::client

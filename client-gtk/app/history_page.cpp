@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "history_page.hpp"
+#include "icon_button.hpp"
 
 #include "../model/benchmark_pages.hpp"
 #include "results/job_result.hpp"
@@ -91,7 +92,7 @@ GtkWidget* HistoryPage::build_trend()
     gtk_label_set_xalign(GTK_LABEL(heading), 0);
     gtk_box_append(GTK_BOX(row), heading);
     trend_choice_ = gtk_drop_down_new_from_strings(nullptr);
-    gtk_widget_set_tooltip_text(trend_choice_, _("The figure whose trend is drawn"));
+    name_drop_down(trend_choice_, _("The figure whose trend is drawn"));
     g_signal_connect(trend_choice_, "notify::selected", G_CALLBACK(&HistoryPage::on_trend_chosen), this);
     gtk_box_append(GTK_BOX(row), trend_choice_);
     gtk_box_append(GTK_BOX(box), row);
@@ -164,13 +165,13 @@ void HistoryPage::fill_list()
         gtk_widget_set_tooltip_text(row, _("Open this result"));
         GtkWidget* check = gtk_check_button_new();
         gtk_widget_set_valign(check, GTK_ALIGN_CENTER);
-        gtk_widget_set_tooltip_text(check, _("Pick for comparing"));
+        name_icon_button(check, _("Pick for comparing"));
         g_signal_connect(check, "toggled", G_CALLBACK(&HistoryPage::on_check_toggled), this);
         adw_action_row_add_prefix(ADW_ACTION_ROW(row), check);
         GtkWidget* remove = gtk_button_new_from_icon_name("user-trash-symbolic");
         gtk_widget_set_valign(remove, GTK_ALIGN_CENTER);
         gtk_widget_add_css_class(remove, "flat");
-        gtk_widget_set_tooltip_text(remove, _("Delete this result"));
+        name_icon_button(remove, _("Delete this result"));
         g_object_set_data(G_OBJECT(remove), "diskbench-row", row);
         g_signal_connect(remove, "clicked", G_CALLBACK(&HistoryPage::on_delete_clicked), this);
         adw_action_row_add_suffix(ADW_ACTION_ROW(row), remove);

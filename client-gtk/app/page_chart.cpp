@@ -129,9 +129,9 @@ void PageChart::rebuild(const JobEntry* live, const std::optional<SavedResult>& 
         chart.clear_reference();
     if (table_)
         table_->set(spec.categories, shown ? shown->series : std::vector<SavedSeries> {}, summary,
-                    reference_ ? &reference_->series : nullptr);
+                    reference_ ? &reference_->series : nullptr, profile_unit_);
     if (file_table_)
-        file_table_->set(file_profile_rows(shown.value_or(SavedResult {})));
+        file_table_->set(file_profile_rows(shown.value_or(SavedResult {})), profile_unit_);
     graph_.redraw_now();
 }
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "../model/profile_units.hpp"
 #include "../model/benchmark_pages.hpp"
 #include "types/daemon_types.hpp"
 #include "../model/temperature_overlay.hpp"
@@ -37,6 +38,9 @@ public:
     // The folder Profiles grid (file-profile), or null on other pages.
     [[nodiscard]] const FileProfileTable* file_table() const noexcept { return file_table_.get(); }
     [[nodiscard]] const Chart& chart() const noexcept { return graph_.chart(); }
+    // The profile grids' large figure (CrystalDiskMark's unit menu); takes
+    // effect at the next rebuild().
+    void set_profile_unit(ProfileUnit unit) noexcept { profile_unit_ = unit; }
 
     // Generic pages draw what the shown run declares; others their chosen view.
     [[nodiscard]] const PageView& view() const { return page_.generic() ? generic_view_ : page_.views.at(view_index_); }
@@ -65,6 +69,8 @@ public:
     // progress (every bar gets an equal share of the run); none otherwise.
     void show_running_bar(const JobEntry* job, const DeviceEntry* device, double fraction, bool running);
     void redraw_soon() { graph_.changed(); }
+    void describe(const std::string& name, const std::string& description) { graph_.describe(name, description); }
+    [[nodiscard]] const std::string& description() const noexcept { return graph_.description(); }
 
 private:
     const BenchmarkPage& page_;
@@ -73,6 +79,7 @@ private:
     std::unique_ptr<FileProfileTable> file_table_;
     PageView generic_view_ = generic_view({});
     std::size_t view_index_ = 0;
+    ProfileUnit profile_unit_ = ProfileUnit::MegabytesPerSecond;
     std::optional<SavedResult> reference_;
     std::string reference_label_;
     std::vector<std::size_t> appended_; // per job series: points already in the chart

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "parameter_editor.hpp"
 
+#include "icon_button.hpp"
 #include "../model/parameter_choices.hpp"
 #include "text/parameter_labels.hpp"
 #include "text/printf_text.hpp"
@@ -143,8 +144,12 @@ void ParameterEditor::rebuild()
             gtk_editable_set_text(GTK_EDITABLE(editor), text ? text->c_str() : "");
             g_signal_connect(editor, "changed", G_CALLBACK(&ParameterEditor::on_entry_changed), row.get());
         }
+        if (GTK_IS_DROP_DOWN(editor))
+            name_drop_down(editor, name.c_str());
+        else
+            gtk_accessible_update_property(GTK_ACCESSIBLE(editor), GTK_ACCESSIBLE_PROPERTY_LABEL, name.c_str(), -1);
+        // The daemon's description, with the key, as the tooltip (after the name).
         gtk_widget_set_tooltip_text(editor, tooltip.c_str());
-        gtk_accessible_update_property(GTK_ACCESSIBLE(editor), GTK_ACCESSIBLE_PROPERTY_LABEL, name.c_str(), -1);
         row->editor = editor;
         gtk_grid_attach(GTK_GRID(grid_), label, 0, line, 1, 1);
         gtk_grid_attach(GTK_GRID(grid_), editor, 1, line, 1, 1);

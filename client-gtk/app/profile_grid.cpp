@@ -4,6 +4,7 @@
 #include "text/value_format.hpp"
 #include "../model/pass_spread.hpp"
 #include "text/printf_text.hpp"
+#include "types/saved_values.hpp"
 
 #include <glib/gi18n-lib.h>
 
@@ -33,6 +34,13 @@ GtkWidget* label(const std::string& text, const char* css_class, float xalign = 
     return widget;
 }
 
+// The test's mean latency, from the summary (it comes with the run's end).
+std::optional<double> summary_mean_us(const SavedValueMap& summary, const std::string& test)
+{
+    const auto found = summary.find(profile_summary_key(test) + ".latency_mean_us");
+    return found == summary.end() ? std::nullopt : as_number(found->second);
+}
+
 struct Column {
     const char* series;
     Unit unit;
@@ -50,7 +58,7 @@ ProfileGrid::ProfileGrid()
 }
 
 void ProfileGrid::set(const std::vector<std::string>& tests, const std::vector<SavedSeries>& current,
-                      const SavedValueMap& summary, const std::vector<SavedSeries>* reference)
+                      const SavedValueMap& summary, const std::vector<SavedSeries>* reference, ProfileUnit unit)
 {
     for (GtkWidget* cell : cells_)
         gtk_grid_remove(GTK_GRID(grid_.get()), cell);
@@ -68,9 +76,12 @@ void ProfileGrid::set(const std::vector<std::string>& tests, const std::vector<S
     };
     const char* headings[] = { N_("Read"), N_("Throughput"), N_("IOPS"), N_("Latency p50"), N_("Latency p99"),
                                N_("Latency p99.9") };
+    // The large column shows the chosen unit; its heading says which.
+    const std::string first_heading = unit == ProfileUnit::MegabytesPerSecond ? _(headings[1])
+                                                                               : _(profile_unit_label(unit));
     constexpr int figures = static_cast<int>(std::size(columns));
     for (int c = 0; c <= figures; ++c)
-        attach(label(_(headings[c]), "heading", c == 0 ? 0.0F : 1.0F), c, 0);
+        attach(label(c == 1 ? first_heading : _(headings[c]), "heading", c == 0 ? 0.0F : 1.0F), c, 0);
     int row = 1;
     for (std::size_t test = 0; test < tests.size(); ++test, row += reference ? 2 : 1) {
         GtkWidget* name = label(tests[test], "title-4", 0.0F);
@@ -78,6 +89,12 @@ void ProfileGrid::set(const std::vector<std::string>& tests, const std::vector<S
         for (int c = 0; c < figures; ++c) {
             const auto value = value_at(current, columns[c].series, test);
             GtkWidget* cell = label(value ? format_value(*value, columns[c].unit) : "–", columns[c].css_class);
+            if (c == 0 && unit != ProfileUnit::MegabytesPerSecond)
+                gtk_label_set_text(GTK_LABEL(cell),
+                                   profile_figure_text({ value, value_at(current, "iops", test),
+                                                         summary_mean_us(summary, tests[test]) },
+                                                       unit)
+                                       .c_str());
             // The daemon's figures when it published them; while a run is
             // still going (they come with its end), from the passes so far.
             std::optional<PassSpread> spread = summary_pass_spread(summary, tests[test], columns[c].series);

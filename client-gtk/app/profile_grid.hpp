@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "../model/profile_units.hpp"
 #include "types/result_types.hpp"
 #include "gobject_ptr.hpp"
 
@@ -13,14 +14,16 @@ namespace diskbench::client {
 
 // The profile results as CrystalDiskMark and KDiskMark users know them: one
 // row per test (SEQ1M Q8T1 ...) with MB/s in large type, IOPS, and latency
-// p50/p99/p99.9; the reference's figures in small type under each.
+// p50/p99/p99.9; the reference's figures in small type under each. The
+// large first column is in the unit chosen (CrystalDiskMark's unit menu).
 class ProfileGrid {
 public:
     ProfileGrid();
     [[nodiscard]] GtkWidget* widget() const noexcept { return grid_.get(); }
     // `summary`: the current run's, for the spread over passes the daemon published.
     void set(const std::vector<std::string>& tests, const std::vector<SavedSeries>& current,
-             const SavedValueMap& summary, const std::vector<SavedSeries>* reference);
+             const SavedValueMap& summary, const std::vector<SavedSeries>* reference,
+             ProfileUnit unit = ProfileUnit::MegabytesPerSecond);
 
 private:
     Ref<GtkWidget> grid_;

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "window.hpp"
+#include "icon_button.hpp"
 
 #include "results/folder.hpp"
 #include "results/job_result.hpp"
@@ -14,8 +15,10 @@ namespace diskbench::client {
 
 namespace {
 
-constexpr const char* info_page_name = "info";
-constexpr const char* history_page_name = "history";
+// History and Info come last in the list's Drive group, after every
+// benchmark the daemon may list there.
+constexpr int history_order = 1000;
+constexpr int info_order = 1001;
 
 } // namespace
 
@@ -28,15 +31,26 @@ Window::Window(AdwApplication* app, DaemonClient* client, RecentResults& recent,
     gtk_window_set_default_size(window(), 1180, 780);
     gtk_window_set_icon_name(window(), "org.diskbench.DiskBench");
 
+    // Three columns: devices, the list of pages, the page. libadwaita 1.2
+    // has no AdwNavigationSplitView (1.4); a leaflet is what it offers for
+    // this. Folded (a narrow window), one column shows at a time and Back,
+    // Alt+Left or a swipe goes one column back.
     GtkWidget* leaflet = leaflet_ = adw_leaflet_new();
-    // Folded (a narrow window), the content shows; swipe or Back returns
-    // to the device list.
     adw_leaflet_set_can_navigate_back(ADW_LEAFLET(leaflet), TRUE);
+    // The columns slide side by side (not one over the other): the one
+    // shown is the only one inside the window, for the eye and for the
+    // accessibility tree's coordinates alike.
+    adw_leaflet_set_transition_type(ADW_LEAFLET(leaflet), ADW_LEAFLET_TRANSITION_TYPE_SLIDE);
     adw_leaflet_append(ADW_LEAFLET(leaflet), build_sidebar());
     GtkWidget* separator = gtk_separator_new(GTK_ORIENTATION_VERTICAL);
     adw_leaflet_page_set_navigatable(adw_leaflet_append(ADW_LEAFLET(leaflet), separator), FALSE);
-    adw_leaflet_append(ADW_LEAFLET(leaflet), build_content());
-    adw_leaflet_set_visible_child(ADW_LEAFLET(leaflet), gtk_widget_get_last_child(leaflet));
+    // The content is built first: the list follows its stack.
+    GtkWidget* content = content_ = build_content();
+    adw_leaflet_append(ADW_LEAFLET(leaflet), build_page_column());
+    separator = gtk_separator_new(GTK_ORIENTATION_VERTICAL);
+    adw_leaflet_page_set_navigatable(adw_leaflet_append(ADW_LEAFLET(leaflet), separator), FALSE);
+    adw_leaflet_append(ADW_LEAFLET(leaflet), content);
+    adw_leaflet_set_visible_child(ADW_LEAFLET(leaflet), content);
     adw_application_window_set_content(ADW_APPLICATION_WINDOW(window_.get()), leaflet);
 
     g_signal_connect(window_.get(), "destroy", G_CALLBACK(&Window::on_destroy), this);
@@ -96,10 +110,11 @@ GtkWidget* Window::build_sidebar()
     GtkWidget* box = gtk_box_new(GTK_ORIENTATION_VERTICAL, 0);
     gtk_widget_set_size_request(box, 270, -1);
     GtkWidget* header = adw_header_bar_new();
-    adw_header_bar_set_show_end_title_buttons(ADW_HEADER_BAR(header), FALSE);
+    // The window's close button on the last column, or on each when one shows at a time.
+    g_object_bind_property(leaflet_, "folded", header, "show-end-title-buttons", G_BINDING_SYNC_CREATE);
     adw_header_bar_set_title_widget(ADW_HEADER_BAR(header), adw_window_title_new(_("Disk Benchmark"), nullptr));
     GtkWidget* open = gtk_button_new_from_icon_name("document-open-symbolic");
-    gtk_widget_set_tooltip_text(open, _("Open a result…"));
+    name_icon_button(open, _("Open a result…"));
     gtk_actionable_set_action_name(GTK_ACTIONABLE(open), "app.open-result-dialog");
     adw_header_bar_pack_start(ADW_HEADER_BAR(header), open);
     gtk_box_append(GTK_BOX(box), header);
@@ -111,26 +126,51 @@ GtkWidget* Window::build_sidebar()
     return box;
 }
 
+GtkWidget* Window::build_page_column()
+{
+    GtkWidget* box = gtk_box_new(GTK_ORIENTATION_VERTICAL, 0);
+    gtk_widget_set_size_request(box, 220, -1);
+    GtkWidget* header = adw_header_bar_new();
+    g_object_bind_property(leaflet_, "folded", header, "show-start-title-buttons", G_BINDING_SYNC_CREATE);
+    g_object_bind_property(leaflet_, "folded", header, "show-end-title-buttons", G_BINDING_SYNC_CREATE);
+    adw_header_bar_pack_start(ADW_HEADER_BAR(header), back_button(_("Devices")));
+    adw_header_bar_set_title_widget(ADW_HEADER_BAR(header), adw_window_title_new(_("Benchmarks"), nullptr));
+    gtk_box_append(GTK_BOX(box), header);
+    gtk_box_append(GTK_BOX(box), page_list_->widget());
+    return box;
+}
+
+GtkWidget* Window::back_button(const char* tooltip)
+{
+    GtkWidget* back = gtk_button_new_from_icon_name("go-previous-symbolic");
+    name_icon_button(back, tooltip);
+    g_object_bind_property(leaflet_, "folded", back, "visible", G_BINDING_SYNC_CREATE);
+    g_signal_connect_swapped(back, "clicked", G_CALLBACK(+[](GtkWidget* leaflet) {
+                                 adw_leaflet_navigate(ADW_LEAFLET(leaflet), ADW_NAVIGATION_DIRECTION_BACK);
+                             }),
+                             leaflet_);
+    return back;
+}
+
 GtkWidget* Window::build_content()
 {
     GtkWidget* box = gtk_box_new(GTK_ORIENTATION_VERTICAL, 0);
     gtk_widget_set_hexpand(box, TRUE);
     stack_ = adw_view_stack_new();
     gtk_widget_set_vexpand(stack_, TRUE);
+    page_list_ = std::make_unique<PageList>(
+        [this](const std::string& name) {
+            if (!destroyed_)
+                show_page(name);
+        },
+        [this] { reveal_page(); }); // chosen (click, Enter) in a narrow window: show it
 
     GtkWidget* header = adw_header_bar_new();
-    GtkWidget* back = gtk_button_new_from_icon_name("go-previous-symbolic");
-    gtk_widget_set_tooltip_text(back, _("Devices"));
-    g_object_bind_property(leaflet_, "folded", back, "visible", G_BINDING_SYNC_CREATE);
-    g_signal_connect_swapped(back, "clicked", G_CALLBACK(+[](GtkWidget* leaflet) {
-                                 adw_leaflet_navigate(ADW_LEAFLET(leaflet), ADW_NAVIGATION_DIRECTION_BACK);
-                             }),
-                             leaflet_);
-    adw_header_bar_pack_start(ADW_HEADER_BAR(header), back);
-    GtkWidget* switcher = adw_view_switcher_title_new();
-    adw_view_switcher_title_set_stack(ADW_VIEW_SWITCHER_TITLE(switcher), ADW_VIEW_STACK(stack_));
-    adw_view_switcher_title_set_title(ADW_VIEW_SWITCHER_TITLE(switcher), _("Disk Benchmark"));
-    adw_header_bar_set_title_widget(ADW_HEADER_BAR(header), switcher);
+    g_object_bind_property(leaflet_, "folded", header, "show-start-title-buttons", G_BINDING_SYNC_CREATE);
+    adw_header_bar_pack_start(ADW_HEADER_BAR(header), back_button(_("Benchmarks")));
+    // The page names itself; the header says which device it is about.
+    content_title_ = adw_window_title_new(_("Disk Benchmark"), nullptr);
+    adw_header_bar_set_title_widget(ADW_HEADER_BAR(header), content_title_);
     GMenu* menu = g_menu_new();
     g_menu_append(menu, _("_Open Result…"), "app.open-result-dialog");
     g_menu_append(menu, _("_Save Result…"), "app.save-result-dialog");
@@ -144,6 +184,7 @@ GtkWidget* Window::build_content()
     g_object_unref(section);
     GtkWidget* menu_button = gtk_menu_button_new();
     gtk_menu_button_set_icon_name(GTK_MENU_BUTTON(menu_button), "open-menu-symbolic");
+    name_icon_button(menu_button, _("Main Menu"));
     gtk_menu_button_set_menu_model(GTK_MENU_BUTTON(menu_button), G_MENU_MODEL(menu));
     g_object_unref(menu);
     adw_header_bar_pack_end(ADW_HEADER_BAR(header), menu_button);
@@ -158,41 +199,35 @@ GtkWidget* Window::build_content()
             sidebar_->set_results(recent_.results());
             page_changed();
         });
-    adw_view_stack_add_titled_with_icon(ADW_VIEW_STACK(stack_), history_->widget(), history_page_name, _("History"),
-                                        "document-open-recent-symbolic");
+    add_named_page(history_->widget(), std::string(history_page_name), _("History"), "document-open-recent-symbolic",
+                   history_order);
     info_ = std::make_unique<InfoPage>();
-    adw_view_stack_add_titled_with_icon(ADW_VIEW_STACK(stack_), info_->widget(), info_page_name, _("Info"),
-                                        "dialog-information-symbolic");
+    add_named_page(info_->widget(), std::string(info_page_name), _("Info"), "dialog-information-symbolic", info_order);
     g_signal_connect(stack_, "notify::visible-child", G_CALLBACK(&Window::on_page_switched), this);
+    const char* first = adw_view_stack_get_visible_child_name(ADW_VIEW_STACK(stack_));
+    page_list_->select(first ? first : "");
 
     toasts_ = adw_toast_overlay_new();
     adw_toast_overlay_set_child(ADW_TOAST_OVERLAY(toasts_), stack_);
     gtk_box_append(GTK_BOX(box), toasts_);
-    GtkWidget* bar = adw_view_switcher_bar_new();
-    adw_view_switcher_bar_set_stack(ADW_VIEW_SWITCHER_BAR(bar), ADW_VIEW_STACK(stack_));
-    g_object_bind_property(switcher, "title-visible", bar, "reveal", G_BINDING_SYNC_CREATE);
-    gtk_box_append(GTK_BOX(box), bar);
     return box;
+}
+
+void Window::add_named_page(GtkWidget* widget, const std::string& name, const std::string& title,
+                            const std::string& icon, int order)
+{
+    adw_view_stack_add_titled_with_icon(ADW_VIEW_STACK(stack_), widget, name.c_str(), title.c_str(), icon.c_str());
+    page_list_->add(name, title, icon, { page_group(name, PageTarget::Device), order });
 }
 
 void Window::add_page(const BenchmarkPage& page)
 {
     auto view = std::make_unique<BenchmarkPageView>(page, *this);
+    const PageOrder order { page_group(page.kind, page.target), static_cast<int>(pages_.size()) };
     adw_view_stack_add_titled_with_icon(ADW_VIEW_STACK(stack_), view->widget(), page.kind.c_str(),
                                         _(page.title.c_str()), page.icon.c_str());
+    page_list_->add(page.kind, _(page.title.c_str()), page.icon, order);
     pages_.push_back(std::move(view));
-    if (history_) {
-        // History and Info stay the last pages (they hold their own references to their widgets).
-        adw_view_stack_remove(ADW_VIEW_STACK(stack_), history_->widget());
-        adw_view_stack_add_titled_with_icon(ADW_VIEW_STACK(stack_), history_->widget(), history_page_name,
-                                            _("History"), "document-open-recent-symbolic");
-    }
-    if (info_) {
-        // Info stays the last page (it holds its own reference to the widget).
-        adw_view_stack_remove(ADW_VIEW_STACK(stack_), info_->widget());
-        adw_view_stack_add_titled_with_icon(ADW_VIEW_STACK(stack_), info_->widget(), info_page_name, _("Info"),
-                                            "dialog-information-symbolic");
-    }
 }
 
 void Window::add_listed_pages()
@@ -226,6 +261,7 @@ void Window::update_page_visibility()
         bool visible = folder ? page.target == PageTarget::Directory : page.target != PageTarget::Directory;
         visible = visible && (listed ? client_->benchmark(page.kind) != nullptr : page.target == PageTarget::Device);
         adw_view_stack_page_set_visible(adw_view_stack_get_page(ADW_VIEW_STACK(stack_), view->widget()), visible);
+        page_list_->set_visible(page.kind, visible);
         if (visible && !first_visible)
             first_visible = view->widget();
         if (!visible && view->widget() == shown)
@@ -296,6 +332,7 @@ void Window::select_device(const std::string& selection)
     selected_folder_ = folder;
     for (auto& page : pages_)
         page->device_changed();
+    update_content_title();
     update_page_visibility();
     update_info_page();
     update_history_page();
@@ -328,6 +365,7 @@ void Window::devices_changed()
     if (selected_device_ != before)
         for (auto& page : pages_)
             page->device_changed();
+    update_content_title();
     update_info_page();
     update_history_page();
     for (auto& page : pages_)
@@ -378,6 +416,16 @@ void Window::daemon_availability_changed(bool running)
         page->benchmarks_changed();
 }
 
+void Window::update_content_title()
+{
+    std::string title;
+    if (!selected_folder_.empty())
+        title = folder_display_name(selected_folder_);
+    else if (const DeviceEntry* device = selected_device())
+        title = device_title(*device);
+    adw_window_title_set_title(ADW_WINDOW_TITLE(content_title_), title.empty() ? _("Disk Benchmark") : title.c_str());
+}
+
 void Window::update_info_page()
 {
     const DeviceEntry* device = selected_device();
@@ -424,6 +472,12 @@ void Window::show_page(const std::string& kind)
     adw_view_stack_set_visible_child_name(ADW_VIEW_STACK(stack_), kind.c_str());
 }
 
+void Window::reveal_page()
+{
+    if (!destroyed_ && adw_leaflet_get_folded(ADW_LEAFLET(leaflet_)))
+        adw_leaflet_set_visible_child(ADW_LEAFLET(leaflet_), content_);
+}
+
 BenchmarkPageView* Window::shown_page()
 {
     const char* name = adw_view_stack_get_visible_child_name(ADW_VIEW_STACK(stack_));
@@ -438,6 +492,7 @@ bool Window::run_benchmark(const std::string& kind)
     for (auto& page : pages_)
         if (page->page().kind == kind) {
             show_page(kind);
+            reveal_page();
             page->start();
             return true;
         }
@@ -448,7 +503,7 @@ std::string Window::status()
 {
     BenchmarkPageView* page = shown_page();
     const char* name = adw_view_stack_get_visible_child_name(ADW_VIEW_STACK(stack_));
-    if (!page && name && std::string_view(name) == history_page_name)
+    if (!page && name && name == history_page_name)
         return history_->status();
     return page ? page->status() : std::string(info_page_name) + ":idle:0";
 }
@@ -456,6 +511,8 @@ std::string Window::status()
 void Window::on_page_switched(GObject*, GParamSpec*, gpointer self)
 {
     auto* window = static_cast<Window*>(self);
+    const char* name = adw_view_stack_get_visible_child_name(ADW_VIEW_STACK(window->stack_));
+    window->page_list_->select(name ? name : "");
     // The reference picker is about benchmark pages only.
     gtk_widget_set_sensitive(window->reference_button_, window->shown_page() != nullptr);
     window->page_changed();

@@ -6,6 +6,7 @@
 #include "history_page.hpp"
 #include "info_page.hpp"
 #include "page_host.hpp"
+#include "page_list.hpp"
 
 #include <adwaita.h>
 
@@ -17,8 +18,9 @@
 
 namespace diskbench::client {
 
-// The main window: device sidebar | header with page switcher, reference
-// picker and menu; one page per benchmark plus Info; toasts.
+// The main window: devices | the list of pages (page_list.hpp) | the page,
+// under a header with the device's name, the reference picker and the
+// menu; one page per benchmark plus History and Info; toasts.
 class Window final : public PageHost, public DaemonClient::Observer {
 public:
     // `client` may be null (no system bus); the window then says so.
@@ -33,6 +35,9 @@ public:
     bool select_folder(const std::string& path);
     bool run_benchmark(const std::string& kind);
     void show_page(const std::string& kind);
+    // In a narrow (folded) window, shows the page's column: a page asked
+    // for by name, by shortcut or to run is what the user wants to see.
+    void reveal_page();
     // Keyboard navigation (window_pages.cpp): the next (+1) or previous (-1)
     // visible page, the n-th visible page (1-based), the Compare picker.
     bool show_adjacent_page(int step);
@@ -71,6 +76,11 @@ public:
 private:
     GtkWidget* build_sidebar();
     GtkWidget* build_content();
+    GtkWidget* build_page_column();
+    GtkWidget* back_button(const char* tooltip); // shown when folded: one column back
+    void add_named_page(GtkWidget* widget, const std::string& name, const std::string& title, const std::string& icon,
+                        int order);
+    void update_content_title();
     GtkWidget* build_reference_picker();
     void select_device(const std::string& selection);
     void add_listed_pages();
@@ -100,7 +110,10 @@ private:
     std::string selected_folder_;                              // one of folders_, or "" (a device is selected)
     std::unique_ptr<InfoPage> info_;
     std::unique_ptr<HistoryPage> history_;
+    std::unique_ptr<PageList> page_list_;
     GtkWidget* leaflet_ = nullptr;
+    GtkWidget* content_title_ = nullptr;
+    GtkWidget* content_ = nullptr; // the page's column of the leaflet
     GtkWidget* stack_ = nullptr;
     GtkWidget* toasts_ = nullptr;
     GtkWidget* reference_button_ = nullptr;

@@ -5,29 +5,9 @@
 
 namespace diskbench::client {
 
-namespace {
-
-// The names of the stack's visible pages, in the switcher's order.
-std::vector<std::string> visible_page_names(GtkWidget* stack)
-{
-    std::vector<std::string> names;
-    const Ref<GtkSelectionModel> pages = Ref<GtkSelectionModel>::adopt(adw_view_stack_get_pages(ADW_VIEW_STACK(stack)));
-    const guint count = g_list_model_get_n_items(G_LIST_MODEL(pages.get()));
-    for (guint i = 0; i < count; ++i) {
-        const Ref<AdwViewStackPage> page
-            = Ref<AdwViewStackPage>::adopt(ADW_VIEW_STACK_PAGE(g_list_model_get_item(G_LIST_MODEL(pages.get()), i)));
-        const char* name = adw_view_stack_page_get_name(page.get());
-        if (name && adw_view_stack_page_get_visible(page.get()))
-            names.emplace_back(name);
-    }
-    return names;
-}
-
-} // namespace
-
 bool Window::show_adjacent_page(int step)
 {
-    const std::vector<std::string> names = visible_page_names(stack_);
+    const std::vector<std::string> names = page_list_->visible_names();
     const char* shown = adw_view_stack_get_visible_child_name(ADW_VIEW_STACK(stack_));
     const auto at = std::find(names.begin(), names.end(), shown ? shown : "");
     if (at == names.end())
@@ -43,7 +23,7 @@ bool Window::show_adjacent_page(int step)
 
 bool Window::show_page_number(int number)
 {
-    const std::vector<std::string> names = visible_page_names(stack_);
+    const std::vector<std::string> names = page_list_->visible_names();
     if (number < 1 || number > static_cast<int>(names.size()))
         return false;
     show_page(names[static_cast<std::size_t>(number - 1)]);
@@ -55,6 +35,7 @@ void Window::focus_shown_page()
 {
     // A page reached by keyboard gets the keyboard: its primary control
     // (Start, the newest kept result), else its first focusable widget.
+    reveal_page();
     if (BenchmarkPageView* page = shown_page())
         page->focus_primary();
     else if (adw_view_stack_get_visible_child(ADW_VIEW_STACK(stack_)) == history_->widget())

@@ -3,6 +3,7 @@
 // opened, saved and exported, and the reference picker that overlays an
 // earlier result.
 #include "window.hpp"
+#include "icon_button.hpp"
 
 #include "results/job_result.hpp"
 #include "results/recent_results.hpp"
@@ -62,7 +63,7 @@ GtkWidget* Window::build_reference_picker()
     reference_button_ = gtk_menu_button_new();
     gtk_menu_button_set_icon_name(GTK_MENU_BUTTON(reference_button_), "view-dual-symbolic");
     gtk_menu_button_set_popover(GTK_MENU_BUTTON(reference_button_), reference_popover_);
-    gtk_widget_set_tooltip_text(reference_button_, _("Compare with an earlier result"));
+    name_icon_button(reference_button_, _("Compare with an earlier result"));
     return reference_button_;
 }
 

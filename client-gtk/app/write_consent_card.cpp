@@ -26,7 +26,12 @@ WriteConsentCard::WriteConsentCard(std::function<void()> changed)
     gtk_box_append(GTK_BOX(top), label_);
     gtk_box_append(GTK_BOX(card), top);
 
-    GtkWidget* modes = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 12);
+    // The choices on one line when there is room, else wrapped (a phone).
+    GtkWidget* modes = gtk_flow_box_new();
+    gtk_flow_box_set_selection_mode(GTK_FLOW_BOX(modes), GTK_SELECTION_NONE);
+    gtk_flow_box_set_max_children_per_line(GTK_FLOW_BOX(modes), 3);
+    gtk_flow_box_set_column_spacing(GTK_FLOW_BOX(modes), 12);
+    gtk_flow_box_set_row_spacing(GTK_FLOW_BOX(modes), 6);
     keep_button_ = gtk_check_button_new_with_mnemonic(_("_Keep data (read and write back)"));
     erase_button_ = gtk_check_button_new_with_mnemonic(_("_Erase data"));
     gtk_check_button_set_group(GTK_CHECK_BUTTON(erase_button_), GTK_CHECK_BUTTON(keep_button_));
@@ -38,9 +43,11 @@ WriteConsentCard::WriteConsentCard(std::function<void()> changed)
     confirm_entry_ = gtk_entry_new();
     gtk_widget_set_hexpand(confirm_entry_, TRUE);
     g_signal_connect(confirm_entry_, "changed", G_CALLBACK(&WriteConsentCard::on_confirm_changed), this);
-    gtk_box_append(GTK_BOX(modes), keep_button_);
-    gtk_box_append(GTK_BOX(modes), erase_button_);
-    gtk_box_append(GTK_BOX(modes), confirm_entry_);
+    for (GtkWidget* child : { keep_button_, erase_button_, confirm_entry_ }) {
+        gtk_flow_box_append(GTK_FLOW_BOX(modes), child);
+        // The flow box's cells are layout only: Tab goes to the controls.
+        gtk_widget_set_focusable(gtk_widget_get_parent(child), FALSE);
+    }
     gtk_box_append(GTK_BOX(card), modes);
 
     blocker_label_ = gtk_label_new(nullptr);

@@ -76,6 +76,47 @@ std::string fio_profile_test(const std::string& test, const std::string& node, s
                        warmup, seconds, sequential ? "" : " --norandommap --randrepeat=0");
 }
 
+// One direction of a file-profile test as fio runs it on a file of its
+// own in the folder (fio lays the file out first, as we fill ours;
+// --unlink removes it after).
+struct FileFio {
+    std::string path;
+    std::int64_t size = 0;
+    double seconds = 5, warmup = 1;
+    bool direct = true, zeros = false;
+    std::int64_t mix_read_percent = 70;
+};
+
+std::string fio_file_test(const std::string& test, const std::string& direction, const FileFio& f)
+{
+    const bool sequential = test.starts_with("SEQ");
+    std::string size;
+    std::size_t i = 3;
+    while (i < test.size() && test[i] != ' ')
+        size += static_cast<char>(std::tolower(static_cast<unsigned char>(test[i++])));
+    int depth = 1, threads = 1;
+    std::sscanf(test.c_str() + std::min(test.size(), i), " Q%dT%d", &depth, &threads);
+    std::string rw = direction == "mix" ? "randrw" : direction == "write" ? (sequential ? "write" : "randwrite")
+                                                                          : (sequential ? "read" : "randread");
+    std::string name = direction + "-" + test;
+    for (char& c : name)
+        if (c == ' ')
+            c = '_';
+    std::string command = fmt::format(
+        "fio --name={} --filename={} --size={} --direct={} --ioengine=io_uring --rw={} --bs={} --iodepth={} "
+        "--numjobs={} --ramp_time={:g} --runtime={:g} --time_based --group_reporting --unlink=1",
+        name, f.path, fio_size(f.size), f.direct ? 1 : 0, rw, size, depth, threads, f.warmup, f.seconds);
+    if (direction == "mix")
+        command += fmt::format(" --rwmixread={}", f.mix_read_percent);
+    if (direction != "read")
+        command += " --end_fsync=1";
+    if (!sequential || direction == "mix")
+        command += " --norandommap --randrepeat=0";
+    if (f.zeros)
+        command += " --zero_buffers";
+    return command;
+}
+
 } // namespace
 
 BenchmarkDescription describe_benchmark(const std::string& kind, const SavedValueMap& p, const std::string& node,
@@ -172,6 +213,8 @@ BenchmarkDescription describe_benchmark(const std::string& kind, const SavedValu
         d.what = printf_text(_("Runs %s, each after %.1f s of warm-up for %.1f s, within the first %s of the "
                                  "device. SEQ = sequential, RND = random, Q = reads in flight per thread, T = threads."),
                                tests.c_str(), warmup, seconds, bytes(integer_of(p, "region_size", 1LL << 30)).c_str());
+        if (const double rest = number_of(p, "interval_s", 0); rest > 0)
+            d.what += " " + printf_text(_("Rests %.0f s between two tests."), rest);
         for (const std::string& test : split_profile_tests(tests))
             d.fio_commands.push_back(
                 fio_profile_test(test, node, integer_of(p, "region_size", 1LL << 30), seconds, warmup));
@@ -186,6 +229,26 @@ BenchmarkDescription describe_benchmark(const std::string& kind, const SavedValu
                                number_of(p, "warmup_s", 1), number_of(p, "duration_s", 5),
                                mix.empty() ? "-" : mix.c_str(),
                                static_cast<long long>(integer_of(p, "mix_read_percent", 70)));
+        if (const double rest = number_of(p, "interval_s", 5); rest > 0)
+            d.what += " " + printf_text(_("Rests %.0f s between two tests."), rest);
+        // The same with fio, test by test, direction by direction, as `select` chooses.
+        const std::string select = text_of(p, "select", "read-write");
+        FileFio f;
+        f.path = shell_quoted(node + "/diskbench-fio.tmp");
+        f.size = integer_of(p, "file_size", 1LL << 30);
+        f.seconds = number_of(p, "duration_s", 5);
+        f.warmup = number_of(p, "warmup_s", 1);
+        f.direct = boolean_of(p, "direct", true);
+        f.zeros = text_of(p, "data", "random") == "zeros";
+        f.mix_read_percent = integer_of(p, "mix_read_percent", 70);
+        for (const std::string& test : split_profile_tests(tests)) {
+            if (select == "read-write" || select == "read")
+                d.fio_commands.push_back(fio_file_test(test, "read", f));
+            if (select == "read-write" || select == "write")
+                d.fio_commands.push_back(fio_file_test(test, "write", f));
+        }
+        if (!mix.empty() && (select == "read-write" || select == "mix"))
+            d.fio_commands.push_back(fio_file_test(mix, "mix", f));
     } else if (kind == kinds::qd_sweep) {
         const std::int64_t max_depth = integer_of(p, "max_queue_depth", 128);
         const std::int64_t max_threads = integer_of(p, "max_threads", 8);

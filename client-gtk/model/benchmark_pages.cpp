@@ -277,7 +277,8 @@ std::string summary_line(const SavedValueMap& summary)
     for (const auto& [key, value] : summary) {
         const double* number = std::get_if<double>(&value);
         const std::int64_t* integer = std::get_if<std::int64_t>(&value);
-        if (!number && !integer)
+        // A setting the run echoes (the rest between Profiles' tests) is not a figure.
+        if ((!number && !integer) || key == "interval_s")
             continue;
         for (const Suffix& suffix : suffixes) {
             if (!key.ends_with(suffix.ending) || key.size() == suffix.ending.size())

@@ -3,8 +3,8 @@
 
 // The Profiles page of a folder (file-profile) as CrystalDiskMark users
 // know it: a row per test with its Read and Write figures, filled in as each
-// test ends, and the plain-text report "Copy as text" puts on the clipboard
-// for forum posts. No GTK here, so the tests check both directly.
+// test ends. (Its text, for forum posts, is libdiskbench-client's
+// crystal_report.) No GTK here, so the tests check it directly.
 
 #include "types/result_types.hpp"
 
@@ -17,7 +17,7 @@ namespace diskbench::client {
 // One direction of one test: MB/s as soon as the test has ended (from the
 // run's "read"/"write" series), the rest once the summary is there.
 struct FileProfileFigures {
-    std::optional<double> mb_s, iops, p50_us, p99_us, p99_9_us;
+    std::optional<double> mb_s, iops, mean_us, p50_us, p99_us, p99_9_us;
 };
 
 struct FileProfileRow {
@@ -32,16 +32,5 @@ std::vector<std::string> file_profile_tests(const SavedValueMap& parameters, con
 
 // The grid of `result` (a live job's or a saved one): a row per test.
 std::vector<FileProfileRow> file_profile_rows(const SavedResult& result);
-
-// The settings line: "test file 1 GiB, random data, 5 s per test after 1 s
-// warm-up, direct I/O".
-std::string file_profile_settings(const SavedValueMap& parameters, const SavedValueMap& summary);
-
-// The whole report as plain text: title, folder, device, filesystem, date,
-// settings, one line per test with every figure, warnings.
-std::string file_profile_report(const SavedResult& result);
-
-// "1 GiB", "512 MiB", "16 MiB": byte sizes as users pick them.
-std::string byte_size_text(std::uint64_t bytes);
 
 } // namespace diskbench::client

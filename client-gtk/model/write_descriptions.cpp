@@ -40,18 +40,6 @@ std::string fio_size(std::int64_t value)
     return fmt::format("{}", value);
 }
 
-// A path for a shell command line: quoted when it needs it.
-std::string shell_quoted(const std::string& path)
-{
-    const bool plain = std::all_of(path.begin(), path.end(), [](char c) {
-        return g_ascii_isalnum(c) || c == '/' || c == '.' || c == '_' || c == '-';
-    });
-    if (plain && !path.empty())
-        return path;
-    const std::unique_ptr<gchar, decltype(&g_free)> quoted(g_shell_quote(path.c_str()), g_free);
-    return quoted.get();
-}
-
 std::int64_t block_or_logical(const SavedValueMap& p, const char* key, std::int64_t fallback, std::uint32_t logical)
 {
     const std::int64_t block = integer_of(p, key, fallback);
@@ -205,6 +193,17 @@ std::optional<BenchmarkDescription> describe_write_benchmark(const std::string& 
         return std::nullopt;
     }
     return d;
+}
+
+std::string shell_quoted(const std::string& path)
+{
+    const bool plain = std::all_of(path.begin(), path.end(), [](char c) {
+        return g_ascii_isalnum(c) || c == '/' || c == '.' || c == '_' || c == '-';
+    });
+    if (plain && !path.empty())
+        return path;
+    const std::unique_ptr<gchar, decltype(&g_free)> quoted(g_shell_quote(path.c_str()), g_free);
+    return quoted.get();
 }
 
 } // namespace diskbench::client

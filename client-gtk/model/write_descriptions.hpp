@@ -17,4 +17,7 @@ std::optional<BenchmarkDescription> describe_write_benchmark(const std::string& 
                                                              const std::string& target,
                                                              std::uint32_t logical_block_size);
 
+// A path for a shell command line: quoted when it needs it.
+std::string shell_quoted(const std::string& path);
+
 } // namespace diskbench::client

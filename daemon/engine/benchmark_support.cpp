@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "benchmark_support.hpp"
 
+#include "contract/series.hpp"
+
 #include "errors.hpp"
 #include "prng.hpp"
 
@@ -150,6 +152,23 @@ void add_latency_summary(ValueMap& summary, const LatencyHistogram& latency, con
     summary[prefix + "latency_p90_us"] = to_us(latency.percentile(0.90));
     summary[prefix + "latency_p99_us"] = to_us(latency.percentile(0.99));
     summary[prefix + "latency_p99_9_us"] = to_us(latency.percentile(0.999));
+}
+
+void add_latency_cdf(Recorder& recorder, std::string_view what, const LatencyHistogram& latency)
+{
+    if (latency.count() == 0)
+        return;
+    // Dense where tails live: a CDF is read at its median and its last percents.
+    static constexpr double fractions[] = { 0,   0.001, 0.01, 0.05, 0.1,   0.2,   0.3,   0.4,    0.5, 0.6,
+                                            0.7, 0.8,   0.9,  0.95, 0.99, 0.995, 0.999, 0.9999, 1.0 };
+    std::string name(contract::latency_cdf_prefix);
+    if (!what.empty())
+        name += "-" + std::string(what);
+    const std::size_t series = recorder.add_series({ std::move(name), "us", "%", SeriesStyle::Line });
+    for (const double fraction : fractions) {
+        const std::uint64_t ns = fraction == 0 ? latency.min() : latency.percentile(fraction);
+        recorder.add_point(series, { to_us(ns), fraction * 100 });
+    }
 }
 
 std::uint64_t worker_seed(std::uint64_t seed, unsigned index) noexcept

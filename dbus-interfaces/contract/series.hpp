@@ -48,4 +48,18 @@ inline constexpr std::string_view partial_series_suffix = ".partial";
     return is_partial_series(name) ? name.substr(0, name.size() - partial_series_suffix.size()) : name;
 }
 
+// Since API 0.11 a series "cdf" or "cdf-WHAT" is a latency distribution
+// (x: latency in us, y: percent of the requests at or below it) from the
+// engine's latency histogram, at fixed quantiles: of the whole run (seek),
+// of one block size ("cdf-4096"), of one profile test ("cdf-seq1m_q8t1"),
+// of one direction of a folder test ("cdf-rnd4k_q1t1-write").
+inline constexpr std::string_view latency_cdf_prefix = "cdf";
+
+[[nodiscard]] inline bool is_latency_cdf(std::string_view name) noexcept
+{
+    return name == latency_cdf_prefix
+        || (name.size() > latency_cdf_prefix.size() + 1 && name.starts_with(latency_cdf_prefix)
+            && name[latency_cdf_prefix.size()] == '-');
+}
+
 } // namespace diskbench::contract

@@ -2,6 +2,7 @@
 #include "results/result_report.hpp"
 
 #include "results/capacity_check.hpp"
+#include "results/crystal_report.hpp"
 #include "results/job_result.hpp"
 #include "results/result_checks.hpp"
 #include "results/surface_faults.hpp"
@@ -105,8 +106,28 @@ std::string result_heading(const SavedResult& result, const OutsideText& outside
     return text + "\n";
 }
 
+std::string result_report_footer(const SavedResult& result, const OutsideText& outside)
+{
+    const ResultChecks checks = result_checks(result.summary, result.warnings);
+    std::string lines;
+    for (const CheckLine& line : checks.lines)
+        lines += std::string(line.passed ? "✓ " : "⚠ ") + outside(line.text) + "\n";
+    // In the user's language where the daemon sent catalogue messages (0.5).
+    for (const std::string& warning :
+         localized_lines(warnings_outside(checks, result.warnings), result.warnings, result.warning_messages))
+        lines += "⚠ " + outside(warning) + "\n";
+    for (const std::string& note : localized_lines(result.notes, result.notes, result.note_messages))
+        lines += printf_text(_("Note: %s"), outside(note).c_str()) + "\n";
+    if (const std::string device = device_line(result, outside); !device.empty())
+        lines += (lines.empty() ? "" : "\n") + device;
+    return lines;
+}
+
 std::string result_report(const SavedResult& result, const OutsideText& outside)
 {
+    // The Profiles as CrystalDiskMark's users know their text.
+    if (has_crystal_layout(result.kind))
+        return crystal_report(result, outside);
     std::string text = result_heading(result, outside);
     // The headline's labels may come from the file's summary keys.
     if (const std::string line = headline(result); !line.empty())
@@ -146,20 +167,10 @@ std::string result_report(const SavedResult& result, const OutsideText& outside)
         }
     }
 
-    const ResultChecks checks = result_checks(result.summary, result.warnings);
-    std::string lines;
-    for (const CheckLine& line : checks.lines)
-        lines += std::string(line.passed ? "✓ " : "⚠ ") + outside(line.text) + "\n";
-    // In the user's language where the daemon sent catalogue messages (0.5).
-    for (const std::string& warning :
-         localized_lines(warnings_outside(checks, result.warnings), result.warnings, result.warning_messages))
-        lines += "⚠ " + outside(warning) + "\n";
-    for (const std::string& note : localized_lines(result.notes, result.notes, result.note_messages))
-        lines += printf_text(_("Note: %s"), outside(note).c_str()) + "\n";
-    if (!found.empty() || !lines.empty())
-        text += "\n" + found + lines;
-    if (const std::string device = device_line(result, outside); !device.empty())
-        text += "\n" + device;
+    if (!found.empty())
+        text += "\n" + found;
+    if (const std::string footer = result_report_footer(result, outside); !footer.empty())
+        text += (found.empty() ? "\n" : "") + footer;
     return text;
 }
 

@@ -25,6 +25,10 @@ using OutsideText = std::function<std::string(std::string_view)>;
 
 std::string result_report(const SavedResult& result, const OutsideText& outside);
 
+// The end every result's text shares: the checks as ✓/⚠ lines, the
+// warnings the checks do not cover, the notes, then the device line.
+std::string result_report_footer(const SavedResult& result, const OutsideText& outside);
+
 // "seek on /dev/sdb: finished  (27 Nov 2026 21:04, 3.2 s)  backend io_uring"
 std::string result_heading(const SavedResult& result, const OutsideText& outside);
 

@@ -16,7 +16,8 @@ constexpr KindTitle titles[] = {
     // time, Random = random reads per block size, Cont = continuous
     // (sequential) read, Surface = whole-surface read map, Block = block
     // size sweep, Profiles = CrystalDiskMark-style tests, QD sweep =
-    // queue depth sweep. Keep them short: they share one switcher.
+    // queue depth sweep. Keep them short: they are the rows of the
+    // app's list of pages.
     // TRANSLATORS: the first page: GNOME Disks' benchmark (read rate over
     // the whole disk and access time in about a minute).
     { kinds::overview, N_("Overview"),

@@ -96,6 +96,10 @@ constexpr std::array labels {
     Label { "access_block_size", N_("Access-time read size"), true, N_("Device's block size") },
     /* TRANSLATORS: benchmark setting of the capacity check: how many blocks it writes over the device (0: automatic) */
     Label { "probes", N_("Probe blocks") },
+    /* TRANSLATORS: Profiles setting (CrystalDiskMark's Interval): seconds of rest between two tests */
+    Label { "interval_s", N_("Rest between tests (s)") },
+    /* TRANSLATORS: Profiles setting (CrystalDiskMark's test mode): read, write, both or the mixed test */
+    Label { "select", N_("Tests") },
 };
 
 struct Word {
@@ -112,6 +116,18 @@ constexpr std::array words {
     Word { "preset", "default", N_("Standard") },
     /* TRANSLATORS: test set: CrystalDiskMark's NVMe SSD tests */
     Word { "preset", "nvme", N_("NVMe SSD") },
+    /* TRANSLATORS: test set: CrystalDiskMark's Peak Performance profile (deep queues) */
+    Word { "preset", "peak", N_("Peak performance") },
+    /* TRANSLATORS: test set: CrystalDiskMark's Real World Performance profile (one request at a time) */
+    Word { "preset", "real-world", N_("Real-world performance") },
+    /* TRANSLATORS: Profiles tests: each test as reads and as writes, then the mixed test */
+    Word { "select", "read-write", N_("Read and write") },
+    /* TRANSLATORS: Profiles tests: reads only */
+    Word { "select", "read", N_("Read only") },
+    /* TRANSLATORS: Profiles tests: writes only */
+    Word { "select", "write", N_("Write only") },
+    /* TRANSLATORS: Profiles tests: only the mixed read/write test */
+    Word { "select", "mix", N_("Mixed test only") },
     /* TRANSLATORS: write mode: each range is read and written back unchanged */
     Word { "mode", "preserve", N_("Keep the data") },
     /* TRANSLATORS: write mode: random data over the device's contents */

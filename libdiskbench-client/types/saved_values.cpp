@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "types/saved_values.hpp"
 
+#include "contract/profile_presets.hpp"
+
 #include <glib.h>
 
 #include <algorithm>
@@ -85,9 +87,7 @@ std::vector<std::string> split_profile_tests(const std::string& list)
 
 std::string profile_preset_tests(const std::string& preset)
 {
-    if (preset == "nvme")
-        return "SEQ1M Q8T1, SEQ128K Q32T1, RND4K Q32T16, RND4K Q1T1";
-    return "SEQ1M Q8T1, SEQ1M Q1T1, RND4K Q32T1, RND4K Q1T1";
+    return std::string(contract::profile_preset_tests(preset));
 }
 
 std::string profile_tests_of(const SavedValueMap& parameters)

@@ -59,6 +59,13 @@ from gui_session import (ACTIONS_IFACE, APP_ACTIONS, APP_ID, APP_OBJECT, DEFAULT
                          screenshot, spawn, start_session_bus, start_xvfb, stop_process,
                          user_dir, user_kwargs, x_window_names)
 
+# The accessibility tests: the tree reader run as the app's user, the name
+# the app has on the accessibility bus (its program name), and what the app
+# needs to speak AT-SPI (GUI_ENV turns it off for every other test).
+ATSPI_TREE = os.path.join(os.path.dirname(os.path.abspath(__file__)), 'atspi_tree.py')
+APP_NAME = 'diskbench'
+ACCESSIBLE_APP_ENV = {'GTK_A11Y': 'atspi'}
+
 # The colours of the current series in the app's graphs (GNOME blue 4 and 3).
 SERIES_COLOURS = ((0x1c, 0x71, 0xd8), (0x35, 0x84, 0xe4))
 # A graph is drawn when more series pixels than this show outside solid blocks.
@@ -231,8 +238,9 @@ def series_pixels(path, colours=SERIES_COLOURS, tolerance=12, solid_area=40, sol
 WARNING_ICON_COLOURS = ((0x9c, 0x6e, 0x03),)
 CARD_WHITE = (0xff, 0xff, 0xff)
 PAGE_BACKGROUND = (0xfa, 0xfa, 0xfa)
-# The sidebar ends here on the 1280-pixel screen; the page is right of it.
-PAGE_LEFT = 280
+# The device sidebar and the page list end here on the 1280-pixel screen;
+# the page is right of them.
+PAGE_LEFT = 500
 
 
 class CardNotFound(AssertionError):
@@ -473,6 +481,38 @@ class GuiStack:
 
     def app_log(self):
         return _read(self.app.logpath if self.app else None) or '(no output)'
+
+    # ---- accessibility (AT-SPI), as Orca reads the app ----
+
+    def start_accessibility_bus(self):
+        """at-spi-bus-launcher as the user on our session bus: it owns
+        org.a11y.Bus and runs the accessibility bus (a dbus-daemon) that a
+        screen reader and the app meet on. Start the app after it, with
+        ACCESSIBLE_APP_ENV. Stopped with the stack (by PID; the launcher
+        ends its bus, and the registry daemon the bus started goes with it)."""
+        launcher = '/usr/libexec/at-spi-bus-launcher'
+        if not os.access(launcher, os.X_OK):
+            raise PrerequisiteMissing('at-spi-bus-launcher not found: apt-get install at-spi2-core')
+        self.a11y_bus = spawn(self.stack, 'at-spi-bus-launcher', [launcher, '--launch-immediately'],
+                              env=self.user_env(), user=self.user, cwd=self.home)
+        self.wait_for(lambda: self.name_has_owner('org.a11y.Bus'), 20,
+                      what='at-spi-bus-launcher to own org.a11y.Bus')
+
+    def accessible_tree(self, everything=False, timeout=60):
+        """The app's accessibility tree (atspi_tree.py's JSON), read as the user."""
+        argv = ['/usr/bin/python3', ATSPI_TREE, APP_NAME] + (['--all'] if everything else [])
+        last = []
+
+        def read():
+            res = run_as(self.user, argv, self.user_env(), timeout=timeout, cwd=self.home)
+            last[:] = [res.stderr.strip()]
+            # The registry lists the app a moment after it starts, and
+            # now and then answers a first call with an empty desktop.
+            return json.loads(res.stdout) if res.returncode == 0 else None
+        try:
+            return self.wait_for(read, timeout, what='the app on the accessibility bus', interval=0.5)
+        except TimeoutError:
+            raise AssertionError(f'reading the accessibility tree failed: {last[0] if last else "?"}') from None
 
     # ---- waiting ----
 

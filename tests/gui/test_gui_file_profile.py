@@ -7,10 +7,12 @@ filesystem on the test's own loop device; select it ("select-folder"),
 show the file-profile page, make the run short ("set-parameter"), Start
 ("run-benchmark"), and watch the grid ("profile-grid": its MB/s cells,
 Read then Write per test) fill in while the run goes, then hold every
-figure the daemon reports. Ctrl+C (xdotool) puts the text report on the
-clipboard; the test reads it back (GTK 4 through PyGObject, on the same X
-display) and checks device, filesystem, settings and every figure. A
-screenshot of the page is kept.
+figure the daemon reports; the unit menu ("profile-unit": MB/s, GB/s, IOPS,
+µs) changes the large figures. Ctrl+C (xdotool) puts the text in
+CrystalDiskMark's layout on the clipboard; the test reads it back (GTK 4
+through PyGObject, on the same X display) and checks its blocks, lines and
+figures, on the folder page and on the device Profiles page. Screenshots of
+the page are kept.
 
 Run (as root): meson test -C BUILD --print-errorlogs gui-file-profile; by hand, with the
 arguments every GUI test file takes (tests/gui/README.md).
@@ -87,7 +89,8 @@ class FileProfileGuiTest(gui_stack.GuiTestCase):
         self.assertTrue(all(c == '–' for c in cells), cells)
 
     def test_02_start_fills_the_cells_as_each_test_ends(self):
-        for key, value in (('file_size', f'<uint64 {16 * MiB}>'), ('duration_s', '<0.6>'), ('warmup_s', '<0.1>')):
+        for key, value in (('file_size', f'<uint64 {16 * MiB}>'), ('duration_s', '<0.6>'), ('warmup_s', '<0.1>'),
+                           ('interval_s', '<0.0>')):
             self.gui.activate_action('set-parameter', f"('{key}', {value})")
         self.gui.activate('run-benchmark', 'file-profile')
         # While it runs: some cells filled, later ones still empty.
@@ -131,26 +134,81 @@ class FileProfileGuiTest(gui_stack.GuiTestCase):
         self.gui.screenshot(shot)
         print(f'screenshot {shot}', flush=True)
 
-    def test_03_ctrl_c_copies_the_report(self):
-        self.gui.send_keys('ctrl+c')
-        text = self.gui.wait_for(lambda: (t := self.clipboard()) and 'file-profile' in t and t, 20,
-                                 what='the report on the clipboard')
-        print(text, flush=True)
-        self.assertIn(self.folder, text)
-        self.assertIn(self.fs_loop.node, text)
-        self.assertIn('ext4', text)
-        self.assertIn('16 MiB', text)
-        self.assertIn('direct I/O', text)
+    def test_02b_the_unit_menu_changes_the_large_figures(self):
         summary = self.summary
-        lines = text.splitlines()
-        for test, key in zip(TESTS, KEYS):
-            [line] = [ln for ln in lines if ln.startswith(test + ' ')]
-            for direction in ('read', 'write'):
-                self.assertIn(f"{summary[f'{key}.{direction}_mb_s']:.2f}", line, (test, direction))
-                self.assertIn(f"{summary[f'{key}.{direction}_iops']:.0f}", line, (test, direction))
-                p = [summary[f'{key}.{direction}_latency_{q}_us'] for q in ('p50', 'p99', 'p99_9')]
-                self.assertIn('/'.join(f'{v:.0f}' for v in p), line, (test, direction))
+        key = KEYS[0]
+        for unit, pattern, expected in (
+                ('gb-s', r'GB/s', summary[f'{key}.read_mb_s'] / 1000),
+                ('iops', r'IOPS', summary[f'{key}.read_iops']),
+                ('us', r'µs', summary[f'{key}.read_latency_mean_us']),
+                ('mb-s', r'MB/s', summary[f'{key}.read_mb_s'])):
+            with self.subTest(unit=unit):
+                self.gui.activate('profile-unit', unit)
+                cells = self.gui.wait_for(lambda: (g := self.grid()) and re.search(pattern, g[0]) and g, 10,
+                                          what=f'the grid in {pattern} (now {self.grid()[:1]})')
+                self.assertTrue(all(re.search(pattern, c) for c in cells if c != '–'), cells)
+                shown = number_in(cells[0])
+                self.assertAlmostEqual(shown, expected, delta=max(0.006, expected * 0.01), msg=unit)
+        self.gui.activate('profile-unit', 'gb-s')
+        gui_stack.settle(0.5)
+        self.gui.screenshot(self.screenshot_path('folder-profiles-gb-s.png'))
+        self.gui.activate('profile-unit', 'mb-s')
 
+    def copied_lines(self, what):
+        self.gui.send_keys('ctrl+c')
+        text = self.gui.wait_for(lambda: (t := self.clipboard()) and what in t and t, 20,
+                                 what=f'the report on the clipboard ({what})')
+        print(text, flush=True)
+        return text, text.splitlines()
+
+    def test_03_ctrl_c_copies_crystaldiskmarks_text(self):
+        text, lines = self.copied_lines('[Write]')
+        self.assertIn("Profiles (CrystalDiskMark's layout)", text)
+        self.assertIn(f'[folder {self.folder}]', text)
+        self.assertIn('   Test: 16 MiB (x1)', text)
+        self.assertIn('   Mode: random data, direct I/O', text)
+        self.assertIn('   Time: Measure 0.6 sec / Interval 0 sec', text)
+        self.assertIn('[Mix] Read 70%/Write 30%', text)
+        summary = self.summary
+        # A line per test and direction in CrystalDiskMark's notation,
+        # with the daemon's MB/s, IOPS and mean latency.
+        for direction in ('read', 'write'):
+            start = lines.index('[Read]' if direction == 'read' else '[Write]')
+            block = lines[start + 1:start + 5]
+            for test, key, line in zip(TESTS, KEYS, block):
+                self.assertTrue(line.startswith('  ' + ('SEQ    1MiB' if test.startswith('SEQ') else 'RND    4KiB')),
+                                line)
+                self.assertIn(f"{summary[f'{key}.{direction}_mb_s']:.3f} MB/s", line)
+                self.assertIn(f"{summary[f'{key}.{direction}_iops']:.1f} IOPS", line)
+                self.assertIn(f"{summary[f'{key}.{direction}_latency_mean_us']:.2f} us>", line)
+        # The device it ran on, after the checks.
+        self.assertIn(self.fs_loop.node, text)
+
+    def test_04_ctrl_c_on_the_device_profiles_gives_crystaldiskmarks_text(self):
+        self.gui.activate('select-device', self.gui.loop.node)
+        self.gui.activate('show-page', 'profile')
+        self.gui.wait_status('profile', states=('idle',), min_points=0, timeout=20)
+        for key, value in (('duration_s', '<0.3>'), ('warmup_s', '<0.0>'), ('region_size', f'<uint64 {32 * MiB}>'),
+                           ('preset', "<'real-world'>")):
+            self.gui.activate_action('set-parameter', f"('{key}', {value})")
+        self.gui.activate('run-benchmark', 'profile')
+        self.gui.wait_status('profile', min_points=1, timeout=120)
+        [job] = self.daemon_jobs('profile')[-1:]
+        summary = {k: v['data'] for k, v in self.daemon_property(job, 'Job', 'Summary').items()}
+        text, lines = self.copied_lines('[Read]')
+        self.assertNotIn('[Write]', text)  # a device's Profiles only read
+        start = lines.index('[Read]')
+        for line, test, key in zip(lines[start + 1:start + 3], ('SEQ    1MiB (Q=  1, T= 1)', 'RND    4KiB (Q=  1, T= 1)'),
+                                   ('seq1m_q1t1', 'rnd4k_q1t1')):
+            self.assertTrue(line.startswith(f'  {test}: '), line)
+            self.assertIn(f"{summary[f'{key}.throughput_mb_s']:.3f} MB/s", line)
+            self.assertIn(f"{summary[f'{key}.iops']:.1f} IOPS", line)
+            self.assertIn(f"{summary[f'{key}.latency_mean_us']:.2f} us>", line)
+        self.assertIn('Profile: Real-world performance', text)
+        self.assertIn(f'   Test: 32 MiB (x1) [{self.gui.loop.node}]', text)
+        # The checks and the device line CrystalDiskMark has not: the block layer saw the reads.
+        self.assertRegex(text, r'\n[✓⚠] ')
+        self.assertIn(f'Device: {self.gui.loop.node}', text)
 
 if __name__ == '__main__':
     gui_stack.main()

@@ -13,7 +13,8 @@ daemon, never from the code that binds them:
     page reached with Alt+1 has its Start focused; closing the Compare
     popover puts the keyboard back where it was;
   * Ctrl+Page Down / Ctrl+Page Up go to the next / previous page, Alt+3 to
-    the third (the order of the switcher: Seek, Random, Cont, ...);
+    the fourth (the order of the list of pages: Overview, Seek,
+    Random, Cont, ...);
   * Ctrl+? opens the shortcuts window (a toplevel named "Keyboard Shortcuts"; a
     screenshot is kept), Escape closes it; Ctrl+E opens the Export dialog;
     Ctrl+R opens the Compare popover (screenshots before/after).

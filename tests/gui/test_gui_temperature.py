@@ -140,7 +140,7 @@ class TemperatureGuiTest(gui_stack.GuiTestCase):
     def test_write_sweep_draws_the_median_in_its_band(self):
         """The device write sweep (its page used to draw the mean's bars):
         the median line in the blue of the current series, over a band of
-        the slowest..fastest repetition in the same blue at 35 %."""
+        the slowest..fastest repetition in the same blue at 20 %."""
         self.hot_drive.set_temperature(45.0)
         job = self.stack.start_benchmark(self.hot, 'device-write-sweep', {
             'mode': ('s', 'destroy'), 'confirm': ('s', 'DBT0101'), 'amount_per_size': ('t', 4 * 1024 * 1024),
@@ -155,8 +155,11 @@ class TemperatureGuiTest(gui_stack.GuiTestCase):
         _kind, state, _points = self.gui.wait_status('device-write-sweep', timeout=20)
         self.assertEqual(state, 'finished')
         shot = self.screenshot_path('write-sweep.png')
-        # The band: the series blue at alpha 0.35 over white (band_painter).
-        band_colour = tuple(round(255 - 0.35 * (255 - c)) for c in (0x1c, 0x71, 0xd8))
+        # The band: the series blue at alpha 0.2 over white (band_painter).
+        # (It read 0.35 here, which only the few pixels where the band's
+        # edges overlap come near: the test passed on a wide graph by luck
+        # and failed once the list of pages made the graph narrower.)
+        band_colour = tuple(round(255 - 0.2 * (255 - c)) for c in (0x1c, 0x71, 0xd8))
         last = [0, 0]
 
         def drawn():

@@ -380,7 +380,8 @@ class UserLimitsTest(harness.IntegrationTestCase):
             # Runs for seconds, so an accepted job still runs when the last
             # reply comes: the count is of jobs running at once.
             timed = {'file_size': ('t', 16 * 1024 * 1024), 'tests': ('s', 'SEQ1M Q1T1'), 'mix': ('s', ''),
-                     'duration_s': ('d', 5.0), 'warmup_s': ('d', 0.0), 'detach': ('b', True)}
+                     'duration_s': ('d', 5.0), 'warmup_s': ('d', 0.0), 'interval_s': ('d', 0.0),
+                     'detach': ('b', True)}
             replies = start_together(self.stack, 'dbtest-in', [(f, 'file-profile', timed) for f in folders])
             jobs += [r['job'] for r in replies if 'job' in r]
             refused = [r for r in replies if 'error' in r]

@@ -87,8 +87,9 @@ def units(args):
 
 
 def ours(engine, directory, args, unit_tests, with_mix):
+    # interval_s=0: fio rests between nothing either.
     out, _ = run([engine, "file-profile", directory, f"file_size={args.size}", f"duration_s={args.duration}",
-                  f"warmup_s={args.warmup}", "tests=" + ",".join(label for label, *_ in unit_tests),
+                  "interval_s=0", f"warmup_s={args.warmup}", "tests=" + ",".join(label for label, *_ in unit_tests),
                   "mix=" + (MIX[0].removeprefix("MIX ") if with_mix else "")])
     s = json.loads(out)["summary"]
     if not s.get("direct_io"):

@@ -67,7 +67,8 @@ ValueMap small_run(std::string_view kind)
                  { "tests", std::string("SEQ1M Q1T1") },
                  { "mix", std::string("") },
                  { "duration_s", 0.05 },
-                 { "warmup_s", 0.0 } };
+                 { "warmup_s", 0.0 },
+                 { "interval_s", 0.0 } };
     return {};
 }
 

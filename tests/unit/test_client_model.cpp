@@ -3,6 +3,8 @@
 // and its fio equivalent, jobs as result files, the recent-results store.
 #include "model/benchmark_description.hpp"
 #include "model/benchmark_pages.hpp"
+#include "model/page_groups.hpp"
+#include "contract/benchmark_kinds.hpp"
 #include "results/folder.hpp"
 #include "results/job_result.hpp"
 #include "model/pass_spread.hpp"
@@ -69,6 +71,41 @@ TEST_CASE("every daemon kind has a page with at least one view", "[client-model]
         CHECK_FALSE(page->views.empty());
     }
     CHECK(benchmark_page("nonsense") == nullptr);
+}
+
+TEST_CASE("the page list groups every kind: overview first, then read, write, filesystem, drive", "[client-model]")
+{
+    namespace kinds = diskbench::contract::kinds;
+    // Every kind the daemon knows lands in the group of what it does.
+    for (const std::string_view kind : kinds::all) {
+        const BenchmarkPage* page = benchmark_page(std::string(kind));
+        REQUIRE(page);
+        const PageGroup group = page_group(kind, page->target);
+        INFO(kind);
+        if (kind == kinds::overview)
+            CHECK(group == PageGroup::Overview);
+        else if (kind == kinds::surface || kind == kinds::verify_capacity)
+            CHECK(group == PageGroup::Drive);
+        else if (kinds::in_folder(kind))
+            CHECK(group == PageGroup::Filesystem);
+        else if (kinds::writes_device(kind))
+            CHECK(group == PageGroup::Write);
+        else
+            CHECK(group == PageGroup::Read);
+    }
+    CHECK(page_group(history_page_name, PageTarget::Device) == PageGroup::Drive);
+    CHECK(page_group(info_page_name, PageTarget::Device) == PageGroup::Drive);
+    // A kind this version does not know goes by how it is started.
+    CHECK(page_group("future-kind", PageTarget::Device) == PageGroup::Read);
+    CHECK(page_group("future-kind", PageTarget::DeviceWrite) == PageGroup::Write);
+    CHECK(page_group("future-kind", PageTarget::Directory) == PageGroup::Filesystem);
+    // The list sorts by group, then by the order pages were added.
+    CHECK(PageOrder { PageGroup::Overview, 9 } < PageOrder { PageGroup::Read, 0 });
+    CHECK(PageOrder { PageGroup::Read, 1 } < PageOrder { PageGroup::Read, 2 });
+    CHECK(PageOrder { PageGroup::Filesystem, 99 } < PageOrder { PageGroup::Drive, 0 });
+    for (const PageGroup group :
+         { PageGroup::Overview, PageGroup::Read, PageGroup::Write, PageGroup::Filesystem, PageGroup::Drive })
+        CHECK(std::string(page_group_title(group)).size() > 0);
 }
 
 TEST_CASE("views route the series they show, bands go around the line", "[client-model]")

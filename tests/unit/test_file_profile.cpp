@@ -34,7 +34,7 @@ constexpr std::uint64_t MiB = 1024 * 1024;
 // Short tests, so four tests x two directions + the mix take a few seconds.
 ValueMap quick(std::uint64_t file_size)
 {
-    return { { "file_size", file_size }, { "duration_s", 0.25 }, { "warmup_s", 0.05 } };
+    return { { "file_size", file_size }, { "duration_s", 0.25 }, { "warmup_s", 0.05 }, { "interval_s", 0.0 } };
 }
 
 const char* const default_keys[] = { "seq1m_q8t1", "seq1m_q1t1", "rnd4k_q32t1", "rnd4k_q1t1", "mix" };

@@ -1,13 +1,15 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The folder Profiles page's models: the grid's rows filling in as a run's
-// tests end, the plain-text report, the drop-down values of parameters with
+// tests end, its text in CrystalDiskMark's layout, the drop-down values of parameters with
 // a list (sizes as "1 GiB").
 #include "model/benchmark_description.hpp"
 #include "model/file_profile_report.hpp"
 #include "model/parameter_choices.hpp"
+#include "results/result_report.hpp"
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <sstream>
 
 using namespace diskbench::client;
@@ -59,7 +61,10 @@ SavedResult finished_run()
             r.summary[prefix + "latency_p50_us"] = 10.0 * (i + 1);
             r.summary[prefix + "latency_p99_us"] = 20.0 * (i + 1);
             r.summary[prefix + "latency_p99_9_us"] = 30.0 * (i + 1) + w;
+            r.summary[prefix + "latency_mean_us"] = 15.0 * (i + 1) + w;
         }
+    r.summary["mix.total_mb_s"] = 57.75;
+    r.summary["mix.read_percent"] = std::int64_t { 70 };
     r.warnings = { "drive is warm" };
     return r;
 }
@@ -102,43 +107,42 @@ TEST_CASE("the folder Profiles grid has a row per test, filled in as each test e
     CHECK(*done[4].write.p99_9_us == Approx(151));
 }
 
-TEST_CASE("the folder Profiles report holds the device, filesystem, date, settings and every figure",
-          "[client-model]")
+TEST_CASE("the folder Profiles as text reads like CrystalDiskMark's", "[client-model]")
 {
-    const std::string text = file_profile_report(finished_run());
+    const std::string text = result_report(finished_run(), [](std::string_view t) { return std::string(t); });
     INFO(text);
-    CHECK(contains(text, "/home/ann/bench"));
-    CHECK(contains(text, "/dev/nvme0n1 (Samsung SSD 980)"));
-    CHECK(contains(text, "ext4"));
+    std::istringstream in(text);
+    std::vector<std::string> lines;
+    for (std::string line; std::getline(in, line);)
+        lines.push_back(line);
+    const auto index_of = [&](const std::string& line) {
+        return std::find(lines.begin(), lines.end(), line) - lines.begin();
+    };
+    // CrystalDiskMark's blocks, in its order, a line per test in its notation and widths.
+    const auto read = index_of("[Read]"), write = index_of("[Write]"), mix = index_of("[Mix] Read 70%/Write 30%");
+    REQUIRE(read < write);
+    REQUIRE(write < mix);
+    REQUIRE(mix + 1 < static_cast<std::ptrdiff_t>(lines.size()));
+    CHECK(lines[static_cast<std::size_t>(read) + 1] == "  SEQ    1MiB (Q=  8, T= 1):  3456.780 MB/s [    1000.0 IOPS] <   15.00 us>");
+    CHECK(lines[static_cast<std::size_t>(read) + 4] == "  RND    4KiB (Q=  1, T= 1):    60.250 MB/s [    4000.0 IOPS] <   60.00 us>");
+    CHECK(lines[static_cast<std::size_t>(write) + 1] == "  SEQ    1MiB (Q=  8, T= 1):  2900.500 MB/s [    1001.0 IOPS] <   16.00 us>");
+    // The mixed test: the total rate, both directions' requests, their mean latency weighted by count.
+    CHECK(lines[static_cast<std::size_t>(mix) + 1] == "  RND    4KiB (Q=  1, T= 1):    57.750 MB/s [   10001.0 IOPS] <   75.50 us>");
+    // The footer: profile, test size and passes with the folder, data and I/O, times, date.
+    CHECK(contains(text, "Profile: Standard"));
+    CHECK(contains(text, "   Test: 1 GiB (x1) [folder /home/ann/bench]"));
+    CHECK(contains(text, "   Mode: random data, direct I/O"));
+    CHECK(contains(text, " Device: /dev/nvme0n1 (Samsung SSD 980), ext4"));
+    CHECK(contains(text, "   Time: Measure 5 sec / Interval 5 sec"));
     CHECK(contains(text, "2025")); // 1764000000 s: the date of the run
-    CHECK(contains(text, "1 GiB"));
-    CHECK(contains(text, "random data"));
-    CHECK(contains(text, "direct I/O"));
-    CHECK(contains(text, "70 % reads"));
-    CHECK(contains(text, "Warning: drive is warm"));
-    // One line per test with its ten figures, in the order of the run.
-    std::istringstream lines(text);
-    std::vector<std::string> test_lines;
-    for (std::string line; std::getline(lines, line);)
-        for (const char* test : { "SEQ1M Q8T1 ", "SEQ1M Q1T1 ", "RND4K Q32T1 ", "RND4K Q1T1 ", "MIX RND4K Q1T1 " })
-            if (line.starts_with(test))
-                test_lines.push_back(line);
-    REQUIRE(test_lines.size() == 5);
-    CHECK(contains(test_lines[0], "3456.78"));
-    CHECK(contains(test_lines[0], "2900.50"));
-    CHECK(contains(test_lines[0], "1000"));
-    CHECK(contains(test_lines[0], "1001"));
-    CHECK(contains(test_lines[0], "10/20/30"));
-    CHECK(contains(test_lines[0], "10/20/31"));
-    CHECK(contains(test_lines[3], "60.25"));
-    CHECK(contains(test_lines[3], "150.75"));
-    CHECK(contains(test_lines[4], "40.25"));
-    CHECK(contains(test_lines[4], "50/100/150"));
+    CHECK(contains(text, "⚠ drive is warm"));
 
     // A run still going: its missing figures are "-", not zeros.
-    const std::string partial = file_profile_report(running_run());
-    CHECK(contains(partial, "3456.78"));
-    CHECK_FALSE(contains(partial, "0.00"));
+    const std::string partial = result_report(running_run(), [](std::string_view t) { return std::string(t); });
+    INFO(partial);
+    CHECK(contains(partial, "  SEQ    1MiB (Q=  8, T= 1):  3456.780 MB/s [         - IOPS] <       - us>"));
+    CHECK_FALSE(contains(partial, "0.000 MB/s"));
+    CHECK(contains(partial, "  State: running"));
 }
 
 TEST_CASE("the folder Profiles page says what the run does", "[client-model]")
@@ -170,6 +174,4 @@ TEST_CASE("parameters with a list show as drop-downs, sizes in binary units", "[
                            { std::string("default"), std::string("nvme") }, true, "" };
     CHECK(choice_label(preset, std::string("nvme")) == "NVMe SSD"); // translated words (parameter_labels)
     CHECK(offered_values(preset, std::string("default")).size() == 2);
-    CHECK(byte_size_text(1ULL << 30) == "1 GiB");
-    CHECK(byte_size_text(256ULL << 20) == "256 MiB");
 }

@@ -8,6 +8,7 @@
 #include "result_text.hpp"
 
 #include "results/result_csv.hpp"
+#include "results/crystal_report.hpp"
 #include "results/result_report.hpp"
 #include "text/figure_labels.hpp"
 
@@ -122,6 +123,36 @@ TEST_CASE("a fake stick's capacity check as text leads with the loss", "[cli]")
     result.notes = {};
     const std::string text = cli::result_summary_text(result);
     CHECK(text == golden("capacity-report.txt", text));
+}
+
+TEST_CASE("a device's Profiles as text in CrystalDiskMark's layout, with the checks and the device", "[cli]")
+{
+    const UtcClock utc;
+    SavedResult result = seek_result();
+    result.kind = "profile";
+    result.parameters = { { "preset", std::string("peak") }, { "duration_s", 5.0 }, { "interval_s", 2.0 },
+                          { "passes", std::int64_t { 3 } } };
+    result.summary = { { "tests", std::string("SEQ1M Q8T1,RND4K Q32T16") },
+                       { "region_size", std::int64_t { 1LL << 30 } },
+                       { "interval_s", 2.0 },
+                       { "seq1m_q8t1.throughput_mb_s", 3512.345678 },
+                       { "seq1m_q8t1.iops", 3349.6 },
+                       { "seq1m_q8t1.latency_mean_us", 2386.71 },
+                       { "rnd4k_q32t16.throughput_mb_s", 1234.5 },
+                       { "rnd4k_q32t16.iops", 301391.6 },
+                       { "rnd4k_q32t16.latency_mean_us", 1698.4 },
+                       { "checked_device", std::string("loop0") },
+                       { "issued_read_bytes", std::int64_t { 4'096'000 } },
+                       { "device_read_bytes", std::int64_t { 4'096'000 } } };
+    result.warnings = {};
+    result.notes = {};
+    const std::string text = cli::result_summary_text(result);
+    CHECK(text == golden("profile-report.txt", text));
+    CHECK(client::result_report(result, [](std::string_view s) { return std::string(s); }) == text);
+    CHECK(client::crystal_test_name("SEQ128K Q32T1") == "SEQ  128KiB (Q= 32, T= 1)");
+    CHECK(client::crystal_test_name("RND4K Q1T16") == "RND    4KiB (Q=  1, T=16)");
+    CHECK(client::crystal_test_name("MIX RND4K Q1T1") == "MIX RND4K Q1T1"); // not a test's own name
+    CHECK(client::crystal_test_name("SEQ1M Q8") == "SEQ1M Q8");
 }
 
 TEST_CASE("text from a result file cannot reach the terminal as control characters", "[cli]")

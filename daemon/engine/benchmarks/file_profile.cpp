@@ -14,6 +14,7 @@
 #include "../io_buffers.hpp"
 #include "benchmarks.hpp"
 #include "file_support.hpp"
+#include "profile_options.hpp"
 #include "timed_run.hpp"
 
 #include <fcntl.h>
@@ -97,7 +98,8 @@ struct FileTest {
     bool mixed = false;
 };
 
-std::vector<FileTest> chosen_tests(const ParameterSet& params)
+// The tests `tests` names, else those of `preset`.
+std::vector<ProfileTest> listed_tests(const ParameterSet& params)
 {
     std::string text = params.text("tests");
     if (text.empty())
@@ -109,15 +111,39 @@ std::vector<FileTest> chosen_tests(const ParameterSet& params)
     if (tests->size() > max_profile_tests)
         throw ParameterError("tests", fmt::format("{} tests; at most {} run in one job", tests->size(),
                                                   max_profile_tests));
+    return *tests;
+}
+
+// CrystalDiskMark's test mode: which directions run (`select`).
+struct Selection {
+    bool reads = true;
+    bool writes = true;
+    bool mixed = true; // the mixed test, when `mix` names one
+};
+
+Selection selection(const ParameterSet& params)
+{
+    const std::string& select = params.text("select");
+    return { select == "read-write" || select == "read", select == "read-write" || select == "write",
+             select == "read-write" || select == "mix" };
+}
+
+std::vector<FileTest> chosen_tests(const ParameterSet& params, const Selection& selected)
+{
     std::vector<FileTest> chosen;
-    for (const auto& test : *tests)
-        chosen.push_back({ test, test.label(), test.summary_key(), false });
-    if (const std::string& mix = params.text("mix"); !mix.empty()) {
+    if (selected.reads || selected.writes) {
+        for (const auto& test : listed_tests(params))
+            chosen.push_back({ test, test.label(), test.summary_key(), false });
+    }
+    const std::string& mix = params.text("mix");
+    if (selected.mixed && !mix.empty()) {
         const auto test = parse_profile_test(mix);
         if (!test)
             throw ParameterError("mix", "expected one test like \"RND4K Q1T1\", or nothing for no mixed test");
         chosen.push_back({ *test, "MIX " + test->label(), "mix", true });
     }
+    if (chosen.empty())
+        throw ParameterError("select", "only the mixed test was chosen, and `mix` names none");
     return chosen;
 }
 
@@ -163,8 +189,14 @@ void fill(DirectoryContext& ctx, const ScratchFile& file, std::uint64_t size, co
     ::posix_fadvise(file.target.fd.get(), 0, 0, POSIX_FADV_DONTNEED);
 }
 
-void add_direction_summary(ValueMap& summary, const std::string& prefix, const IoRunStats& stats)
+// The figures of one direction of a test, and its latency distribution
+// ("cdf-seq1m_q8t1-read").
+void add_direction_summary(BenchmarkContext& ctx, const std::string& key, const char* direction,
+                           const IoRunStats& stats)
 {
+    ValueMap& summary = ctx.result.summary;
+    const std::string prefix = key + "." + direction + "_";
+    add_latency_cdf(ctx.recorder, key + "-" + direction, stats.latency);
     summary[prefix + "mb_s"] = stats.megabytes_per_second();
     summary[prefix + "iops"] = stats.iops();
     summary[prefix + "bytes"] = stats.bytes;
@@ -173,7 +205,8 @@ void add_direction_summary(ValueMap& summary, const std::string& prefix, const I
 
 void run(DirectoryContext& ctx)
 {
-    const std::vector<FileTest> tests = chosen_tests(ctx.params);
+    const Selection selected = selection(ctx.params);
+    const std::vector<FileTest> tests = chosen_tests(ctx.params, selected);
     std::uint32_t largest = 0;
     for (const FileTest& t : tests) {
         check_in_flight("tests", t.test.threads, t.test.queue_depth, t.test.block);
@@ -204,15 +237,30 @@ void run(DirectoryContext& ctx)
     if (ctx.cancel.cancelled())
         return;
 
-    const std::size_t read_series = ctx.recorder.add_series({ "read", "test", "MB/s", SeriesStyle::Bar });
-    const std::size_t write_series = ctx.recorder.add_series({ "write", "test", "MB/s", SeriesStyle::Bar });
+    // Only the directions that run get a series (the grid's columns).
+    const bool any_mixed = tests.back().mixed;
+    const std::size_t no_series = static_cast<std::size_t>(-1);
+    const std::size_t read_series = selected.reads || any_mixed
+        ? ctx.recorder.add_series({ "read", "test", "MB/s", SeriesStyle::Bar })
+        : no_series;
+    const std::size_t write_series = selected.writes || any_mixed
+        ? ctx.recorder.add_series({ "write", "test", "MB/s", SeriesStyle::Bar })
+        : no_series;
     BenchmarkContext on_file { file.target, ctx.params, ctx.recorder, ctx.result, ctx.cancel, ctx.io };
-    // Two runs per test (one for a mixed test), each an equal share.
+    // A run per chosen direction of each test (one for a mixed test), each an equal share.
     std::size_t runs = 0;
     for (const FileTest& t : tests)
-        runs += t.mixed ? 1 : 2;
+        runs += t.mixed ? 1 : (selected.reads ? 1 : 0) + (selected.writes ? 1 : 0);
     const double share = (1.0 - fill_share) / static_cast<double>(runs);
     double progress = fill_share;
+
+    // The rest before every timed run but the first (each direction of a
+    // test is a run of its own, as in CrystalDiskMark).
+    const double interval = ctx.params.real("interval_s");
+    bool first_run = true;
+    const auto rest = [&] { return std::exchange(first_run, false) || rest_between_tests(ctx.cancel, interval); };
+    ctx.result.summary["select"] = ctx.params.text("select");
+    ctx.result.summary["interval_s"] = interval;
 
     std::string labels;
     for (std::size_t i = 0; i < tests.size(); ++i) {
@@ -245,6 +293,8 @@ void run(DirectoryContext& ctx)
 
         try {
             if (t.mixed) {
+                if (!rest())
+                    break;
                 DirectionTally tally(t.test.threads);
                 plan.direction = IoDirection::Mixed;
                 plan.mix_read_percent = static_cast<unsigned>(ctx.params.unsigned_value("mix_read_percent"));
@@ -258,31 +308,38 @@ void run(DirectoryContext& ctx)
                 const IoRunStats writes = tally.stats(true, stats);
                 ctx.recorder.add_point(read_series, { x, reads.megabytes_per_second() });
                 ctx.recorder.add_point(write_series, { x, writes.megabytes_per_second() });
-                add_direction_summary(ctx.result.summary, key + "read_", reads);
-                add_direction_summary(ctx.result.summary, key + "write_", writes);
+                add_direction_summary(on_file, t.key, "read", reads);
+                add_direction_summary(on_file, t.key, "write", writes);
                 ctx.result.summary[key + "total_mb_s"] = stats.megabytes_per_second();
                 ctx.result.summary[key + "read_percent"] = std::uint64_t { plan.mix_read_percent };
                 continue;
             }
-            plan.direction = IoDirection::Read;
-            plan.buffers = nullptr; // reads land in the workers' own buffers
-            plan.progress_before = progress;
-            const IoRunStats reads = timed_run(on_file, plan);
-            if (reads.cancelled)
-                break;
-            progress += share;
-            ctx.recorder.add_point(read_series, { x, reads.megabytes_per_second() });
-            add_direction_summary(ctx.result.summary, key + "read_", reads);
-
-            plan.direction = IoDirection::Write;
-            plan.buffers = zero_buffers.get();
-            plan.progress_before = progress;
-            const IoRunStats writes = timed_write(plan);
-            if (writes.cancelled)
-                break;
-            progress += share;
-            ctx.recorder.add_point(write_series, { x, writes.megabytes_per_second() });
-            add_direction_summary(ctx.result.summary, key + "write_", writes);
+            if (selected.reads) {
+                if (!rest())
+                    break;
+                plan.direction = IoDirection::Read;
+                plan.buffers = nullptr; // reads land in the workers' own buffers
+                plan.progress_before = progress;
+                const IoRunStats reads = timed_run(on_file, plan);
+                if (reads.cancelled)
+                    break;
+                progress += share;
+                ctx.recorder.add_point(read_series, { x, reads.megabytes_per_second() });
+                add_direction_summary(on_file, t.key, "read", reads);
+            }
+            if (selected.writes) {
+                if (!rest())
+                    break;
+                plan.direction = IoDirection::Write;
+                plan.buffers = zero_buffers.get();
+                plan.progress_before = progress;
+                const IoRunStats writes = timed_write(plan);
+                if (writes.cancelled)
+                    break;
+                progress += share;
+                ctx.recorder.add_point(write_series, { x, writes.megabytes_per_second() });
+                add_direction_summary(on_file, t.key, "write", writes);
+            }
         } catch (const IoError& error) {
             throw explained(ctx, error);
         }
@@ -302,9 +359,7 @@ BenchmarkInfo file_profile()
     size.choices_bytes = { 16 * MiB, 32 * MiB, 64 * MiB, 128 * MiB, 256 * MiB, 512 * MiB, GiB,
                            2 * GiB,  4 * GiB,  8 * GiB,  16 * GiB,  32 * GiB,  64 * GiB };
     std::vector<ParamSpec> params {
-        text_param("preset", "Which tests to run when `tests` is empty: default (SEQ1M Q8T1, SEQ1M Q1T1, RND4K Q32T1, "
-                             "RND4K Q1T1) or nvme (SEQ1M Q8T1, SEQ128K Q32T1, RND4K Q32T16, RND4K Q1T1).",
-                   "default", { "default", "nvme" }),
+        preset_param(),
         text_param("tests", "Comma-separated tests like \"SEQ1M Q8T1, RND4K Q32T16\" (K = KiB, M = MiB; Q = requests "
                             "in flight per thread, T = threads). Overrides the preset. At most 32 tests.",
                    ""),
@@ -312,6 +367,12 @@ BenchmarkInfo file_profile()
                           "mix_read_percent are reads and the rest writes; empty for none.",
                    "RND4K Q1T1"),
         unsigned_param("mix_read_percent", "Percent of the mixed test's requests that read.", 70, 0, 100),
+        text_param("select", "Which tests run, CrystalDiskMark's test mode: read-write (each test as reads and as "
+                             "writes, then the mixed test), read, write, or mix (only the mixed test).",
+                   "read-write", { "read-write", "read", "write", "mix" }),
+        // Writes fill an SSD's SLC cache and warm it: CrystalDiskMark's
+        // own default rest between tests.
+        interval_param(5),
         std::move(size),
         text_param("data", "What the file is filled with and the writes send: random (incompressible) or zeros "
                            "(to see what a compressing filesystem makes of them).",

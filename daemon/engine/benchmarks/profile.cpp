@@ -4,6 +4,7 @@
 // warm-up, over a fixed test area. MB/s are 10^6 bytes per second, as there.
 #include "../errors.hpp"
 #include "benchmarks.hpp"
+#include "profile_options.hpp"
 #include "timed_run.hpp"
 
 #include <algorithm>
@@ -59,8 +60,11 @@ void run(BenchmarkContext& ctx)
 
     std::string labels;
     const double share = 1.0 / static_cast<double>(runnable.size());
+    const double interval = ctx.params.real("interval_s");
     for (std::size_t i = 0; i < runnable.size(); ++i) {
         const ProfileTest& test = runnable[i];
+        if (i > 0 && !rest_between_tests(ctx.cancel, interval))
+            break;
         labels += (labels.empty() ? "" : ",") + test.label();
         TimedRunPlan plan;
         plan.test = test;
@@ -88,10 +92,12 @@ void run(BenchmarkContext& ctx)
         ctx.result.summary[key + "seconds"] = stats.seconds();
         ctx.result.summary[key + "cpu_percent"] = stats.cpu_percent();
         add_latency_summary(ctx.result.summary, stats.latency, key);
+        add_latency_cdf(ctx.recorder, test.summary_key(), stats.latency);
     }
     // The bar order: x of each point is the index into this list.
     ctx.result.summary["tests"] = labels;
     ctx.result.summary["region_size"] = region;
+    ctx.result.summary["interval_s"] = interval;
 }
 
 } // namespace
@@ -99,12 +105,12 @@ void run(BenchmarkContext& ctx)
 BenchmarkInfo profile()
 {
     std::vector<ParamSpec> params {
-        text_param("preset", "Which tests to run when `tests` is empty: default (SEQ1M Q8T1, SEQ1M Q1T1, RND4K Q32T1, "
-                             "RND4K Q1T1) or nvme (SEQ1M Q8T1, SEQ128K Q32T1, RND4K Q32T16, RND4K Q1T1).",
-                   "default", { "default", "nvme" }),
+        preset_param(),
         text_param("tests", "Comma-separated tests like \"SEQ1M Q8T1, RND4K Q32T16\" (K = KiB, M = MiB; Q = reads "
                             "in flight per thread, T = threads). Overrides the preset. At most 32 tests.",
                    ""),
+        // A read-only run heats nothing that needs to cool: no rest unless asked.
+        interval_param(0),
     };
     for (auto& spec : timed_run_params(5.0, 1.0))
         params.push_back(std::move(spec));

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "profile_tests.hpp"
 
+#include "contract/profile_presets.hpp"
+
 #include <cctype>
 #include <charconv>
 
@@ -105,10 +107,15 @@ std::optional<std::vector<ProfileTest>> parse_profile_tests(std::string_view tex
 
 std::string_view preset_tests(std::string_view preset)
 {
-    // KDiskMark's presets; "default" is what CrystalDiskMark shows first.
-    if (preset == "nvme")
-        return "SEQ1M Q8T1, SEQ128K Q32T1, RND4K Q32T16, RND4K Q1T1";
-    return "SEQ1M Q8T1, SEQ1M Q1T1, RND4K Q32T1, RND4K Q1T1";
+    return contract::profile_preset_tests(preset);
+}
+
+std::vector<std::string_view> profile_presets()
+{
+    std::vector<std::string_view> names;
+    for (const contract::ProfilePreset& p : contract::profile_presets)
+        names.push_back(p.name);
+    return names;
 }
 
 } // namespace diskbench::engine::benchmarks

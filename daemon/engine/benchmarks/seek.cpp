@@ -45,6 +45,7 @@ void run(BenchmarkContext& ctx)
     ctx.result.summary["reads"] = stats.operations;
     ctx.result.summary["block_size"] = std::uint64_t { block };
     add_latency_summary(ctx.result.summary, stats.latency);
+    add_latency_cdf(ctx.recorder, "", stats.latency);
 }
 
 } // namespace

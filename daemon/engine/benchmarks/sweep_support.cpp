@@ -64,6 +64,7 @@ void run_sweep(BenchmarkContext& ctx, const std::vector<SweepPhase>& phases, uns
         best = std::max(best, rate);
         worst = operations == 0 ? rate : std::min(worst, rate);
         all.merge(stats.latency);
+        add_latency_cdf(ctx.recorder, std::to_string(phase.block), stats.latency); // "cdf-4096"
         bytes += stats.bytes;
         operations += stats.operations;
     }

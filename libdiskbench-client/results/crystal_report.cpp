@@ -1,0 +1,210 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "results/crystal_report.hpp"
+
+#include "results/job_result.hpp"
+#include "text/parameter_labels.hpp"
+#include "text/printf_text.hpp"
+#include "text/value_format.hpp"
+#include "types/saved_values.hpp"
+
+#include <fmt/format.h>
+#include <glib/gi18n-lib.h>
+
+#include <charconv>
+#include <optional>
+
+namespace diskbench::client {
+
+namespace {
+
+constexpr const char* rule = "------------------------------------------------------------------------------\n";
+
+std::optional<double> number(const SavedValueMap& summary, const std::string& key)
+{
+    const auto found = summary.find(key);
+    return found == summary.end() ? std::nullopt : as_number(found->second);
+}
+
+// The point of `series` at test index `test` (a run still going has its
+// rates in series before its summary).
+std::optional<double> point(const SavedResult& result, std::string_view series, std::size_t test)
+{
+    for (const SavedSeries& s : result.series)
+        if (s.name == series)
+            for (const SeriesPoint& p : s.points)
+                if (static_cast<std::size_t>(p.x) == test)
+                    return p.y;
+    return std::nullopt;
+}
+
+struct Figures {
+    std::optional<double> mb_s, iops, mean_us;
+};
+
+// CrystalDiskMark's widths: MB/s to three decimals in 9 columns, IOPS to
+// one in 10, µs to two in 8; numbers in the C locale, as its text result.
+std::string figures_text(const Figures& f)
+{
+    const auto or_dash = [](const std::optional<double>& value, int width, int decimals) {
+        return value ? fmt::format("{:>{}.{}f}", *value, width, decimals) : fmt::format("{:>{}}", "-", width);
+    };
+    return fmt::format("{} MB/s [{} IOPS] <{} us>", or_dash(f.mb_s, 9, 3), or_dash(f.iops, 10, 1),
+                       or_dash(f.mean_us, 8, 2));
+}
+
+// A test's figures in one direction ("read_"/"write_" for a folder run,
+// "" for the device's reads), from the summary, else from the series.
+Figures direction_figures(const SavedResult& result, const std::string& key, const std::string& direction,
+                          std::size_t test)
+{
+    const bool device = result.kind == "profile";
+    Figures f;
+    f.mb_s = number(result.summary, key + "." + (device ? "throughput_mb_s" : direction + "mb_s"));
+    if (!f.mb_s)
+        f.mb_s = point(result, device ? "throughput" : direction.substr(0, direction.size() - 1), test);
+    f.iops = number(result.summary, key + "." + direction + "iops");
+    if (!f.iops && device)
+        f.iops = point(result, "iops", test);
+    f.mean_us = number(result.summary, key + "." + direction + "latency_mean_us");
+    return f;
+}
+
+// The mixed test as one line: the total rate, both directions' IOPS, and
+// their mean latency weighted by how many requests each made.
+Figures mixed_figures(const SavedResult& result)
+{
+    const SavedValueMap& s = result.summary;
+    Figures f;
+    f.mb_s = number(s, "mix.total_mb_s");
+    const auto read_iops = number(s, "mix.read_iops"), write_iops = number(s, "mix.write_iops");
+    if (read_iops && write_iops) {
+        f.iops = *read_iops + *write_iops;
+        const auto read_us = number(s, "mix.read_latency_mean_us"), write_us = number(s, "mix.write_latency_mean_us");
+        if (read_us && write_us && *f.iops > 0)
+            f.mean_us = (*read_iops * *read_us + *write_iops * *write_us) / *f.iops;
+    }
+    return f;
+}
+
+std::string profile_name(const SavedValueMap& parameters)
+{
+    if (!text_of(parameters, "tests").empty())
+        return _("Own tests");
+    const std::string preset = text_of(parameters, "preset", "default");
+    return choice_word_label("preset", preset);
+}
+
+} // namespace
+
+bool has_crystal_layout(std::string_view kind) noexcept
+{
+    return kind == "profile" || kind == "file-profile";
+}
+
+std::string crystal_test_name(std::string_view label)
+{
+    // (SEQ|RND)<n>(K|M) Q<n>T<n>, as the engine's profile_tests parse it.
+    if (!label.starts_with("SEQ") && !label.starts_with("RND"))
+        return std::string(label);
+    std::string_view rest = label.substr(3);
+    // A number at the front of `rest`, then the character `after`; both consumed.
+    const auto take = [&rest](std::string_view after) -> std::optional<unsigned> {
+        unsigned value = 0;
+        const auto [end, error] = std::from_chars(rest.data(), rest.data() + rest.size(), value);
+        const std::string_view tail = rest.substr(static_cast<std::size_t>(end - rest.data()));
+        if (error != std::errc() || !tail.starts_with(after))
+            return std::nullopt;
+        rest = tail.substr(after.size());
+        return value;
+    };
+    const bool mebibytes = rest.find('M') < rest.find(' ');
+    const auto size = take(mebibytes ? "M Q" : "K Q");
+    const auto depth = size ? take("T") : std::nullopt;
+    const auto threads = depth ? take("") : std::nullopt;
+    if (!threads || !rest.empty())
+        return std::string(label);
+    return fmt::format("{} {:>4}{}iB (Q={:>3}, T={:>2})", label.substr(0, 3), *size, mebibytes ? 'M' : 'K', *depth,
+                       *threads);
+}
+
+std::string crystal_report(const SavedResult& result, const OutsideText& outside)
+{
+    const bool device = result.kind == "profile";
+    std::string text = rule;
+    /* TRANSLATORS: the first line of the Profiles text result, laid out as CrystalDiskMark's */
+    text += std::string(_("Disk Benchmark: Profiles (CrystalDiskMark's layout)")) + "\n";
+    text += rule;
+    text += "* MB/s = 1,000,000 bytes/s\n* KB = 1000 bytes, KiB = 1024 bytes\n";
+
+    const std::vector<std::string> tests
+        = split_profile_tests(text_of(result.summary, "tests", profile_tests_of(result.parameters)));
+    const auto block = [&](const char* title, const std::string& direction) {
+        std::string lines;
+        for (std::size_t i = 0; i < tests.size(); ++i) {
+            if (tests[i].starts_with("MIX "))
+                continue;
+            const Figures f = direction_figures(result, profile_summary_key(tests[i]), direction, i);
+            if (!f.mb_s && !f.iops)
+                continue;
+            lines += "  " + outside(crystal_test_name(tests[i])) + ": " + figures_text(f) + "\n";
+        }
+        if (!lines.empty())
+            text += fmt::format("\n[{}]\n", title) + lines;
+    };
+    block("Read", device ? "" : "read_");
+    if (!device)
+        block("Write", "write_");
+    for (const std::string& test : tests)
+        if (test.starts_with("MIX ")) {
+            const Figures f = mixed_figures(result);
+            const std::int64_t reads = integer_of(result.summary, "mix.read_percent",
+                                                  integer_of(result.parameters, "mix_read_percent", 70));
+            text += fmt::format("\n[Mix] Read {}%/Write {}%\n", reads, 100 - reads);
+            text += "  " + outside(crystal_test_name(test.substr(4))) + ": " + figures_text(f) + "\n";
+        }
+
+    // CrystalDiskMark's footer: profile, test size and passes, times, date.
+    const std::int64_t size = device ? integer_of(result.summary, "region_size", integer_of(result.parameters,
+                                                                                               "region_size", 1 << 30))
+                                     : integer_of(result.summary, "file_size_bytes",
+                                                  integer_of(result.parameters, "file_size", 1 << 30));
+    const std::int64_t passes = std::max<std::int64_t>(1, integer_of(result.parameters, "passes", 1));
+    text += "\n";
+    const auto footer = [&](const char* label, const std::string& value) {
+        text += fmt::format("{:>7}: {}\n", label, value);
+    };
+    footer("Profile", outside(profile_name(result.parameters)));
+    footer("Test", fmt::format("{} (x{}) [{}]", format_value(static_cast<double>(size), Unit::Bytes), passes,
+                               outside(result_target_text(result))));
+    if (!device) {
+        std::string mode = text_of(result.summary, "data", text_of(result.parameters, "data", "random")) == "zeros"
+            ? _("zero data")
+            : _("random data");
+        if (result.summary.count("direct_io"))
+            mode += std::string(", ") + (boolean_of(result.summary, "direct_io", true) ? _("direct I/O")
+                                                                                       : _("through the page cache"));
+        footer("Mode", mode);
+        // The device line of other results is about devices; a folder's
+        // says what holds it.
+        std::string holder = text_of(result.device_info, "node");
+        if (const std::string model = text_of(result.device_info, "model"); !model.empty())
+            holder += (holder.empty() ? "" : " ") + ("(" + model + ")");
+        if (const std::string filesystem = text_of(result.device_info, "filesystem_type"); !filesystem.empty())
+            holder += (holder.empty() ? "" : ", ") + filesystem;
+        if (!holder.empty())
+            footer("Device", outside(holder));
+    }
+    const double rest = number_of(result.summary, "interval_s",
+                                  number_of(result.parameters, "interval_s", device ? 0.0 : 5.0));
+    footer("Time", fmt::format("Measure {:g} sec / Interval {:g} sec", number_of(result.parameters, "duration_s", 5),
+                               rest));
+    footer("Date", result_date_text(result.finished_at_us ? result.finished_at_us : result.started_at_us));
+    if (result.state != "finished")
+        footer("State", outside(result.state));
+    const std::string after = result_report_footer(result, outside);
+    if (!after.empty())
+        text += "\n" + after;
+    return text;
+}
+
+} // namespace diskbench::client

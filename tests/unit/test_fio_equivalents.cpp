@@ -1,0 +1,158 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The fio command lines of the info popover run: each is given to the real
+// fio (Debian's) against a file of ours in a temporary folder (the read
+// kinds take a device node; fio reads a file the same way, --readonly) and
+// must exit 0. A line fio rejects (a misspelt option, a size it cannot
+// parse, a job that reads past the end) fails here, not in a user's shell.
+#include "model/benchmark_description.hpp"
+
+#include "contract/benchmark_kinds.hpp"
+
+#include <catch2/catch.hpp>
+#include <glib.h>
+#include <glib/gstdio.h>
+
+#include <cstdlib>
+#include <fstream>
+#include <random>
+#include <string>
+#include <sys/wait.h>
+#include <vector>
+
+using namespace diskbench::client;
+namespace kinds = diskbench::contract::kinds;
+
+namespace {
+
+constexpr std::int64_t MiB = 1 << 20;
+constexpr std::int64_t file_bytes = 64 * MiB;
+
+// A folder of our own, removed with what fio left in it.
+struct TempFolder {
+    std::string path;
+    TempFolder()
+    {
+        gchar* made = g_dir_make_tmp("diskbench-fio-XXXXXX", nullptr);
+        REQUIRE(made);
+        path = made;
+        g_free(made);
+    }
+    ~TempFolder()
+    {
+        const std::string command = "rm -rf -- '" + path + "'";
+        [[maybe_unused]] const int ignored = std::system(command.c_str());
+    }
+};
+
+// A file of random bytes standing in for a device.
+std::string random_file(const std::string& folder)
+{
+    const std::string path = folder + "/device.img";
+    std::ofstream out(path, std::ios::binary);
+    std::mt19937_64 random(42);
+    std::vector<std::uint64_t> chunk(MiB / 8);
+    for (std::int64_t written = 0; written < file_bytes; written += MiB) {
+        for (auto& word : chunk)
+            word = random();
+        out.write(reinterpret_cast<const char*>(chunk.data()), MiB);
+    }
+    REQUIRE(out.good());
+    return path;
+}
+
+// Runs `command` in sh; its exit status, with fio's messages in `errors`.
+int run(const std::string& command, const std::string& folder, std::string& errors)
+{
+    const std::string log = folder + "/fio.err";
+    // In the folder: fio writes the logs some lines ask for (--write_bw_log) to its working directory.
+    const std::string line = "cd '" + folder + "' && " + command + " --output=/dev/null 2>'" + log + "'";
+    const int status = std::system(line.c_str());
+    std::ifstream in(log);
+    errors.assign(std::istreambuf_iterator<char>(in), {});
+    return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+// Settings that keep each run short and inside the 64 MiB file; sizes as
+// the daemon would take them.
+SavedValueMap short_run(std::string_view kind)
+{
+    SavedValueMap p { { "duration_s", 0.2 }, { "warmup_s", 0.0 } };
+    if (kind == kinds::overview)
+        p["access_reads"] = std::int64_t { 200 };
+    if (kind == kinds::seek)
+        p["count"] = std::int64_t { 200 };
+    if (kind == kinds::random) {
+        p["min_block"] = std::int64_t { 4096 }; // direct I/O on any disk's filesystem
+        p["count_per_size"] = std::int64_t { 20 };
+    }
+    if (kind == kinds::block) {
+        p["min_block"] = std::int64_t { 4096 };
+        p["amount_per_size"] = std::int64_t { 2 * MiB };
+    }
+    if (kind == kinds::sequential)
+        p["size"] = std::int64_t { 16 * MiB };
+    if (kind == kinds::profile || kind == kinds::qd_sweep)
+        p["region_size"] = std::int64_t { 32 * MiB };
+    if (kind == kinds::qd_sweep) {
+        p["max_queue_depth"] = std::int64_t { 2 };
+        p["max_threads"] = std::int64_t { 2 };
+    }
+    if (kind == kinds::file_profile)
+        p["file_size"] = std::int64_t { 16 * MiB };
+    return p;
+}
+
+bool have_fio()
+{
+    return std::system("fio --version >/dev/null 2>&1") == 0;
+}
+
+} // namespace
+
+TEST_CASE("every fio line of the read kinds and file-profile runs", "[fio]")
+{
+    // fio is one of the test packages (.ci/debian-packages): missing, the
+    // test fails and says so instead of passing without running anything.
+    REQUIRE(have_fio());
+    TempFolder folder;
+    const std::string device = random_file(folder.path);
+    std::size_t ran = 0;
+    for (const std::string_view kind : kinds::all) {
+        // The write kinds' lines write: on a device they destroy it, and
+        // the folder kinds' dd loops run minutes; file-profile's own
+        // lines write only their own file, which --unlink removes.
+        if (kinds::writes_device(kind) || (kinds::in_folder(kind) && kind != kinds::file_profile))
+            continue;
+        const std::string target = kinds::in_folder(kind) ? folder.path : device;
+        const BenchmarkDescription d = describe_benchmark(std::string(kind), short_run(kind), target, 4096);
+        if (kind != kinds::surface) // the surface map's line reads the whole device: it has one too
+            CHECK_FALSE(d.fio_commands.empty());
+        for (const std::string& command : d.fio_commands) {
+            INFO(kind << ": " << command);
+            std::string errors;
+            const int status = run(command, folder.path, errors);
+            INFO(errors);
+            CHECK(status == 0);
+            ++ran;
+        }
+    }
+    // Mixed, write-only and read-only selections of file-profile, and the new presets.
+    for (const char* select : { "write", "read", "mix" }) {
+        SavedValueMap p = short_run(kinds::file_profile);
+        p["select"] = std::string(select);
+        p["preset"] = std::string("real-world");
+        const BenchmarkDescription d = describe_benchmark("file-profile", p, folder.path, 4096);
+        CHECK(d.fio_commands.size() == (std::string_view(select) == "mix" ? 1U : 2U));
+        for (const std::string& command : d.fio_commands) {
+            INFO(command);
+            std::string errors;
+            const int status = run(command, folder.path, errors);
+            INFO(errors);
+            CHECK(status == 0);
+            ++ran;
+        }
+    }
+    CHECK(ran > 30);
+    // --unlink=1: file-profile's fio runs leave no file behind.
+    CHECK_FALSE(g_file_test((folder.path + "/diskbench-fio.tmp").c_str(), G_FILE_TEST_EXISTS));
+}
