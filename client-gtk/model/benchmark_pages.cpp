@@ -5,11 +5,14 @@
 #include "text/value_format.hpp"
 
 #include "contract/benchmark_kinds.hpp"
+#include "contract/series.hpp"
 #include "text/kind_titles.hpp"
 
 #include <glib/gi18n-lib.h>
 
 #include <algorithm>
+#include <cmath>
+#include <cstdlib>
 #include <charconv>
 
 namespace diskbench::client {
@@ -44,6 +47,9 @@ BenchmarkPage titled(std::string_view kind, const char* icon, std::vector<PageVi
              std::move(views), target };
 }
 
+PageView latency_cdf_view();
+PageView tail_latency_view();
+
 std::vector<BenchmarkPage> make_pages()
 {
     using enum ChartStyle;
@@ -53,10 +59,11 @@ std::vector<BenchmarkPage> make_pages()
                { view(N_("MB/s"), spec(Line, Linear, Unit::Bytes, Unit::MegabytesPerSecond), "read"),
                  view(N_("Access time"), spec(Scatter, Linear, Unit::Bytes, Unit::Microseconds), "access") }),
         titled(kinds::seek, "find-location-symbolic",
-               { view(N_("Latency"), spec(Scatter, Linear, Unit::Bytes, Unit::Microseconds), "latency") }),
+               { view(N_("Latency"), spec(Scatter, Linear, Unit::Bytes, Unit::Microseconds), "latency"),
+                 latency_cdf_view() }),
         titled(kinds::random, "media-playlist-shuffle-symbolic",
                { view(N_("MB/s"), spec(Bar, Log2, Unit::Bytes, Unit::MegabytesPerSecond), "throughput"),
-                 view(N_("IOPS"), spec(Bar, Log2, Unit::Bytes, Unit::Iops), "iops") }),
+                 view(N_("IOPS"), spec(Bar, Log2, Unit::Bytes, Unit::Iops), "iops"), latency_cdf_view() }),
         titled(kinds::sequential, "media-playlist-consecutive-symbolic",
                { view(N_("MB/s"), spec(Line, Linear, Unit::Bytes, Unit::MegabytesPerSecond), "throughput") }),
         titled(kinds::surface, "drive-harddisk-symbolic",
@@ -64,12 +71,12 @@ std::vector<BenchmarkPage> make_pages()
                       "max") }),
         titled(kinds::block, "view-grid-symbolic",
                { view(N_("MB/s"), spec(Bar, Log2, Unit::Bytes, Unit::MegabytesPerSecond), "throughput"),
-                 view(N_("IOPS"), spec(Bar, Log2, Unit::Bytes, Unit::Iops), "iops") }),
+                 view(N_("IOPS"), spec(Bar, Log2, Unit::Bytes, Unit::Iops), "iops"), latency_cdf_view() }),
         titled(kinds::profile, "power-profile-performance-symbolic",
                { view(N_("MB/s"), spec(Bar, Categories, Unit::Plain, Unit::MegabytesPerSecond), "throughput"),
                  view(N_("IOPS"), spec(Bar, Categories, Unit::Plain, Unit::Iops), "iops"),
-                 view(N_("p99"), spec(Bar, Categories, Unit::Plain, Unit::Microseconds), "latency_p99"),
-                 view(N_("p99.9"), spec(Bar, Categories, Unit::Plain, Unit::Microseconds), "latency_p99_9") }),
+                 // p99.9 next to p99 in one graph: five toggles would not fit a phone.
+                 tail_latency_view(), latency_cdf_view() }),
         titled(kinds::qd_sweep, "view-continuous-symbolic",
                { view(N_("IOPS"), spec(Line, Log2, Unit::QueueDepth, Unit::Iops), "iops-t", true),
                  view(N_("p99"), spec(Line, Log2, Unit::QueueDepth, Unit::Microseconds), "p99-t", true) }),
@@ -77,6 +84,18 @@ std::vector<BenchmarkPage> make_pages()
 }
 
 PageView by_name(PageView view);
+
+// The latency distributions a run declares (contract::is_latency_cdf): a
+// line per test, block size or direction, latency on a log axis, the share
+// of requests at or below it up the side; the legend names p50/p99/p99.9.
+PageView latency_cdf_view()
+{
+    // TRANSLATORS: the view of a page that draws the latency distribution (cumulative distribution function)
+    PageView cdf = view(N_("CDF"), spec(ChartStyle::Line, AxisScale::Log2, Unit::Microseconds, Unit::Plain),
+                        std::string(contract::latency_cdf_prefix), true);
+    cdf.by_name = true;
+    return cdf;
+}
 
 } // namespace
 
@@ -97,6 +116,23 @@ PageView by_name(PageView view)
     return view;
 }
 
+// Each test's p99 and p99.9 latency side by side.
+PageView tail_latency_view()
+{
+    PageView tail = view(N_("p99/p99.9"), spec(ChartStyle::Bar, AxisScale::Categories, Unit::Plain,
+                                               Unit::Microseconds), "latency_p99");
+    tail.names = { "latency_p99", "latency_p99_9" };
+    tail.by_name = true;
+    return tail;
+}
+
+// The read and write bars of a folder's Profiles (not its latency distributions).
+PageView read_and_write(PageView view)
+{
+    view.names = { "read", "write" };
+    return view;
+}
+
 // Pages of kinds that write (to a raw device or in a folder). Kinds without
 // views are drawn generically from the series their jobs declare.
 std::vector<BenchmarkPage> make_write_pages()
@@ -112,7 +148,9 @@ std::vector<BenchmarkPage> make_write_pages()
         titled(kinds::structure, "folder-symbolic", {}, Directory),
         titled(kinds::small_files, "text-x-generic-symbolic", {}, Directory),
         titled(kinds::file_profile, "power-profile-performance-symbolic",
-               { by_name(view(N_("MB/s"), spec(Bar, Categories, Unit::Plain, Unit::MegabytesPerSecond), "", true)) },
+               { read_and_write(by_name(view(N_("MB/s"), spec(Bar, Categories, Unit::Plain,
+                                                               Unit::MegabytesPerSecond), "read"))),
+                 latency_cdf_view() },
                Directory),
         titled(kinds::mixed_load, "media-playlist-shuffle-symbolic", {}, Directory),
         titled(kinds::device_write, "document-save-symbolic",
@@ -147,7 +185,17 @@ bool shows(const PageView& view, const std::string& name)
         return false;
     if (!view.names.empty())
         return std::find(view.names.begin(), view.names.end(), name) != view.names.end();
-    return view.prefix ? name.starts_with(view.series) : name == view.series;
+    if (view.prefix) {
+        // A family of series (QD curves, latency distributions, a run's
+        // directions) shows each member once: the median over passes, under
+        // the member's own name, not every pass beside it.
+        const std::size_t pass = name.rfind(".pass");
+        if (pass != std::string::npos && pass + 5 < name.size()
+            && name.find_first_not_of("0123456789", pass + 5) == std::string::npos)
+            return false;
+        return name.starts_with(view.series);
+    }
+    return name == view.series;
 }
 
 } // namespace
@@ -302,8 +350,48 @@ std::string summary_line(const SavedValueMap& summary)
     return text;
 }
 
+namespace {
+
+// "cdf-seq1m_q8t1-write" -> "SEQ1M Q8T1 write", "cdf-4096" -> "4 KiB",
+// "cdf" -> "latency".
+std::string latency_cdf_name(const std::string& name)
+{
+    if (name == contract::latency_cdf_prefix)
+        /* TRANSLATORS: the legend of a run's latency distribution */
+        return _("latency");
+    std::string what = name.substr(contract::latency_cdf_prefix.size() + 1);
+    if (!what.empty() && what.find_first_not_of("0123456789") == std::string::npos)
+        return format_value(std::strtod(what.c_str(), nullptr), Unit::Bytes);
+    std::string direction;
+    if (const std::size_t dash = what.rfind('-'); dash != std::string::npos) {
+        direction = series_display_name(what.substr(dash + 1));
+        what.erase(dash);
+    }
+    for (char& c : what)
+        c = c == '_' ? ' ' : static_cast<char>(g_ascii_toupper(c));
+    return direction.empty() ? what : what + " " + direction;
+}
+
+// " · p50 85 µs · p99 420 µs · p99.9 1.2 ms": the points of a latency
+// distribution at those shares (the engine puts them in every one).
+std::string percentile_marks(const std::vector<SeriesPoint>& points)
+{
+    std::string text;
+    for (const auto& [share, name] : { std::pair { 50.0, "p50" }, { 99.0, "p99" }, { 99.9, "p99.9" } })
+        for (const SeriesPoint& point : points)
+            if (std::abs(point.y - share) < 1e-6) {
+                text += std::string("  ·  ") + name + " " + format_value(point.x, Unit::Microseconds);
+                break;
+            }
+    return text;
+}
+
+} // namespace
+
 std::string series_display_name(const std::string& name)
 {
+    if (contract::is_latency_cdf(name))
+        return latency_cdf_name(name);
     // "rnd4k q1t1.throughput" (a figure per test) -> "RND4K Q1T1"
     if (const std::size_t dot = name.find('.'); dot != std::string::npos && dot > 0) {
         std::string test = name.substr(0, dot);
@@ -318,6 +406,7 @@ std::string series_display_name(const std::string& name)
         { "write", N_("write") },   { "read", N_("read") },       { "throughput", N_("throughput") },
         { "create", N_("create") }, { "delete", N_("delete") },   { "seq write", N_("seq write") },
         { "duration", N_("duration") }, { "throughput-median", N_("median") },
+        { "latency_p99", N_("p99") },   { "latency_p99_9", N_("p99.9") },
     };
     for (const auto& [key, translated] : known)
         if (name == key)
@@ -381,6 +470,8 @@ std::vector<ChartSeries> chart_series_for(const PageView& view, const std::vecto
                 chart.resize(*route.line + 1);
             // A pass has no legend entry of its own: it is the median's.
             chart[*route.line].label = route.faint ? std::string() : series_label(view, series[i].name, label);
+            if (contract::is_latency_cdf(series[i].name) && !route.faint)
+                chart[*route.line].label += percentile_marks(series[i].points);
             chart[*route.line].points = series[i].points;
             chart[*route.line].faint = route.faint;
         }
@@ -399,7 +490,16 @@ ChartSpec spec_for(const PageView& view, const std::string& kind, const SavedVal
                    const SavedValueMap& summary, std::uint64_t device_size)
 {
     ChartSpec result = view.spec;
-    if (kind == kinds::surface && device_size > 0) {
+    if (kind == kinds::profile) {
+        // The tests the run reported (summary), else those it was asked for.
+        const std::string reported = text_of(summary, "tests");
+        result.categories = split_profile_tests(reported.empty() ? profile_tests_of(parameters) : reported);
+    }
+    // The device's extent is the x domain of position graphs only (not of a
+    // seek's latency distribution, say).
+    if (view.spec.x_unit != Unit::Bytes || view.spec.x_scale != AxisScale::Linear)
+        return result;
+    if ((kind == kinds::surface || kind == kinds::seek) && device_size > 0) {
         result.x_low = 0;
         result.x_high = static_cast<double>(device_size);
     } else if (kind == kinds::sequential) {
@@ -411,13 +511,6 @@ ChartSpec spec_for(const PageView& view, const std::string& kind, const SavedVal
             result.x_low = static_cast<double>(offset);
             result.x_high = static_cast<double>(end);
         }
-    } else if (kind == kinds::seek && device_size > 0) {
-        result.x_low = 0;
-        result.x_high = static_cast<double>(device_size);
-    } else if (kind == kinds::profile) {
-        // The tests the run reported (summary), else those it was asked for.
-        const std::string reported = text_of(summary, "tests");
-        result.categories = split_profile_tests(reported.empty() ? profile_tests_of(parameters) : reported);
     }
     return result;
 }

@@ -166,7 +166,9 @@ void add_latency_cdf(Recorder& recorder, std::string_view what, const LatencyHis
         name += "-" + std::string(what);
     const std::size_t series = recorder.add_series({ std::move(name), "us", "%", SeriesStyle::Line });
     for (const double fraction : fractions) {
-        const std::uint64_t ns = fraction == 0 ? latency.min() : latency.percentile(fraction);
+        // The ends exactly (a percentile is its bucket's middle).
+        const std::uint64_t ns = fraction == 0 ? latency.min() : fraction == 1 ? latency.max()
+                                                                               : latency.percentile(fraction);
         recorder.add_point(series, { to_us(ns), fraction * 100 });
     }
 }

@@ -12,6 +12,9 @@ Each node: role (AT-SPI role name), name, description, states (names),
 extents [x, y, width, height] in window coordinates (absent when it has
 no Component), text (the Text interface's content, when it has one),
 actions (names), children. What is not on screen (on_screen()) is left out unless --all.
+One limit: a stack page shown earlier keeps its last place, so its
+widgets still look on screen; tests find a page's parts by their names
+and parents.
 """
 
 import json

@@ -14,6 +14,7 @@ it: atspi_tree.py), with the mouse and keyboard of xdotool (XTEST).
     list, a row clicked shows its page, Back twice the devices;
     screenshots navigation-narrow-*.png; no column is cut (every button
     on screen lies inside the window);
+  * the seek's latency distribution (CDF view) chosen by mouse and drawn;
   * what Orca reads: every button has a name (icon-only ones: the tooltip
     too, never a class name); the graph is an image named after the page
     whose description is the run's headline figures once a run ends; the
@@ -231,6 +232,20 @@ class NavigationGuiTest(gui_stack.GuiTestCase):
         text = '\n'.join(n.get('text', '') for n in walk(checks) if n['role'] == 'label')
         self.assertRegex(text, r'[✓⚠]')
 
+    def test_07_the_latency_distribution_by_mouse(self):
+        # The seek run of test_06: its CDF view, chosen with the mouse.
+        # The seek page's views: Latency and CDF. (A page the stack showed
+        # earlier keeps its last place in the tree: found by its views, not
+        # by where it is.)
+        groups = [n for n in walk(self.frame()) if n['name'] == 'Graph shows'
+                  and [c['name'] for c in n['children']] == ['Latency', 'CDF']]
+        self.assertEqual(len(groups), 1, groups)
+        toggle = groups[0]['children'][1]
+        self.click(toggle)
+        self.gui.wait_for(lambda: [n for n in find(self.frame(), 'image') if n['name'] == 'Seek graph: CDF'], 10,
+                          what='the graph named after the CDF view')
+        shot = self.wait_series_drawn('latency-cdf.png')
+        print(f'screenshot {shot}', flush=True)
 
 if __name__ == '__main__':
     gui_stack.main()

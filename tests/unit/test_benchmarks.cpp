@@ -10,6 +10,8 @@
 #include "scratch.hpp"
 #include "target.hpp"
 
+#include "contract/series.hpp"
+
 #include <catch2/catch.hpp>
 
 #include <algorithm>
@@ -279,6 +281,59 @@ TEST_CASE("raw read benchmarks on files and loop devices", "[benchmarks][loop]")
     // Read-only benchmarks: not one byte of either target changed.
     CHECK(checksum(backing) == backing_sum);
     CHECK(checksum(plain) == plain_sum);
+}
+
+TEST_CASE("a run's latency distribution is a CDF series at fixed quantiles, agreeing with its percentiles",
+          "[benchmarks]")
+{
+    ScratchDir dir;
+    const auto path = make_data_file(dir, "data", 16 * MiB);
+    RecordingSink sink;
+    const Result seek = run("seek", path, { { "count", std::uint64_t { 400 } } }, sink);
+    const auto cdf = std::find_if(seek.series.begin(), seek.series.end(),
+                                  [](const Series& s) { return s.info.name == "cdf"; });
+    REQUIRE(cdf != seek.series.end());
+    CHECK(cdf->info.x_unit == "us");
+    CHECK(cdf->info.y_unit == "%");
+    REQUIRE(cdf->points.size() == 19);
+    // From the fastest (0 %) to the slowest (100 %), never falling.
+    CHECK(cdf->points.front().y == 0);
+    CHECK(cdf->points.back().y == 100);
+    CHECK(cdf->points.front().x == Approx(std::get<double>(seek.summary.at("latency_min_us"))));
+    CHECK(cdf->points.back().x == Approx(std::get<double>(seek.summary.at("latency_max_us"))));
+    for (std::size_t i = 1; i < cdf->points.size(); ++i) {
+        CHECK(cdf->points[i].y > cdf->points[i - 1].y);
+        CHECK(cdf->points[i].x >= cdf->points[i - 1].x);
+    }
+    // Its p50 and p99 are the summary's.
+    for (const auto& [share, key] : { std::pair { 50.0, "latency_p50_us" }, { 99.0, "latency_p99_us" } }) {
+        const auto at = std::find_if(cdf->points.begin(), cdf->points.end(),
+                                     [share](const SeriesPoint& p) { return std::abs(p.y - share) < 1e-9; });
+        REQUIRE(at != cdf->points.end());
+        CHECK(at->x == Approx(std::get<double>(seek.summary.at(key))));
+    }
+    // One per block size of a sweep, one per test of the Profiles.
+    RecordingSink sweep_sink;
+    const Result random = run("random", path, { { "count_per_size", std::uint64_t { 20 } },
+                                                { "min_block", std::uint64_t { 4096 } },
+                                                { "max_block", std::uint64_t { 16384 } } },
+                              sweep_sink);
+    std::vector<std::string> names;
+    for (const Series& s : random.series)
+        if (diskbench::contract::is_latency_cdf(s.info.name))
+            names.push_back(s.info.name);
+    CHECK(names == std::vector<std::string> { "cdf-4096", "cdf-8192", "cdf-16384" });
+    RecordingSink profile_sink;
+    const Result profile = run("profile", path, { { "preset", std::string("real-world") }, { "duration_s", 0.05 },
+                                                  { "warmup_s", 0.0 }, { "region_size", std::uint64_t { 8 * MiB } } },
+                               profile_sink);
+    names.clear();
+    for (const Series& s : profile.series)
+        if (diskbench::contract::is_latency_cdf(s.info.name))
+            names.push_back(s.info.name);
+    CHECK(names == std::vector<std::string> { "cdf-seq1m_q1t1", "cdf-rnd4k_q1t1" });
+    CHECK_FALSE(diskbench::contract::is_latency_cdf("cdfx"));
+    CHECK_FALSE(diskbench::contract::is_latency_cdf("cdf-"));
 }
 
 TEST_CASE("the same seed reads the same offsets", "[benchmarks]")

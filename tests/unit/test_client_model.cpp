@@ -108,6 +108,48 @@ TEST_CASE("the page list groups every kind: overview first, then read, write, fi
         CHECK(std::string(page_group_title(group)).size() > 0);
 }
 
+TEST_CASE("latency distributions get a view of their own, named, with p50/p99/p99.9 in the legend", "[client-model]")
+{
+    const auto cdf_view = [](const char* kind) -> const PageView* {
+        const BenchmarkPage* page = benchmark_page(kind);
+        for (const PageView& view : page->views)
+            if (std::string(view.label) == "CDF")
+                return &view;
+        return nullptr;
+    };
+    for (const char* kind : { "seek", "random", "block", "profile", "file-profile" })
+        CHECK(cdf_view(kind));
+    const PageView& view = *cdf_view("file-profile");
+    CHECK(view.spec.x_scale == AxisScale::Log2);
+    CHECK(view.spec.x_unit == Unit::Microseconds);
+    // Its x is latency, not a place on the device: no device-sized domain.
+    const ChartSpec seek_cdf = spec_for(*cdf_view("seek"), "seek", {}, {}, 256ULL << 20);
+    CHECK_FALSE(seek_cdf.x_high.has_value());
+    CHECK(spec_for(benchmark_page("seek")->views[0], "seek", {}, {}, 256ULL << 20).x_high == 256.0 * (1 << 20));
+    CHECK(series_display_name("cdf-seq1m_q8t1-write") == "SEQ1M Q8T1 write");
+    CHECK(series_display_name("cdf-rnd4k_q1t1") == "RND4K Q1T1");
+    CHECK(series_display_name("cdf-mix-read") == "MIX read");
+    CHECK(series_display_name("cdf-4096") == "4 KiB");
+    CHECK(series_display_name("cdf") == "latency");
+    std::vector<SeriesPoint> points;
+    for (const auto& [x, y] : { std::pair { 10.0, 0.0 }, { 85.0, 50.0 }, { 420.0, 99.0 }, { 1200.0, 99.9 },
+                                { 5000.0, 100.0 } })
+        points.push_back({ x, y });
+    const std::vector<SavedSeries> series { { "read", "test", "MB/s", "bar", { { 0, 500 } } },
+                                            { "cdf-seq1m_q8t1-read", "us", "%", "line", points } };
+    const auto drawn = chart_series_for(view, series, "This run");
+    REQUIRE(drawn.size() == 1); // the bars are not on it
+    CHECK(drawn[0].label == "This run · SEQ1M Q8T1 read  ·  p50 85 µs  ·  p99 420 µs  ·  p99.9 1.2 ms");
+    // With passes, the median's line alone (passes are not separate tests).
+    std::vector<SavedSeries> with_passes = series;
+    with_passes.push_back({ "cdf-seq1m_q8t1-read.pass2", "us", "%", "line", points });
+    CHECK(chart_series_for(view, with_passes, "This run").size() == 1);
+    // ... nor the distributions on the bars.
+    const auto bars = chart_series_for(benchmark_page("file-profile")->views[0], series, "This run");
+    REQUIRE(bars.size() == 1);
+    CHECK(bars[0].points.size() == 1);
+}
+
 TEST_CASE("views route the series they show, bands go around the line", "[client-model]")
 {
     const BenchmarkPage& surface = *benchmark_page("surface");

@@ -129,15 +129,19 @@ TEST_CASE("profile with passes on a loop device: per-pass series, median and spr
     CHECK(sink.last_progress == 1.0);
     CHECK(number(result, "passes") == 3);
     // Every series three times by pass, then the median under its own name, last.
-    // profile's series: throughput, iops, latency_p50, latency_p99, latency_p99_9.
-    constexpr std::size_t per_pass = 5;
+    // profile's series: throughput, iops, latency_p50, latency_p99, latency_p99_9,
+    // then a latency distribution per test (cdf-seq1m_q4t1, cdf-rnd4k_q8t1),
+    // whose median is the median latency at each share.
+    constexpr std::size_t per_pass = 7;
     REQUIRE(result.series.size() == 4 * per_pass);
     for (unsigned pass = 1; pass <= 3; ++pass) {
         CHECK(result.series[(pass - 1) * per_pass].info.name == pass_series_name("throughput", pass));
         CHECK(result.series[(pass - 1) * per_pass + 4].info.name == pass_series_name("latency_p99_9", pass));
     }
     CHECK(result.series[3 * per_pass].info.name == "throughput");
-    CHECK(result.series[4 * per_pass - 1].info.name == "latency_p99_9");
+    CHECK(result.series[4 * per_pass - 3].info.name == "latency_p99_9");
+    CHECK(result.series[4 * per_pass - 1].info.name == "cdf-rnd4k_q8t1");
+    CHECK(result.series[per_pass - 1].info.name == pass_series_name("cdf-rnd4k_q8t1", 1));
     REQUIRE(sink.series.size() == result.series.size());
 
     const char* keys[] = { "seq1m_q4t1.", "rnd4k_q8t1." };
