@@ -196,7 +196,7 @@ void Application::add_actions()
               if (path.empty())
                   app.window_->clear_reference();
               else
-                  app.window_->open_result_file(path, true);
+                  app.window_->open_result_file(path, true, true);
           } },
         { "export-graph", "s",
           [](Application& app, const std::string& path) {
@@ -224,7 +224,7 @@ void Application::add_actions()
         { "open-reference-dialog", nullptr,
           [](Application& app, const std::string&) {
               app.choose_file(GTK_FILE_CHOOSER_ACTION_OPEN, _("Compare with a Result"), _("_Open"), nullptr,
-                              [&app](const std::string& path) { app.window_->open_result_file(path, true); });
+                              [&app](const std::string& path) { app.window_->open_result_file(path, true, true); });
           } },
         { "save-result-dialog", nullptr,
           [](Application& app, const std::string&) {

@@ -193,6 +193,13 @@ void BenchmarkPageView::set_reference(std::optional<SavedResult> reference, std:
     update_controls();
 }
 
+void BenchmarkPageView::add_reference(SavedResult reference, std::string label)
+{
+    chart_.add_reference(std::move(reference), std::move(label));
+    rebuild_chart();
+    update_controls();
+}
+
 void BenchmarkPageView::rebuild_chart()
 {
     chart_.rebuild(live_job(), opened_, host_.selected_device());

@@ -48,6 +48,8 @@ public:
     void focus_primary();
     void show_result(SavedResult result);
     void set_reference(std::optional<SavedResult> reference, std::string label);
+    // One more result to compare with (PageChart::add_reference).
+    void add_reference(SavedResult reference, std::string label);
     // Changes one setting of the next run (as the settings popover does).
     void set_parameter(const std::string& key, const SavedValue& value);
     // Opens the settings popover, the keyboard in `key`'s field ("": where

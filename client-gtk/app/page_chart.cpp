@@ -54,8 +54,28 @@ PageChart::PageChart(const BenchmarkPage& page)
 
 void PageChart::set_reference(std::optional<SavedResult> reference, std::string label)
 {
-    reference_ = std::move(reference);
-    reference_label_ = std::move(label);
+    references_.clear();
+    if (reference)
+        references_.push_back({ std::move(*reference), std::move(label) });
+}
+
+void PageChart::add_reference(SavedResult reference, std::string label)
+{
+    const auto same = [&reference](const Reference& kept) {
+        return kept.result.kind == reference.kind && kept.result.started_at_us == reference.started_at_us
+            && kept.result.target == reference.target;
+    };
+    if (std::any_of(references_.begin(), references_.end(), same))
+        return;
+    if (references_.size() == max_references)
+        references_.erase(references_.begin());
+    // Runs of the same minute would read alike in the legend: "(2)", "(3)".
+    const std::string base = label;
+    for (int n = 2; std::any_of(references_.begin(), references_.end(),
+                                [&label](const Reference& kept) { return kept.label == label; });
+         ++n)
+        label = base + " (" + std::to_string(n) + ")";
+    references_.push_back({ std::move(reference), std::move(label) });
 }
 
 void PageChart::set_placeholder(const std::string& text)
@@ -79,7 +99,7 @@ void PageChart::rebuild(const JobEntry* live, const std::optional<SavedResult>& 
     if (page_.generic()) {
         // Drawn from what the run declares (a reference of the same kind has the same series).
         generic_view_ = generic_view(shown && !shown->series.empty() ? shown->series
-                                         : reference_                 ? reference_->series
+                                         : has_reference()            ? references_.front().result.series
                                                                       : std::vector<SavedSeries> {});
     }
     std::vector<ChartSeries> current;
@@ -109,8 +129,9 @@ void PageChart::rebuild(const JobEntry* live, const std::optional<SavedResult>& 
     if (spec.x_scale == AxisScale::Categories && page_.target != PageTarget::Device)
         spec.categories = file_table_ ? file_profile_tests(parameters, summary)
                                       : test_categories(summary, shown ? shown->series : std::vector<SavedSeries> {});
-    if (reference_ && spec.categories.empty() && page_.kind == kinds::profile)
-        spec = spec_for(view(), page_.kind, reference_->parameters, reference_->summary, size);
+    if (has_reference() && spec.categories.empty() && page_.kind == kinds::profile)
+        spec = spec_for(view(), page_.kind, references_.front().result.parameters,
+                        references_.front().result.summary, size);
     chart.set_spec(spec);
     chart.set_current(std::move(current));
     show_temperature(shown ? overlay_sources(shown->series) : std::vector<OverlaySource> {});
@@ -123,13 +144,19 @@ void PageChart::rebuild(const JobEntry* live, const std::optional<SavedResult>& 
         if (expected > 0 && expected <= (1 << 24))
             chart.reserve_points(0, static_cast<std::size_t>(expected));
     }
-    if (reference_)
-        chart.set_reference(chart_series_for(view(), reference_->series, reference_label_));
-    else
+    std::vector<ChartSeries> overlays;
+    for (std::size_t k = 0; k < references_.size(); ++k)
+        for (ChartSeries& series : chart_series_for(view(), references_[k].result.series, references_[k].label)) {
+            series.overlay = k;
+            overlays.push_back(std::move(series));
+        }
+    if (overlays.empty())
         chart.clear_reference();
+    else
+        chart.set_reference(std::move(overlays));
     if (table_)
         table_->set(spec.categories, shown ? shown->series : std::vector<SavedSeries> {}, summary,
-                    reference_ ? &reference_->series : nullptr, profile_unit_);
+                    has_reference() ? &references_.front().result.series : nullptr, profile_unit_);
     if (file_table_)
         file_table_->set(file_profile_rows(shown.value_or(SavedResult {})), profile_unit_);
     graph_.redraw_now();

@@ -47,8 +47,16 @@ public:
     void select_view(std::size_t index) noexcept { view_index_ = index; }
     [[nodiscard]] std::size_t view_index() const noexcept { return view_index_; }
 
+    // The results drawn under the current one, each in its own colour
+    // (up to max_references): set_reference() makes `reference` the only
+    // one (none: no comparison); add_reference() adds one beside the others,
+    // the oldest added making room when there are already four, and the
+    // same result twice is drawn once.
+    static constexpr std::size_t max_references = 4;
     void set_reference(std::optional<SavedResult> reference, std::string label);
-    [[nodiscard]] bool has_reference() const noexcept { return reference_.has_value(); }
+    void add_reference(SavedResult reference, std::string label);
+    [[nodiscard]] bool has_reference() const noexcept { return !references_.empty(); }
+    [[nodiscard]] std::size_t reference_count() const noexcept { return references_.size(); }
     void set_placeholder(const std::string& text);
 
     // Draws `live` (a job of this page's kind, null when none is shown) or
@@ -80,8 +88,11 @@ private:
     PageView generic_view_ = generic_view({});
     std::size_t view_index_ = 0;
     ProfileUnit profile_unit_ = ProfileUnit::MegabytesPerSecond;
-    std::optional<SavedResult> reference_;
-    std::string reference_label_;
+    struct Reference {
+        SavedResult result;
+        std::string label;
+    };
+    std::vector<Reference> references_; // in the order added
     std::vector<std::size_t> appended_; // per job series: points already in the chart
     std::size_t temperature_readings_ = 0; // in the overlay, to redo it only when one arrives
 

@@ -47,7 +47,10 @@ public:
     // The Info page's SMART row and warning card, "summary|warning" (for
     // scripts and the GUI tests; "" parts when there is none).
     [[nodiscard]] std::string health_text() const;
-    void open_result_file(const std::string& path, bool as_reference);
+    // as_reference: drawn under the shown result, the only one compared
+    // with, or (add) beside up to three others (the Compare picker, the
+    // set-reference action).
+    void open_result_file(const std::string& path, bool as_reference, bool add = false);
     void clear_reference();
     void save_shown_result(const std::string& path);
     void export_shown_graph(const std::string& path);

@@ -49,7 +49,8 @@ GtkWidget* Window::build_reference_picker()
     gtk_scrolled_window_set_child(GTK_SCROLLED_WINDOW(scroll), reference_list_);
     GtkWidget* box = gtk_box_new(GTK_ORIENTATION_VERTICAL, 6);
     gtk_widget_set_size_request(box, 300, -1);
-    GtkWidget* title = gtk_label_new(_("Compare with"));
+    /* TRANSLATORS: heading of the Compare popover: results drawn under the shown one */
+    GtkWidget* title = gtk_label_new(_("Compare with (up to four)"));
     gtk_widget_add_css_class(title, "heading");
     gtk_box_append(GTK_BOX(box), title);
     gtk_box_append(GTK_BOX(box), scroll);
@@ -88,7 +89,7 @@ void Window::keep_if_ours(const JobEntry& job)
     history_->refresh();
 }
 
-void Window::open_result_file(const std::string& path, bool as_reference)
+void Window::open_result_file(const std::string& path, bool as_reference, bool add)
 {
     // The contract's reader checks size and nesting before parsing.
     auto loaded = contract::result_from_file(path);
@@ -110,7 +111,10 @@ void Window::open_result_file(const std::string& path, bool as_reference)
             const DeviceEntry* device = selected_device();
             const bool same = device && same_device(result.device_info, device_info_of(*device));
             const std::string label = reference_label(result, same);
-            page->set_reference(std::move(result), label);
+            if (add)
+                page->add_reference(std::move(result), label);
+            else
+                page->set_reference(std::move(result), label);
         } else {
             page->show_result(std::move(result));
         }
@@ -186,7 +190,8 @@ void Window::fill_reference_list()
         gtk_list_box_append(GTK_LIST_BOX(reference_list_), label);
         reference_paths_.push_back(path);
     };
-    add(_("No reference"), "");
+    /* TRANSLATORS: the first entry of the Compare popover: no earlier results drawn under this one */
+    add(_("Compare with nothing"), "");
     if (!page)
         return;
     recent_.reload_if_changed();
@@ -212,7 +217,7 @@ void Window::on_reference_row(GtkListBox*, GtkListBoxRow* row, gpointer self)
     if (path.empty())
         window->clear_reference();
     else
-        window->open_result_file(path, true);
+        window->open_result_file(path, true, true);
 }
 
 } // namespace diskbench::client

@@ -55,6 +55,9 @@ struct ChartSeries {
     // One of several passes, drawn thin and translucent in the first
     // series' colour under the others (line graphs only).
     bool faint = false;
+    // A reference series: which of the results compared with (0 to 3) it
+    // is of, so each result has its colour (ChartTheme::overlay_colour).
+    std::size_t overlay = 0;
 };
 
 // Colours and sizes. light()/dark() follow the GNOME palette; current series
@@ -63,6 +66,11 @@ struct ChartSeries {
 // and dark mode and for common colour-vision deficiencies.
 struct ChartTheme {
     Rgba background, foreground, grid, reference;
+    // The results compared with, each its own colour apart from the
+    // current series': the first is `reference` (orange), then brown,
+    // near-black (near-white when dark) and teal; all at least 3:1 on the
+    // background.
+    std::vector<Rgba> overlays;
     std::vector<Rgba> current; // at least 4
     // The series on the right-hand axis (the drive's temperature), drawn
     // dashed: a red apart from the current blues so it never reads as speed.
@@ -73,6 +81,7 @@ struct ChartTheme {
     static ChartTheme dark();
     // Wraps around past the end, so any number of series gets a colour.
     [[nodiscard]] Rgba current_colour(std::size_t index) const;
+    [[nodiscard]] Rgba overlay_colour(std::size_t index) const;
     // Same colours and size: the cached layer can be kept.
     [[nodiscard]] bool operator==(const ChartTheme& other) const noexcept;
 };

@@ -63,7 +63,7 @@ void paint_grid_and_axes(cairo_t* cr, const ChartFrame& frame, const ChartTheme&
 void paint_legend(cairo_t* cr, const ChartFrame& frame, const ChartTheme& theme, const ChartText& text)
 {
     for (const LegendEntry& entry : frame.legend) {
-        const Rgba colour = entry.item.role == LegendRole::Reference ? theme.reference
+        const Rgba colour = entry.item.role == LegendRole::Reference ? theme.overlay_colour(entry.item.index)
             : entry.item.role == LegendRole::Secondary                ? theme.secondary
                                                                       : theme.current_colour(entry.item.index);
         cairo_rectangle(cr, entry.swatch_x, entry.swatch_y, entry.swatch_size, entry.swatch_size);

@@ -208,7 +208,8 @@ LayoutInput ChartData::layout_input(double width, double height, double font_siz
     for (std::size_t i = 0; i < reference.size(); ++i) {
         const std::string& label = reference[i].series.label;
         /* TRANSLATORS: legend entry of the result a graph is compared with, when it has no name */
-        input.legend.push_back({ label.empty() ? std::string(_("Reference")) : label, LegendRole::Reference, i });
+        input.legend.push_back({ label.empty() ? std::string(_("Reference")) : label, LegendRole::Reference,
+                                 reference[i].series.overlay });
     }
     if (has_points() && shows_secondary()) {
         input.secondary_extent = secondary->extent;
@@ -234,7 +235,8 @@ void paint_chart_data(cairo_t* cr, const ChartData& data, const ChartFrame& fram
     const std::size_t members = current_members + data.reference.size();
     // The reference first, so the current result is drawn over it.
     for (std::size_t i = 0; i < data.reference.size(); ++i)
-        paint_series(cr, data, frame, data.reference[i], current_members + i, members, theme.reference,
+        paint_series(cr, data, frame, data.reference[i], current_members + i, members,
+                     theme.overlay_colour(data.reference[i].series.overlay),
                      kept_envelopes);
     // Passes first and faint, so the median is drawn over them.
     if (data.spec.style == ChartStyle::Line)

@@ -46,7 +46,7 @@ enum class LegendRole { Current, Reference, Secondary };
 struct LegendItem {
     std::string text;
     LegendRole role = LegendRole::Current;
-    std::size_t index = 0; // into ChartTheme::current for Current
+    std::size_t index = 0; // into ChartTheme::current for Current, overlays for Reference
     bool operator==(const LegendItem&) const = default;
 };
 

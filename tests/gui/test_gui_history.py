@@ -24,6 +24,8 @@ from gui_stack import series_pixels
 
 # The reference's orange (ChartTheme::light()), drawn nowhere else in the window.
 REFERENCE_COLOURS = ((0xe6, 0x61, 0x00),)
+# ChartTheme::light().overlays: the results compared with, in the order added.
+OVERLAY_COLOURS = ((0xe6, 0x61, 0x00), (0x86, 0x5e, 0x3c), (0x3d, 0x38, 0x46), (0x0b, 0x7a, 0x75))
 
 
 class HistoryGuiTest(gui_stack.GuiTestCase):
@@ -116,6 +118,35 @@ class HistoryGuiTest(gui_stack.GuiTestCase):
         print(f'screenshot {path}', flush=True)
         self.gui.check_app_alive()
 
+
+    def test_04_four_results_compared_at_once(self):
+        """Four earlier seeks drawn under the newest, each in its colour
+        (ChartTheme::light().overlays) with a legend entry."""
+        self.gui.activate('show-page', 'seek')
+        self.gui.wait_status('seek', min_points=0, timeout=15)
+        while len(self.kept()) < 5:
+            before = len(self.kept())
+            self.gui.activate('run-benchmark', 'seek')
+            self.gui.wait_for(lambda: len(self.kept()) == before + 1, 60, what='another seek kept')
+        self.gui.wait_status('seek', states=('finished',), min_points=1, timeout=60)
+        self.gui.activate('set-reference', '')
+        gui_stack.settle(0.5)
+        alone = self.screenshot_path('compare-none.png')
+        self.gui.screenshot(alone)
+        before = [gui_stack.count_colour(alone, (colour,)) for colour in OVERLAY_COLOURS]
+        newest = max(self.kept(), key=os.path.getmtime)
+        for path in sorted((p for p in self.kept() if p != newest), key=os.path.getmtime)[-4:]:
+            self.gui.activate('set-reference', path)
+        shot = self.screenshot_path('compare-four.png')
+        counts = []
+
+        def all_four():
+            self.gui.screenshot(shot)
+            counts[:] = [gui_stack.count_colour(shot, (colour,)) for colour in OVERLAY_COLOURS]
+            return all(after - was > 40 for after, was in zip(counts, before))
+        self.gui.wait_for(all_four, 15, interval=0.5,
+                          what=f'four overlays in their colours in {shot} (pixels {counts}, before {before})')
+        print(f'screenshot {shot}: overlay pixels {counts}', flush=True)
 
 if __name__ == '__main__':
     gui_stack.main()

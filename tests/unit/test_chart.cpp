@@ -825,9 +825,47 @@ TEST_CASE("series colours are readable on both themes and the reference stands a
         CHECK(first.blue - first.red > 0.3);
         CHECK(theme.reference.red - theme.reference.blue > 0.3);
         CHECK(theme.current_colour(theme.current.size()) .red == first.red); // wraps around
+        // Four results compared at once: each its own colour, readable, apart
+        // from each other and from the current blue; the first the reference.
+        REQUIRE(theme.overlays.size() >= 4);
+        CHECK(delta_e(theme.overlay_colour(0), theme.reference) == 0);
+        for (std::size_t i = 0; i < 4; ++i) {
+            INFO("overlay colour " << i);
+            CHECK(contrast_ratio(theme.overlay_colour(i), theme.background) >= 3);
+            CHECK(delta_e(theme.overlay_colour(i), first) >= 25);
+            for (std::size_t j = 0; j < i; ++j)
+                CHECK(delta_e(theme.overlay_colour(i), theme.overlay_colour(j)) >= 25);
+        }
     }
     CHECK(ChartTheme::light() == ChartTheme::light());
     CHECK(!(ChartTheme::light() == ChartTheme::dark()));
+}
+
+TEST_CASE("four results compared at once are drawn and named, each in its colour", "[client][chart]")
+{
+    const ChartTheme theme = ChartTheme::light();
+    ChartSpec spec;
+    spec.style = ChartStyle::Bar;
+    spec.x_scale = AxisScale::Log2;
+    spec.x_unit = Unit::Bytes;
+    spec.y_unit = Unit::MegabytesPerSecond;
+    Chart chart(spec);
+    chart.set_current({ { "now", { { 4096, 90 }, { 65536, 300 } }, {}, {} } });
+    std::vector<ChartSeries> overlays;
+    for (std::size_t k = 0; k < 4; ++k) {
+        ChartSeries series { "run " + std::to_string(k), { { 4096, 80.0 + 5 * k }, { 65536, 250.0 + 10 * k } }, {}, {} };
+        series.overlay = k;
+        overlays.push_back(std::move(series));
+    }
+    chart.set_reference(overlays);
+    Image image(900, 400);
+    chart.paint(image.cr.get(), 900, 400, theme);
+    // Every overlay's bars (and its legend swatch) in its own colour.
+    for (std::size_t k = 0; k < 4; ++k) {
+        INFO("overlay " << k);
+        CHECK(count_pixels(image, 0, 0, 900, 400, theme.overlay_colour(k), theme.background) > 200);
+    }
+    CHECK(count_pixels(image, 0, 0, 900, 400, theme.current_colour(0), theme.background) > 200);
 }
 
 TEST_CASE("a dip in a million points shows through the cached drawing", "[client][chart]")
