@@ -255,20 +255,30 @@ BenchmarkDescription describe_benchmark(const std::string& kind, const SavedValu
         std::int64_t block = integer_of(p, "block_size", 4096);
         if (block == 0)
             block = logical_block_size ? logical_block_size : 512;
-        d.what = printf_text(_("Random reads of %s at queue depths 1 to %lld on 1 to %lld threads (doubling), "
-                                 "each for %.1f s after %.1f s of warm-up, within the first %s; IOPS and p99 "
-                                 "latency per queue depth."),
+        const bool sequential = text_of(p, "pattern", "random") == "sequential";
+        d.what = printf_text(sequential ? _("Sequential reads of %s at queue depths 1 to %lld on 1 to %lld threads "
+                                            "(doubling), each for %.1f s after %.1f s of warm-up, within the first "
+                                            "%s; IOPS and p99 latency per queue depth.")
+                                        : _("Random reads of %s at queue depths 1 to %lld on 1 to %lld threads "
+                                            "(doubling), each for %.1f s after %.1f s of warm-up, within the first "
+                                            "%s; IOPS and p99 latency per queue depth."),
                                bytes(block).c_str(), static_cast<long long>(max_depth),
                                static_cast<long long>(max_threads), number_of(p, "duration_s", 1),
                                number_of(p, "warmup_s", 0.2), bytes(integer_of(p, "region_size", 1LL << 30)).c_str());
         for (std::int64_t threads = 1; threads <= std::min<std::int64_t>(max_threads, 1 << 20); threads *= 2)
-            for (std::int64_t qd = 1; qd <= std::min<std::int64_t>(max_depth, 1 << 20); qd *= 2)
+            for (std::int64_t qd = 1; qd <= std::min<std::int64_t>(max_depth, 1 << 20); qd *= 2) {
+                // The cells the daemon leaves out have no line either.
+                if (!kinds::qd_sweep_cell_runs(static_cast<std::uint64_t>(threads), static_cast<std::uint64_t>(qd),
+                                               static_cast<std::uint64_t>(block)))
+                    continue;
                 d.fio_commands.push_back(fmt::format(
-                    "{} --rw=randread --bs={} --iodepth={} --numjobs={} --size={} --ramp_time={:g} --runtime={:g} "
-                    "--time_based --group_reporting --norandommap --randrepeat=0",
-                    fio_base(fmt::format("qd{}-t{}", qd, threads), node), fio_size(block), qd, threads,
-                    fio_size(integer_of(p, "region_size", 1LL << 30)), number_of(p, "warmup_s", 0.2),
-                    number_of(p, "duration_s", 1)));
+                    "{} --rw={} --bs={} --iodepth={} --numjobs={} --size={} --ramp_time={:g} --runtime={:g} "
+                    "--time_based --group_reporting{}",
+                    fio_base(fmt::format("qd{}-t{}", qd, threads), node), sequential ? "read" : "randread",
+                    fio_size(block), qd, threads, fio_size(integer_of(p, "region_size", 1LL << 30)),
+                    number_of(p, "warmup_s", 0.2), number_of(p, "duration_s", 1),
+                    sequential ? "" : " --norandommap --randrepeat=0"));
+            }
     } else if (auto written = describe_write_benchmark(kind, p, node, logical_block_size)) {
         return std::move(*written);
     }

@@ -4,6 +4,7 @@
 // Pieces every raw-read benchmark shares: units, the common parameters,
 // block-size checks against the target, and the summary layout.
 
+#include "contract/benchmark_kinds.hpp"
 #include "benchmark.hpp"
 #include "latency_histogram.hpp"
 #include "prng.hpp"
@@ -64,8 +65,9 @@ std::uint64_t fitted_amount(const ParameterSet& params, Recorder& recorder, std:
 // threads (psync runs one per read in flight) or too much buffer memory:
 // at most 1024 reads in flight and 1 GiB of buffers. Without this one
 // request could make the root daemon exhaust memory or threads.
-inline constexpr std::uint64_t max_reads_in_flight = 1024;
-inline constexpr std::uint64_t max_buffer_bytes = GiB;
+inline constexpr std::uint64_t max_reads_in_flight = contract::kinds::max_reads_in_flight;
+inline constexpr std::uint64_t max_buffer_bytes = contract::kinds::max_in_flight_bytes;
+static_assert(max_buffer_bytes == GiB);
 void check_in_flight(std::string_view key, std::uint64_t workers, std::uint64_t depth, std::uint64_t block);
 
 // Powers of two from `smallest` to `largest` inclusive.

@@ -81,4 +81,19 @@ constexpr std::size_t sweep_size_count(std::uint64_t smallest, std::uint64_t lar
     return count;
 }
 
+// The most reads one run keeps in flight, and their buffers: the daemon
+// refuses more (a root daemon's threads and memory), engine's
+// check_in_flight().
+inline constexpr std::uint64_t max_reads_in_flight = 1024;
+inline constexpr std::uint64_t max_in_flight_bytes = 1ULL << 30;
+
+// Whether a cell of the queue-depth sweep's grid runs: `threads` x `depth`
+// reads of `block` in flight within the limits above. The grid goes to 64
+// threads and a queue depth of 1024 (tiobench's matrix and beyond); the
+// cells past the limits are left out (a note says how many), not refused.
+constexpr bool qd_sweep_cell_runs(std::uint64_t threads, std::uint64_t depth, std::uint64_t block) noexcept
+{
+    return threads * depth <= max_reads_in_flight && threads * depth * block <= max_in_flight_bytes;
+}
+
 } // namespace diskbench::contract::kinds

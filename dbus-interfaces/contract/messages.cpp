@@ -107,6 +107,8 @@ constexpr std::array catalogue {
     MessageFormat { "surface-slow-spots", N_("slow spots: {count} (reads of {threshold_ms} ms or more), {repeatable} slow again when re-read, {one_off} one-off") },
     // TRANSLATORS: {test} is a test's label such as "SEQ1M Q8T1".
     MessageFormat { "profile-test-left-out", N_("{test} left out: the device is smaller than one block") },
+    // TRANSLATORS: {cells} is a count of the queue-depth sweep's thread x depth combinations; {limit} is 1024.
+    MessageFormat { "qd-sweep-cells-left-out", N_("{cells} combinations of threads and queue depth left out: they would keep more than {limit} reads (or 1 GiB of buffers) in flight") },
     // xgettext:no-c-format
     MessageFormat { "write-speed-unsettled", N_("the write speed did not settle (the last {windows} windows vary by more than ±{tolerance:.0f} % or still trend): write longer (duration_s) for a steady figure") },
     MessageFormat { "test-file-scaled", N_("the test file scaled down from {requested} to {fitted} to fit the free space") },

@@ -26,6 +26,8 @@ std::string x_column(std::string_view kind, std::string_view unit)
         return "time (s)";
     if (unit == "depth")
         return "queue depth";
+    if (unit == "us")
+        return "latency (us)"; // a latency distribution's (cdf) x
     if (unit == "test")
         return "test";
     return unit.empty() ? std::string("x") : "x (" + std::string(unit) + ")";

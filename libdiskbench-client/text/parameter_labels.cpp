@@ -100,6 +100,8 @@ constexpr std::array labels {
     Label { "interval_s", N_("Rest between tests (s)") },
     /* TRANSLATORS: Profiles setting (CrystalDiskMark's test mode): read, write, both or the mixed test */
     Label { "select", N_("Tests") },
+    /* TRANSLATORS: queue-depth sweep setting: random or sequential reads */
+    Label { "pattern", N_("Access pattern") },
 };
 
 struct Word {
@@ -128,6 +130,10 @@ constexpr std::array words {
     Word { "select", "write", N_("Write only") },
     /* TRANSLATORS: Profiles tests: only the mixed read/write test */
     Word { "select", "mix", N_("Mixed test only") },
+    /* TRANSLATORS: queue-depth sweep reads: at random offsets */
+    Word { "pattern", "random", N_("Random") },
+    /* TRANSLATORS: queue-depth sweep reads: each thread one after another */
+    Word { "pattern", "sequential", N_("Sequential") },
     /* TRANSLATORS: write mode: each range is read and written back unchanged */
     Word { "mode", "preserve", N_("Keep the data") },
     /* TRANSLATORS: write mode: random data over the device's contents */

@@ -13,6 +13,9 @@ from harness import (DEVICE_IFACE, FINAL_STATES, JOB_IFACE, MANAGER_IFACE, MANAG
 
 
 
+# A seek's latency distribution (series "cdf", API 0.11): 19 quantiles after its reads.
+CDF_POINTS = 19
+
 class BenchmarksTest(harness.LoopDeviceTestCase):
 
     def test_list_benchmarks(self):
@@ -65,7 +68,7 @@ class BenchmarksTest(harness.LoopDeviceTestCase):
                 self.assertIn(key, props['Parameters'])
             self.assertEqual(props['DeviceInfo']['node'], self.loop.node)
             self.assertEqual(props['DeviceInfo']['size'], self.loop.size)
-            self.assertEqual(props['SampleCount'], 200)
+            self.assertEqual(props['SampleCount'], 200 + CDF_POINTS)
             self.assertTrue(props['Series'])
             self.assertIn(c.job, self.stack.get_property(MANAGER_PATH, MANAGER_IFACE, 'Jobs'))
 
@@ -84,6 +87,7 @@ class BenchmarksTest(harness.LoopDeviceTestCase):
 
     def test_samples_are_batched_and_match_get_samples(self):
         count = 20000  # about 2 s on a loop device: several Samples signals
+        total = count + CDF_POINTS  # the reads, then their latency distribution
         match = "type='signal',path_namespace='/org/diskbench/DiskBench1/jobs'"
         with self.stack.monitor(match) as mon, self.stack.client(
                 'dbtest-in', (self.loop.object_path, 'seek', {'count': ('t', count)})) as c:
@@ -106,7 +110,7 @@ class BenchmarksTest(harness.LoopDeviceTestCase):
                 self.assertTrue(samples, 'empty Samples signal')
                 next_index += len(samples)
                 points += samples
-            self.assertEqual(next_index, count)
+            self.assertEqual(next_index, total)
             self.assertGreaterEqual(len(batches), 3, 'expected several signals over ~2 s')
             self.assertGreaterEqual(count / len(batches), 5, 'signals should carry batches')
 
@@ -129,16 +133,16 @@ class BenchmarksTest(harness.LoopDeviceTestCase):
             # GetSamples(0) returns exactly the signalled points.
             next_idx, fetched = self.stack.call(c.job, JOB_IFACE, 'GetSamples', 't', 0,
                                                 user='dbtest-in')
-            self.assertEqual(next_idx, count)
+            self.assertEqual(next_idx, total)
             self.assertEqual(len(fetched), len(points))
             for i, (a, b) in enumerate(zip(fetched, points)):
                 if a[0] != b[0] or not math.isclose(a[1], b[1], rel_tol=1e-12) \
                         or not math.isclose(a[2], b[2], rel_tol=1e-12):
                     self.fail(f'sample {i}: GetSamples {a} != signalled {b}')
             # And from the middle.
-            next_idx, tail = self.stack.call(c.job, JOB_IFACE, 'GetSamples', 't', count - 7)
-            self.assertEqual((next_idx, len(tail)), (count, 7))
-            self.assertEqual(self.stack.get_property(c.job, JOB_IFACE, 'SampleCount'), count)
+            next_idx, tail = self.stack.call(c.job, JOB_IFACE, 'GetSamples', 't', total - 7)
+            self.assertEqual((next_idx, len(tail)), (total, 7))
+            self.assertEqual(self.stack.get_property(c.job, JOB_IFACE, 'SampleCount'), total)
 
     def assertMaxRate(self, messages, what, per_second=20):
         """At most per_second signals a second, as seen by the monitor.

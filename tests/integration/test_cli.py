@@ -283,7 +283,14 @@ class CliTest(harness.LoopDeviceTestCase):
         # the result, a header with units, a row per read, C numbers.
         written = self.ctl_ok('export', '--format=csv', out).stdout.splitlines()
         csv_path = out[:-len('.json')] + '-latency.csv'
-        self.assertEqual(written, [csv_path])
+        cdf_path = out[:-len('.json')] + '-cdf.csv'
+        self.assertEqual(written, [csv_path, cdf_path])
+        # The latency distribution: 19 quantiles, the slowest at 100 %.
+        with open(cdf_path, newline='') as f:
+            cdf = list(csv.reader(f))
+        self.assertEqual(cdf[0], ['latency (us)', 'cdf (%)'])
+        self.assertEqual(len(cdf), 1 + 19)
+        self.assertEqual(float(cdf[-1][1]), 100.0)
         with open(csv_path, newline='') as f:
             rows = list(csv.reader(f))
         self.assertEqual(rows[0], ['distance (B)', 'latency (us)'])

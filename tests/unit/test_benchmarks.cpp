@@ -14,6 +14,8 @@
 
 #include <catch2/catch.hpp>
 
+#include <map>
+
 #include <algorithm>
 #include <bit>
 #include <fstream>
@@ -334,6 +336,42 @@ TEST_CASE("a run's latency distribution is a CDF series at fixed quantiles, agre
     CHECK(names == std::vector<std::string> { "cdf-seq1m_q1t1", "cdf-rnd4k_q1t1" });
     CHECK_FALSE(diskbench::contract::is_latency_cdf("cdfx"));
     CHECK_FALSE(diskbench::contract::is_latency_cdf("cdf-"));
+}
+
+TEST_CASE("the queue-depth sweep's grid goes to 64 threads and QD 256, leaving out what exceeds the limits",
+          "[benchmarks]")
+{
+    ScratchDir dir;
+    const auto path = make_data_file(dir, "data", 16 * MiB);
+    RecordingSink sink;
+    const Result wide = run("qd-sweep", path,
+                            { { "max_threads", std::uint64_t { 64 } }, { "max_queue_depth", std::uint64_t { 256 } },
+                              { "duration_s", 0.05 }, { "warmup_s", 0.0 }, { "region_size", std::uint64_t { 8 * MiB } } },
+                            sink);
+    // 7 thread counts x 9 depths; more than 1024 reads in flight: 1 cell
+    // at 8 threads, 2 at 16, 3 at 32, 4 at 64.
+    CHECK(std::get<std::uint64_t>(wide.summary.at("cells")) == 63 - 10);
+    REQUIRE(wide.notes.size() == 1);
+    CHECK(wide.notes[0].find("10 combinations") != std::string::npos);
+    std::map<std::string, std::vector<double>> depths;
+    for (const Series& s : wide.series)
+        for (const SeriesPoint& p : s.points)
+            depths[s.info.name].push_back(p.x);
+    CHECK(depths["iops-t1"] == std::vector<double> { 1, 2, 4, 8, 16, 32, 64, 128, 256 });
+    CHECK(depths["iops-t64"] == std::vector<double> { 1, 2, 4, 8, 16 });
+    CHECK(std::get<std::string>(wide.summary.at("pattern")) == "random");
+    // Sequential: the same grid of streams.
+    RecordingSink sequential_sink;
+    const Result sequential = run("qd-sweep", path,
+                                  { { "pattern", std::string("sequential") }, { "max_threads", std::uint64_t { 2 } },
+                                    { "max_queue_depth", std::uint64_t { 4 } }, { "block_size", std::uint64_t { 65536 } },
+                                    { "duration_s", 0.05 }, { "warmup_s", 0.0 },
+                                    { "region_size", std::uint64_t { 8 * MiB } } },
+                                  sequential_sink);
+    CHECK(std::get<std::string>(sequential.summary.at("pattern")) == "sequential");
+    CHECK(std::get<std::uint64_t>(sequential.summary.at("cells")) == 6);
+    CHECK(sequential.notes.empty());
+    CHECK(std::get<double>(sequential.summary.at("best_iops")) > 0);
 }
 
 TEST_CASE("the same seed reads the same offsets", "[benchmarks]")

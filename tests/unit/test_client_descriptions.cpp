@@ -100,3 +100,17 @@ TEST_CASE("write descriptions state the sizes of the run and its fio/dd equivale
     CHECK(contains(sustained.fio_commands[0], "--size=100% --runtime=60 --time_based"));
     CHECK(contains(sustained.fio_commands[0], "--log_avg_msec=1000"));
 }
+
+TEST_CASE("the queue-depth sweep's fio lines are the cells the daemon runs", "[client-model]")
+{
+    const auto wide = describe_benchmark("qd-sweep", { { "max_threads", std::int64_t { 64 } },
+                                                       { "max_queue_depth", std::int64_t { 256 } } },
+                                         "/dev/sdb", 512);
+    // 7 x 9 cells, of which 10 keep more than 1024 reads in flight.
+    CHECK(wide.fio_commands.size() == 53);
+    CHECK(contains(wide.fio_commands.back(), "--iodepth=16 --numjobs=64"));
+    const auto sequential = describe_benchmark("qd-sweep", { { "pattern", std::string("sequential") } }, "/dev/sdb", 512);
+    CHECK(contains(sequential.what, "Sequential reads"));
+    CHECK(contains(sequential.fio_commands.front(), "--rw=read "));
+    CHECK_FALSE(contains(sequential.fio_commands.front(), "norandommap"));
+}

@@ -108,8 +108,11 @@ TEST_CASE("parameters that do not fit the target are rejected before any I/O", "
     // More in flight than the daemon may take on for one caller.
     CHECK(rejected_key("profile", target, { { "tests", std::string("RND1M Q1024T64") } }) == "tests");
     CHECK(rejected_key("profile", target, { { "tests", std::string("SEQ1M Q64T32") } }) == "tests");
+    // (The queue-depth sweep's grid may reach past the limit: its cells of
+    // more than 1024 reads in flight are left out, not refused; see
+    // test_benchmarks' grid test.)
     CHECK(rejected_key("qd-sweep", target, { { "max_queue_depth", std::uint64_t { 1024 } }, { "max_threads", std::uint64_t { 64 } } })
-          == "max_queue_depth");
+          == "(accepted)");
     CHECK(rejected_key("sequential", target, { { "queue_depth", std::uint64_t { 1024 } }, { "block_size", std::uint64_t { 2 * MiB } } })
           == "queue_depth");
     CHECK(rejected_key("random", target, { { "queue_depth", std::uint64_t { 1024 } }, { "max_block", std::uint64_t { 2 * MiB } } })

@@ -23,8 +23,11 @@ TEST_CASE("an engine result written as a result file loads back whole", "[engine
     CHECK(std::get<std::int64_t>(saved.summary.at("reads")) == 50);
     // The default seed is a 63-bit number; it must survive exactly.
     CHECK(std::get<std::int64_t>(saved.parameters.at("seed")) == static_cast<std::int64_t>(engine::default_seed));
-    REQUIRE(saved.series.size() == 1);
+    // The reads' latencies, then their distribution (19 quantiles).
+    REQUIRE(saved.series.size() == 2);
     CHECK(saved.series[0].points.size() == 50);
+    CHECK(saved.series[1].name == "cdf");
+    CHECK(saved.series[1].points.size() == 19);
     CHECK(std::get<std::string>(saved.device_info.at("node")) == path.string());
 
     const auto loaded = contract::result_from_json(contract::result_to_json(saved));

@@ -152,6 +152,17 @@ TEST_CASE("every fio line of the read kinds and file-profile runs", "[fio]")
             ++ran;
         }
     }
+    // The queue-depth sweep's sequential streams.
+    SavedValueMap sequential = short_run(kinds::qd_sweep);
+    sequential["pattern"] = std::string("sequential");
+    for (const std::string& command : describe_benchmark("qd-sweep", sequential, device, 4096).fio_commands) {
+        INFO(command);
+        std::string errors;
+        const int status = run(command, folder.path, errors);
+        INFO(errors);
+        CHECK(status == 0);
+        ++ran;
+    }
     CHECK(ran > 30);
     // --unlink=1: file-profile's fio runs leave no file behind.
     CHECK_FALSE(g_file_test((folder.path + "/diskbench-fio.tmp").c_str(), G_FILE_TEST_EXISTS));
