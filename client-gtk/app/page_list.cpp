@@ -35,6 +35,13 @@ PageList::PageList(std::function<void(const std::string&)> on_select, std::funct
 PageList::~PageList()
 {
     g_signal_handlers_disconnect_by_data(list_, this);
+    // The list box outlives the entries its functions read (it goes with
+    // root_, and removes its rows one by one then, asking for headers):
+    // nothing may call them any more. Headers first: dropping the filter
+    // refreshes them.
+    gtk_list_box_set_header_func(GTK_LIST_BOX(list_), nullptr, nullptr, nullptr);
+    gtk_list_box_set_filter_func(GTK_LIST_BOX(list_), nullptr, nullptr, nullptr);
+    gtk_list_box_set_sort_func(GTK_LIST_BOX(list_), nullptr, nullptr, nullptr);
 }
 
 const PageList::Entry* PageList::entry_of(GtkListBoxRow* row)

@@ -56,9 +56,10 @@ private:
     static void on_row_activated(GtkListBox*, GtkListBoxRow* row, gpointer self);
     Entry* find(const std::string& name);
 
+    // Before root_, so they go after it: the rows point at these.
+    std::vector<std::unique_ptr<Entry>> entries_;
     Ref<GtkWidget> root_;
     GtkWidget* list_ = nullptr;
-    std::vector<std::unique_ptr<Entry>> entries_; // the rows point at these
     bool following_ = false; // select() is moving the selection
     std::function<void(const std::string&)> on_select_;
     std::function<void()> on_activate_;

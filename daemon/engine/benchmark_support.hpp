@@ -78,10 +78,10 @@ void add_latency_summary(ValueMap& summary, const LatencyHistogram& latency, con
 
 // The latency distribution of a run as a series the clients draw as a CDF
 // (contract::is_latency_cdf): "cdf", or "cdf-WHAT" for one part of a run;
-// x the latency in us, y the percent of requests at or below it, at the
-// quantiles latency_cdf_fractions (the fastest, 0.1 %, 1 %, 5 %, every
-// 10 %, 95 %, 99 %, 99.5 %, 99.9 %, 99.99 %, the slowest). Nothing for a
-// histogram without requests.
+// x the latency in us, y the percent of requests at or below it, at 19
+// quantiles (the fastest, 0.1 %, 1 %, 5 %, every 10 %, 95 %, 99 %,
+// 99.5 %, 99.9 %, 99.99 %, the slowest). Nothing for a histogram without
+// requests.
 void add_latency_cdf(Recorder& recorder, std::string_view what, const LatencyHistogram& latency);
 
 // A distinct, reproducible seed for worker `index` of a run with `seed`.

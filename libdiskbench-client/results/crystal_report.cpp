@@ -32,7 +32,8 @@ std::optional<double> point(const SavedResult& result, std::string_view series, 
     for (const SavedSeries& s : result.series)
         if (s.name == series)
             for (const SeriesPoint& p : s.points)
-                if (static_cast<std::size_t>(p.x) == test)
+                // A file may hold any number: only a test's index counts.
+                if (p.x >= 0 && p.x < 1e15 && static_cast<std::size_t>(p.x) == test)
                     return p.y;
     return std::nullopt;
 }
@@ -134,7 +135,9 @@ std::string crystal_report(const SavedResult& result, const OutsideText& outside
     /* TRANSLATORS: the first line of the Profiles text result, laid out as CrystalDiskMark's */
     text += std::string(_("Disk Benchmark: Profiles (CrystalDiskMark's layout)")) + "\n";
     text += rule;
-    text += "* MB/s = 1,000,000 bytes/s\n* KB = 1000 bytes, KiB = 1024 bytes\n";
+    /* TRANSLATORS: the units legend of the Profiles text, as CrystalDiskMark's */
+    text += std::string(_("* MB/s = 1,000,000 bytes/s")) + "\n";
+    text += std::string(_("* KB = 1000 bytes, KiB = 1024 bytes")) + "\n";
 
     const std::vector<std::string> tests
         = split_profile_tests(text_of(result.summary, "tests", profile_tests_of(result.parameters)));
@@ -170,11 +173,16 @@ std::string crystal_report(const SavedResult& result, const OutsideText& outside
                                                   integer_of(result.parameters, "file_size", 1 << 30));
     const std::int64_t passes = std::max<std::int64_t>(1, integer_of(result.parameters, "passes", 1));
     text += "\n";
+    // Labels right-aligned as CrystalDiskMark's ("   Test:"), in characters.
     const auto footer = [&](const char* label, const std::string& value) {
-        text += fmt::format("{:>7}: {}\n", label, value);
+        const auto width = static_cast<std::size_t>(g_utf8_strlen(label, -1));
+        text += std::string(width < 7 ? 7 - width : 0, ' ') + label + ": " + value + "\n";
     };
-    footer("Profile", outside(profile_name(result.parameters)));
-    footer("Test", fmt::format("{} (x{}) [{}]", format_value(static_cast<double>(size), Unit::Bytes), passes,
+    // TRANSLATORS: the footer lines of the Profiles text (CrystalDiskMark's
+    // layout): the test set, the test size, the data and I/O, the times,
+    // the date, the device, the run's state. Short: they are right-aligned.
+    footer(_("Profile"), outside(profile_name(result.parameters)));
+    footer(_("Test"), fmt::format("{} (x{}) [{}]", format_value(static_cast<double>(size), Unit::Bytes), passes,
                                outside(result_target_text(result))));
     if (!device) {
         std::string mode = text_of(result.summary, "data", text_of(result.parameters, "data", "random")) == "zeros"
@@ -183,7 +191,7 @@ std::string crystal_report(const SavedResult& result, const OutsideText& outside
         if (result.summary.count("direct_io"))
             mode += std::string(", ") + (boolean_of(result.summary, "direct_io", true) ? _("direct I/O")
                                                                                        : _("through the page cache"));
-        footer("Mode", mode);
+        footer(_("Mode"), mode);
         // The device line of other results is about devices; a folder's
         // says what holds it.
         std::string holder = text_of(result.device_info, "node");
@@ -192,15 +200,16 @@ std::string crystal_report(const SavedResult& result, const OutsideText& outside
         if (const std::string filesystem = text_of(result.device_info, "filesystem_type"); !filesystem.empty())
             holder += (holder.empty() ? "" : ", ") + filesystem;
         if (!holder.empty())
-            footer("Device", outside(holder));
+            footer(_("Device"), outside(holder));
     }
     const double rest = number_of(result.summary, "interval_s",
                                   number_of(result.parameters, "interval_s", device ? 0.0 : 5.0));
-    footer("Time", fmt::format("Measure {:g} sec / Interval {:g} sec", number_of(result.parameters, "duration_s", 5),
-                               rest));
-    footer("Date", result_date_text(result.finished_at_us ? result.finished_at_us : result.started_at_us));
+    // printf's format: msgfmt -c checks a translation's placeholders.
+    footer(_("Time"), printf_text(_("Measure %g sec / Interval %g sec"), number_of(result.parameters, "duration_s", 5),
+                                  rest));
+    footer(_("Date"), result_date_text(result.finished_at_us ? result.finished_at_us : result.started_at_us));
     if (result.state != "finished")
-        footer("State", outside(result.state));
+        footer(_("State"), outside(result.state));
     const std::string after = result_report_footer(result, outside);
     if (!after.empty())
         text += "\n" + after;

@@ -80,7 +80,8 @@ class GuiTest(gui_stack.GuiTestCase):
                              f'(down to row {header_bottom}) and the chart (from row {frame_top})')
         # A setting made in the app reaches the daemon: 300 reads, not 1000.
         self.gui.activate_action('set-parameter', "('count', <uint64 300>)")
-        self.assertEqual(self.run_kind('seek'), 300)
+        # The 300 reads and the 19 points of their latency distribution ("cdf").
+        self.assertEqual(self.run_kind('seek'), 300 + 19)
         self.wait_series_drawn('seek.png')
         # The run's one warning (a loop device reports no temperature) in
         # its card, one line: the card whole, its top border included (a
@@ -115,7 +116,7 @@ class GuiTest(gui_stack.GuiTestCase):
         root, = self.gui.wait_for(lambda: _try(lambda p: (ET.parse(p).getroot(),), svg), 20,
                                   what=f'{svg} to be well-formed XML')
         self.assertIn(root.tag, ('svg', '{http://www.w3.org/2000/svg}svg'))
-        # The shown seek's data as CSV (issue 31): its one series, a file
+        # The shown seek's data as CSV (issue 31): each series a file
         # beside the name asked for, a header with units, a row per read.
         data = self.gui.user_path('seek-data.csv')
         self.gui.activate('export-data', data)
@@ -124,6 +125,11 @@ class GuiTest(gui_stack.GuiTestCase):
                                  what=f'{latency} to be written')
         self.assertEqual(rows[0], ['distance (B)', 'latency (us)'])
         self.assertEqual(len(rows), 1 + 300)
+        # and its latency distribution, a file of its own
+        cdf = self.gui.user_path('seek-data-cdf.csv')
+        rows = self.gui.wait_for(lambda: _try(lambda p: list(csv.reader(open(p, newline=''))), cdf), 20,
+                                 what=f'{cdf} to be written')
+        self.assertEqual(rows[0], ['latency (us)', 'cdf (%)'])
 
     def test_03b_overview_is_the_first_page_and_draws(self):
         """Issue 31: a GNOME Disks user picks a disk, stays on the first

@@ -155,7 +155,7 @@ class NavigationGuiTest(gui_stack.GuiTestCase):
                               what=f'Down to move on from {walked[-1]}')
             walked.append(self.shown_kind())
         self.assertEqual(walked, self.mouse_order)
-        # ... and so do Ctrl+Page Up (back to the first) and Alt+1.
+        # ... and so does Ctrl+Page Down, from the first (Alt+1).
         self.press('alt+1')
         self.wait_kind('overview')
         for kind in self.mouse_order[1:]:

@@ -134,12 +134,14 @@ class BadInputTest(harness.IntegrationTestCase):
             self.assertEqual(self.job_props(c.job), before)
             self.assertEqual(before['State'], 'finished')
             # GetSamples works after the end, for anyone.
+            # The 200 reads and the 19 points of their latency distribution ("cdf").
+            total = 200 + 19
             next_index, samples = self.stack.call(c.job, JOB_IFACE, 'GetSamples', 't', 0,
                                                   user='dbtest-out')
-            self.assertEqual((next_index, len(samples)), (200, 200))
-            next_index, samples = self.stack.call(c.job, JOB_IFACE, 'GetSamples', 't', 200)
-            self.assertEqual((next_index, samples), (200, []))
-            for bad in (201, 2**64 - 1):
+            self.assertEqual((next_index, len(samples)), (total, total))
+            next_index, samples = self.stack.call(c.job, JOB_IFACE, 'GetSamples', 't', total)
+            self.assertEqual((next_index, samples), (total, []))
+            for bad in (total + 1, 2**64 - 1):
                 err = self.stack.call_error(c.job, JOB_IFACE, 'GetSamples', 't', bad)
                 self.assertDBusError(err, 'InvalidArgument')
 

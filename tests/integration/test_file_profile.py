@@ -138,10 +138,13 @@ class FileProfileTest(harness.IntegrationTestCase):
     def test_the_test_selection_runs_only_what_it_names(self):
         one = {'tests': ('s', 'SEQ1M Q1T1'), 'mix': ('s', 'RND4K Q1T1'), 'duration_s': ('d', 0.1)}
         for select, keys, absent, series in (
-                ('read', ['seq1m_q1t1.read_mb_s'], ['seq1m_q1t1.write_mb_s', 'mix.read_mb_s'], ['read']),
-                ('write', ['seq1m_q1t1.write_mb_s'], ['seq1m_q1t1.read_mb_s', 'mix.read_mb_s'], ['write']),
+                # The bars' series, then a latency distribution per run and direction.
+                ('read', ['seq1m_q1t1.read_mb_s'], ['seq1m_q1t1.write_mb_s', 'mix.read_mb_s'],
+                 ['read', 'cdf-seq1m_q1t1-read']),
+                ('write', ['seq1m_q1t1.write_mb_s'], ['seq1m_q1t1.read_mb_s', 'mix.read_mb_s'],
+                 ['write', 'cdf-seq1m_q1t1-write']),
                 ('mix', ['mix.read_mb_s', 'mix.write_mb_s'], ['seq1m_q1t1.read_mb_s', 'seq1m_q1t1.write_mb_s'],
-                 ['read', 'write'])):
+                 ['read', 'write', 'cdf-mix-read', 'cdf-mix-write'])):
             with self.subTest(select=select):
                 summary, names, _ = self.run_profile(dict(one, select=('s', select)))
                 self.assertEqual(summary['select'], select)
@@ -180,6 +183,8 @@ class FileProfileTest(harness.IntegrationTestCase):
         summary, _, rested = self.run_profile(dict(quick, interval_s=('d', 1.5)))
         self.assertEqual(summary['interval_s'], 1.5)
         self.assertGreaterEqual(rested, 3 * 1.5)
+        # ... once each: rests taken twice would alone take 9 s.
+        self.assertLess(rested, 2 * 3 * 1.5)
         # A 10-minute rest is cut short by Cancel.
         folder = self.folder()
         with self.stack.client(start_fs=(folder, 'file-profile', dict(QUICK, **quick, interval_s=('d', 600.0)))) as c:

@@ -4,7 +4,9 @@
 // then every profile test (profile_tests.hpp) run on it as a read and as a
 // write, each after a warm-up, like `profile` on a device; optionally a
 // mixed test (random requests, a share of them writes), like their "Mix"
-// mode and fio's rw=randrw with rwmixread. The file has no name (or is
+// mode and fio's rw=randrw with rwmixread. `select` keeps only the reads,
+// the writes or the mixed test (CrystalDiskMark's test mode); `interval_s`
+// rests between two runs (its Interval, 5 s, for an SSD's cache to empty). The file has no name (or is
 // unlinked at once), so it is gone when the job ends, even after a crash.
 //
 // Writes overwrite the filled file in place, as the tools users compare
@@ -265,6 +267,10 @@ void run(DirectoryContext& ctx)
     std::string labels;
     for (std::size_t i = 0; i < tests.size(); ++i) {
         const FileTest& t = tests[i];
+        // The rest before the test's first run; a test a Cancel met in
+        // the rest is not in the list of tests run.
+        if (!rest())
+            break;
         labels += (labels.empty() ? "" : ",") + t.label;
         const std::string key = t.key + ".";
         TimedRunPlan plan;
@@ -293,8 +299,6 @@ void run(DirectoryContext& ctx)
 
         try {
             if (t.mixed) {
-                if (!rest())
-                    break;
                 DirectionTally tally(t.test.threads);
                 plan.direction = IoDirection::Mixed;
                 plan.mix_read_percent = static_cast<unsigned>(ctx.params.unsigned_value("mix_read_percent"));
@@ -315,8 +319,6 @@ void run(DirectoryContext& ctx)
                 continue;
             }
             if (selected.reads) {
-                if (!rest())
-                    break;
                 plan.direction = IoDirection::Read;
                 plan.buffers = nullptr; // reads land in the workers' own buffers
                 plan.progress_before = progress;
@@ -327,9 +329,8 @@ void run(DirectoryContext& ctx)
                 ctx.recorder.add_point(read_series, { x, reads.megabytes_per_second() });
                 add_direction_summary(on_file, t.key, "read", reads);
             }
-            if (selected.writes) {
-                if (!rest())
-                    break;
+            // The rest between the test's reads and its writes.
+            if (selected.writes && (!selected.reads || rest())) {
                 plan.direction = IoDirection::Write;
                 plan.buffers = zero_buffers.get();
                 plan.progress_before = progress;
@@ -387,8 +388,9 @@ BenchmarkInfo file_profile()
         "Profiles",
         "CrystalDiskMark-style tests on a test file in the chosen folder: the file is filled first (not timed), then "
         "each test runs as reads and as writes (O_DIRECT where the filesystem allows it), each a warm-up and a timed "
-        "run, plus a mixed test; MB/s, IOPS and latency percentiles per test and direction. The file has no name and "
-        "vanishes when the run ends, even if it crashes.",
+        "run, plus a mixed test (`select` keeps only some), with interval_s of rest between runs; MB/s, IOPS and "
+        "latency percentiles per test and direction. The file has no name and vanishes when the run ends, even if "
+        "it crashes.",
         with_common_params(std::move(params)),
         nullptr,
         run,
