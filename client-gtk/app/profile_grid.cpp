@@ -15,17 +15,6 @@ namespace diskbench::client {
 
 namespace {
 
-std::optional<double> value_at(const std::vector<SavedSeries>& series, const char* name, std::size_t test)
-{
-    for (const SavedSeries& s : series)
-        if (s.name == name)
-            for (const SeriesPoint& point : s.points)
-                // A file may hold any number: only a test's index counts.
-                if (point.x >= 0 && point.x < 1e15 && static_cast<std::size_t>(point.x) == test)
-                    return point.y;
-    return std::nullopt;
-}
-
 GtkWidget* label(const std::string& text, const char* css_class, float xalign = 1.0F)
 {
     GtkWidget* widget = gtk_label_new(text.c_str());
@@ -88,11 +77,11 @@ void ProfileGrid::set(const std::vector<std::string>& tests, const std::vector<S
         GtkWidget* name = label(tests[test], "title-4", 0.0F);
         attach(name, 0, row);
         for (int c = 0; c < figures; ++c) {
-            const auto value = value_at(current, columns[c].series, test);
+            const auto value = point_at_test(current, columns[c].series, test);
             GtkWidget* cell = label(value ? format_value(*value, columns[c].unit) : "–", columns[c].css_class);
             if (c == 0 && unit != ProfileUnit::MegabytesPerSecond)
                 gtk_label_set_text(GTK_LABEL(cell),
-                                   profile_figure_text({ value, value_at(current, "iops", test),
+                                   profile_figure_text({ value, point_at_test(current, "iops", test),
                                                          summary_mean_us(summary, tests[test]) },
                                                        unit)
                                        .c_str());
@@ -121,7 +110,7 @@ void ProfileGrid::set(const std::vector<std::string>& tests, const std::vector<S
             }
             attach(cell, c + 1, row);
             if (reference) {
-                const auto old = value_at(*reference, columns[c].series, test);
+                const auto old = point_at_test(*reference, columns[c].series, test);
                 GtkWidget* small = label(old ? format_value(*old, columns[c].unit) : "–", "dim-label");
                 gtk_widget_add_css_class(small, "caption");
                 attach(small, c + 1, row + 1);

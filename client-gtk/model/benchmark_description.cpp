@@ -55,21 +55,35 @@ Sweep block_sweep(const SavedValueMap& p, std::uint32_t logical_block_size)
     return { low, std::max(low, integer_of(p, "max_block", 1 << 20)) };
 }
 
-// "SEQ1M Q8T1" -> fio options; the notation of CrystalDiskMark and KDiskMark.
+// A test in the notation of CrystalDiskMark and KDiskMark ("SEQ1M Q8T1")
+// as fio's options take it: "1m", 8, 1; its name without spaces.
+struct FioTest {
+    bool sequential = false;
+    std::string size;
+    int depth = 1, threads = 1;
+    std::string name;
+};
+
+FioTest fio_test(const std::string& test)
+{
+    FioTest f;
+    f.sequential = test.starts_with("SEQ");
+    std::size_t i = 3; // after "SEQ" or "RND"
+    while (i < test.size() && test[i] != ' ')
+        f.size += static_cast<char>(std::tolower(static_cast<unsigned char>(test[i++])));
+    std::sscanf(test.c_str() + std::min(test.size(), i), " Q%dT%d", &f.depth, &f.threads);
+    f.name = test;
+    for (char& c : f.name)
+        if (c == ' ')
+            c = '_';
+    return f;
+}
+
+// "SEQ1M Q8T1" -> fio options on the device.
 std::string fio_profile_test(const std::string& test, const std::string& node, std::int64_t region, double seconds,
                              double warmup)
 {
-    const bool sequential = test.starts_with("SEQ");
-    std::string size;
-    std::size_t i = 3; // after "SEQ" or "RND"
-    while (i < test.size() && test[i] != ' ')
-        size += static_cast<char>(std::tolower(static_cast<unsigned char>(test[i++])));
-    int depth = 1, threads = 1;
-    std::sscanf(test.c_str() + std::min(test.size(), i), " Q%dT%d", &depth, &threads);
-    std::string name = test;
-    for (char& c : name)
-        if (c == ' ')
-            c = '_';
+    const auto [sequential, size, depth, threads, name] = fio_test(test);
     return fmt::format("{} --rw={} --bs={} --iodepth={} --numjobs={} --size={} --ramp_time={:g} --runtime={:g} "
                        "--time_based --group_reporting{}",
                        fio_base(name, node), sequential ? "read" : "randread", size, depth, threads, fio_size(region),
@@ -89,19 +103,11 @@ struct FileFio {
 
 std::string fio_file_test(const std::string& test, const std::string& direction, const FileFio& f)
 {
-    const bool sequential = test.starts_with("SEQ");
-    std::string size;
-    std::size_t i = 3;
-    while (i < test.size() && test[i] != ' ')
-        size += static_cast<char>(std::tolower(static_cast<unsigned char>(test[i++])));
-    int depth = 1, threads = 1;
-    std::sscanf(test.c_str() + std::min(test.size(), i), " Q%dT%d", &depth, &threads);
-    std::string rw = direction == "mix" ? "randrw" : direction == "write" ? (sequential ? "write" : "randwrite")
-                                                                          : (sequential ? "read" : "randread");
-    std::string name = direction + "-" + test;
-    for (char& c : name)
-        if (c == ' ')
-            c = '_';
+    const auto [sequential, size, depth, threads, test_name] = fio_test(test);
+    const std::string rw = direction == "mix" ? "randrw"
+        : direction == "write"                ? (sequential ? "write" : "randwrite")
+                                              : (sequential ? "read" : "randread");
+    const std::string name = direction + "-" + test_name;
     std::string command = fmt::format(
         "fio --name={} --filename={} --size={} --direct={} --ioengine=io_uring --rw={} --bs={} --iodepth={} "
         "--numjobs={} --ramp_time={:g} --runtime={:g} --time_based --group_reporting --unlink=1",

@@ -35,17 +35,6 @@ std::optional<double> summary_number(const SavedValueMap& summary, const std::st
     return number_of(summary, key.c_str(), 0);
 }
 
-std::optional<double> point_at(const SavedResult& result, const char* series, std::size_t index)
-{
-    for (const SavedSeries& s : result.series)
-        if (s.name == series)
-            for (const SeriesPoint& point : s.points)
-                // A file may hold any number: only a test's index counts.
-                if (point.x >= 0 && point.x < 1e15 && static_cast<std::size_t>(point.x) == index)
-                    return point.y;
-    return std::nullopt;
-}
-
 FileProfileFigures figures(const SavedResult& result, const std::string& key, const char* direction,
                            std::size_t index)
 {
@@ -53,7 +42,7 @@ FileProfileFigures figures(const SavedResult& result, const std::string& key, co
     FileProfileFigures f;
     f.mb_s = summary_number(result.summary, prefix + "mb_s");
     if (!f.mb_s)
-        f.mb_s = point_at(result, direction, index);
+        f.mb_s = point_at_test(result.series, direction, index);
     f.iops = summary_number(result.summary, prefix + "iops");
     f.mean_us = summary_number(result.summary, prefix + "latency_mean_us");
     f.p50_us = summary_number(result.summary, prefix + "latency_p50_us");

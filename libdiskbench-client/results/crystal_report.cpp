@@ -25,19 +25,6 @@ std::optional<double> number(const SavedValueMap& summary, const std::string& ke
     return found == summary.end() ? std::nullopt : as_number(found->second);
 }
 
-// The point of `series` at test index `test` (a run still going has its
-// rates in series before its summary).
-std::optional<double> point(const SavedResult& result, std::string_view series, std::size_t test)
-{
-    for (const SavedSeries& s : result.series)
-        if (s.name == series)
-            for (const SeriesPoint& p : s.points)
-                // A file may hold any number: only a test's index counts.
-                if (p.x >= 0 && p.x < 1e15 && static_cast<std::size_t>(p.x) == test)
-                    return p.y;
-    return std::nullopt;
-}
-
 struct Figures {
     std::optional<double> mb_s, iops, mean_us;
 };
@@ -62,10 +49,10 @@ Figures direction_figures(const SavedResult& result, const std::string& key, con
     Figures f;
     f.mb_s = number(result.summary, key + "." + (device ? "throughput_mb_s" : direction + "mb_s"));
     if (!f.mb_s)
-        f.mb_s = point(result, device ? "throughput" : direction.substr(0, direction.size() - 1), test);
+        f.mb_s = point_at_test(result.series, device ? "throughput" : direction.substr(0, direction.size() - 1), test);
     f.iops = number(result.summary, key + "." + direction + "iops");
     if (!f.iops && device)
-        f.iops = point(result, "iops", test);
+        f.iops = point_at_test(result.series, "iops", test);
     f.mean_us = number(result.summary, key + "." + direction + "latency_mean_us");
     return f;
 }

@@ -90,6 +90,16 @@ std::string profile_preset_tests(const std::string& preset)
     return std::string(contract::profile_preset_tests(preset));
 }
 
+std::optional<double> point_at_test(const std::vector<SavedSeries>& series, std::string_view name, std::size_t test)
+{
+    for (const SavedSeries& s : series)
+        if (s.name == name)
+            for (const SeriesPoint& point : s.points)
+                if (point.x >= 0 && point.x < 1e15 && static_cast<std::size_t>(point.x) == test)
+                    return point.y;
+    return std::nullopt;
+}
+
 std::string profile_tests_of(const SavedValueMap& parameters)
 {
     const std::string tests = text_of(parameters, "tests");

@@ -31,5 +31,9 @@ std::string profile_preset_tests(const std::string& preset);
 std::string profile_summary_key(std::string_view test);
 // The tests a run does: `tests` when given, else its preset's.
 std::string profile_tests_of(const SavedValueMap& parameters);
+// The y of series `name` at x = `test`, a test's index (the bars of the
+// Profiles pages); nothing when it has none. A file may hold any x: only
+// whole indices count.
+std::optional<double> point_at_test(const std::vector<SavedSeries>& series, std::string_view name, std::size_t test);
 
 } // namespace diskbench::client
