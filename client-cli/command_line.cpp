@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "command_line.hpp"
 
+#include "results/run_set.hpp"
 #include "text/printf_text.hpp"
 
 #include <glib/gi18n-lib.h>
@@ -30,6 +31,7 @@ constexpr std::array commands {
     CommandShape { "devices", 0, 0, true, false, false },
     CommandShape { "benchmarks", 0, 1, true, false, false },
     CommandShape { "run", 2, many, true, true, true, true },
+    CommandShape { "run-set", 2, 2, true, true, false },
     CommandShape { "jobs", 0, 0, true, false, false },
     CommandShape { "watch", 1, 1, true, true, false, true },
     CommandShape { "cancel", 1, 1, false, false, false },
@@ -113,6 +115,17 @@ std::optional<CommandLine> parse_command_line(const std::vector<std::string>& ar
         } else if (name == "--publish") {
             if (!(line.publish = take_value()))
                 return std::nullopt;
+        } else if (name == "--pause") {
+            const auto value = take_value();
+            if (!value)
+                return std::nullopt;
+            guint64 seconds = 0;
+            if (!g_ascii_string_to_unsigned(value->c_str(), 10, 0, client::max_run_set_pause_s, &seconds, nullptr)) {
+                error = printf_text(_("--pause takes seconds from 0 to %u, not “%s”"), client::max_run_set_pause_s,
+                                    value->c_str());
+                return std::nullopt;
+            }
+            line.pause = static_cast<unsigned>(seconds);
         } else if (name == "--help" || name == "-h") {
             line.command = "help";
             return line;
@@ -162,6 +175,8 @@ std::optional<CommandLine> parse_command_line(const std::vector<std::string>& ar
         refused = "--stage";
     else if (line.publish && !shape->scheduled)
         refused = "--publish";
+    else if (line.pause && shape->name != "run-set")
+        refused = "--pause";
     if (refused) {
         error = printf_text(_("%s: %s does not apply here"), line.command.c_str(), refused);
         return std::nullopt;
@@ -190,6 +205,8 @@ std::string usage_text()
              "  devices                     list the block devices diskbenchd offers\n"
              "  benchmarks [KIND]           list benchmark kinds and their parameters\n"
              "  run KIND TARGET [KEY=VALUE…]  run a benchmark on a device node or in a folder\n"
+             "  run-set SET DEVICE          run a set of read benchmarks one after another, kept as one\n"
+             "                              result: quick, full-read, custom, or KIND,KIND…\n"
              "  jobs                        list the daemon's jobs\n"
              "  watch JOB                   follow a running job to its end\n"
              "  cancel JOB                  stop a job\n"
@@ -214,6 +231,7 @@ std::string usage_text()
              "  --config FILE               the scheduled runs' configuration (scheduled)\n"
              "  --stage FILE                write the metrics to FILE for --publish (scheduled)\n"
              "  --publish FILE              move the metrics staged in FILE to Output= (scheduled)\n"
+             "  --pause SECONDS             the rest between a set's benchmarks, 0–600 (run-set; default 5)\n"
              "  --no-ask-password           never ask for a password; fail instead\n"
              "  --help, -h                  show this text\n"
              "\n"

@@ -23,6 +23,7 @@ struct CommandLine {
     std::optional<std::string> config;       // --config FILE (scheduled)
     std::optional<std::string> stage;        // --stage FILE (scheduled: metrics there, for --publish)
     std::optional<std::string> publish;      // --publish FILE (scheduled: the staged metrics to Output=)
+    std::optional<unsigned> pause;           // --pause SECONDS (run-set: the rest between runs)
 };
 
 // Parses argv[1..]. On failure: nothing, and `error` says what is wrong.

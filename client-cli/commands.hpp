@@ -12,6 +12,7 @@ namespace diskbench::cli {
 ExitCode devices_command(const CommandLine& line);
 ExitCode benchmarks_command(const CommandLine& line);
 ExitCode run_command(const CommandLine& line);
+ExitCode run_set_command(const CommandLine& line);
 ExitCode jobs_command(const CommandLine& line);
 ExitCode watch_command(const CommandLine& line);
 ExitCode cancel_command(const CommandLine& line);

@@ -124,6 +124,24 @@ bool DaemonSession::run_until(const std::function<bool()>& done)
     return !wait.interrupted;
 }
 
+bool DaemonSession::pause(unsigned seconds)
+{
+    struct Wait {
+        DaemonSession* session;
+        bool over = false;
+    } wait { this };
+    const guint timer = g_timeout_add(seconds * 1000, [](gpointer data) -> gboolean {
+        auto* w = static_cast<Wait*>(data);
+        w->over = true;
+        w->session->quit();
+        return G_SOURCE_REMOVE;
+    }, &wait);
+    const bool waited = run_until([&wait] { return wait.over; });
+    if (!wait.over)
+        g_source_remove(timer);
+    return waited;
+}
+
 std::string job_path_from_argument(const std::string& argument)
 {
     if (argument.starts_with(jobs_path_prefix()))

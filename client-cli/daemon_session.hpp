@@ -41,6 +41,10 @@ public:
     // until SIGINT or SIGTERM arrives: false then. What a command waits on
     // calls quit() when it comes.
     bool run_until(const std::function<bool()>& done);
+    // Waits SECONDS on the loop, so that SIGINT or SIGTERM in a pause ends
+    // a command its own way (as a cancel does), not by the signal's
+    // default action. False when one came first.
+    bool pause(unsigned seconds);
 
     // For commands that follow a job.
     std::function<void(const JobEntry&)> job_changed_hook, points_added_hook, job_removed_hook;

@@ -87,46 +87,12 @@ ExitCode run_command(const CommandLine& line)
     if (!target)
         return code;
 
-    // First without a password prompt: if polkit would ask, we decide here
-    // whether we can (a terminal, not --no-ask-password) and bring our own
-    // agent, instead of the daemon waiting on an agent that is not there.
-    const bool can_ask = !line.no_ask_password && isatty(STDIN_FILENO) == 1;
-    client::SavedValueMap first = *options;
-    first["auth.no_user_interaction"] = true;
-    StartWait wait;
-    wait.session = session.get();
-    start_job(wait, kind, *target, first);
-    std::unique_ptr<TextAgent> agent;
-    if (wait.reply && std::holds_alternative<CallError>(*wait.reply)
-        && is_error(std::get<CallError>(*wait.reply), ErrorCode::NotAuthorizedCanObtain) && can_ask) {
-        agent = TextAgent::start(error);
-        if (!agent) {
-            print_error(printf_text(_("cannot ask for a password here: %s"), error.c_str()));
-        } else {
-            wait.reply.reset();
-            start_job(wait, kind, *target, *options);
-        }
-    }
-    if (wait.interrupted) {
-        print_error(_("Interrupted before the benchmark started."));
-        return exit_cancelled;
-    }
-    if (const auto* failure = std::get_if<CallError>(&*wait.reply)) {
-        std::string text = client::error_text(*failure, line.args[1]).message;
-        if (is_error(*failure, ErrorCode::NotAuthorizedCanObtain))
-            text += " " + std::string(line.no_ask_password
-                                          ? _("(--no-ask-password was given.)")
-                                          : _("Run diskbenchctl in a terminal to type the password."));
-        print_error(text);
-        if (!failure->message.empty() && !is_error(*failure, ErrorCode::InvalidArgument))
-            std::fprintf(stderr, "  (%s: %s)\n", client::terminal_text(failure->name).c_str(),
-                         client::terminal_text(failure->message).c_str());
-        return exit_code_for_error(failure->name);
-    }
-    agent.reset(); // one password per run, like the app's once-per-job check
+    const auto job = start_job_asking(*session, kind, *target, *options, line.no_ask_password, line.args[1], code);
+    if (!job)
+        return code;
     ResultOutput output { line.json, !line.no_save, line.output, line.openmetrics };
     output.keys = line.keys;
-    return follow_job(*session, std::get<std::string>(*wait.reply), output);
+    return follow_job(*session, *job, output);
 }
 
 namespace {

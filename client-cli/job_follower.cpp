@@ -220,7 +220,11 @@ private:
         }
         if (output_.finished && job.state == contract::job_states::finished)
             output_.finished->push_back(result);
-        if (output_.json)
+        if (output_.ended && points_in(job) > 0 && points_in(job) >= job.sample_count)
+            output_.ended->push_back(result);
+        if (!output_.print)
+            ; // the caller prints
+        else if (output_.json)
             std::fputs(json.c_str(), stdout);
         else
             std::fputs(result_summary_text(result, output_.keys).c_str(), stdout);

@@ -22,6 +22,10 @@ struct ResultOutput {
     // theirs for one metrics file); nothing for one run.
     std::vector<client::SavedResult>* finished = nullptr;
     bool keys = false;                 // --keys: the raw summary keys after the text
+    bool print = true;                 // false: nothing on stdout (a set prints its own JSON)
+    // Where every result with data also goes, finished or cancelled (a
+    // set's runs); nothing for one run.
+    std::vector<client::SavedResult>* ended = nullptr;
 };
 
 // Follows one job (ours from `run`, or any from `watch`) to its end on the

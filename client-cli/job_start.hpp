@@ -32,6 +32,15 @@ struct StartWait {
 // still starts for a closed connection (we never set "detach").
 void start_job(StartWait& wait, const std::string& kind, const Target& target, const client::SavedValueMap& options);
 
+// Starts KIND as `run` does: first without a password prompt; if polkit
+// would ask and we can (a terminal, not --no-ask-password), again with our
+// own text agent, which goes once the job has started (one password per
+// run, like the app's). The job's path; or nothing, after printing why
+// (TARGET_ARGUMENT names the target), with CODE the exit status.
+std::optional<std::string> start_job_asking(DaemonSession& session, const std::string& kind, const Target& target,
+                                            const client::SavedValueMap& options, bool no_ask_password,
+                                            const std::string& target_argument, ExitCode& code);
+
 // Whether the daemon refused with CODE.
 inline bool is_error(const client::CallError& error, contract::ErrorCode code)
 {

@@ -2,6 +2,7 @@
 #include "json_lists.hpp"
 
 #include "parameter_values.hpp"
+#include "result_text.hpp"
 
 #include "contract/json_output.hpp"
 
@@ -191,9 +192,39 @@ std::string history_json(const std::vector<std::pair<std::string, const client::
     return b.text();
 }
 
+namespace {
+
+void add_comparison(Builder& b, const client::SavedResult& a, const client::SavedResult& b_result);
+
+} // namespace
+
 std::string comparison_json(const client::SavedResult& a, const client::SavedResult& b_result)
 {
     Builder b;
+    if (a.members.empty() && b_result.members.empty()) {
+        add_comparison(b, a, b_result);
+        return b.text();
+    }
+    // A set: its runs compared with the other side's runs of the same kind,
+    // under "runs" by kind.
+    json_builder_begin_object(b.get());
+    b.member("a_kind", a.kind);
+    b.member("b_kind", b_result.kind);
+    json_builder_set_member_name(b.get(), "runs");
+    json_builder_begin_object(b.get());
+    for (const auto& [run_a, run_b] : paired_runs(a, b_result)) {
+        json_builder_set_member_name(b.get(), run_a->kind.c_str());
+        add_comparison(b, *run_a, *run_b);
+    }
+    json_builder_end_object(b.get());
+    json_builder_end_object(b.get());
+    return b.text();
+}
+
+namespace {
+
+void add_comparison(Builder& b, const client::SavedResult& a, const client::SavedResult& b_result)
+{
     std::set<std::string> keys;
     for (const auto& [key, value] : a.summary)
         keys.insert(key);
@@ -217,7 +248,8 @@ std::string comparison_json(const client::SavedResult& a, const client::SavedRes
     }
     json_builder_end_object(b.get());
     json_builder_end_object(b.get());
-    return b.text();
 }
+
+} // namespace
 
 } // namespace diskbench::cli

@@ -41,6 +41,8 @@ int main(int argc, char** argv)
         return benchmarks_command(*line);
     if (command == "run")
         return run_command(*line);
+    if (command == "run-set")
+        return run_set_command(*line);
     if (command == "jobs")
         return jobs_command(*line);
     if (command == "watch")

@@ -12,6 +12,7 @@
 #include "results/result_csv.hpp"
 #include "text/printf_text.hpp"
 #include "results/recent_results.hpp"
+#include "results/run_set.hpp"
 #include "types/saved_values.hpp"
 #include "error_output.hpp"
 #include "text/terminal_text.hpp"
@@ -79,7 +80,7 @@ ExitCode history_command(const CommandLine& line)
     TextTable table({ _("Date"), _("Kind"), _("Target"), _("State"), _("Figure"), _("File") });
     for (const auto& [path, result] : shown)
         table.add_row({ client::result_date_text(result->started_at_us), result->kind, result_target_text(*result),
-                        result->state, client::headline_text(result->kind, result->summary), path });
+                        result->state, client::kept_result_headline(*result), path });
     std::fputs(table.render().c_str(), stdout);
     return exit_ok;
 }

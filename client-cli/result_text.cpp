@@ -89,8 +89,39 @@ std::string result_summary_text(const SavedResult& result, bool keys)
     return text;
 }
 
+std::vector<std::pair<const SavedResult*, const SavedResult*>> paired_runs(const SavedResult& a, const SavedResult& b)
+{
+    const auto runs = [](const SavedResult& result) {
+        std::vector<const SavedResult*> list;
+        for (const SavedResult& member : result.members)
+            list.push_back(&member);
+        if (list.empty())
+            list.push_back(&result);
+        return list;
+    };
+    std::vector<std::pair<const SavedResult*, const SavedResult*>> pairs;
+    for (const SavedResult* run_a : runs(a))
+        for (const SavedResult* run_b : runs(b))
+            if (run_a->kind == run_b->kind) {
+                pairs.emplace_back(run_a, run_b);
+                break;
+            }
+    return pairs;
+}
+
 std::string comparison_text(const SavedResult& a, const SavedResult& b)
 {
+    if (!a.members.empty() || !b.members.empty()) {
+        const auto pairs = paired_runs(a, b);
+        if (pairs.empty())
+            return printf_text(_("Warning: no benchmark in common (%s, %s): nothing compares"),
+                               client::terminal_text(a.kind).c_str(), client::terminal_text(b.kind).c_str())
+                + "\n";
+        std::string text;
+        for (const auto& [run_a, run_b] : pairs)
+            text += (text.empty() ? "" : "\n") + comparison_text(*run_a, *run_b);
+        return text;
+    }
     std::string text = "A: " + heading(a) + "B: " + heading(b);
     if (a.kind != b.kind)
         text += printf_text(_("Warning: different benchmarks (%s, %s): only shared figures compare"),

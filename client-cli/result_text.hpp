@@ -5,6 +5,8 @@
 #include "types/daemon_types.hpp"
 
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace diskbench::cli {
 
@@ -16,8 +18,11 @@ using client::SavedResult;
 std::string result_summary_text(const SavedResult& result, bool keys = false);
 
 // Two results side by side: every summary key either has, with the change
-// from A to B in percent where both are numbers.
+// from A to B in percent where both are numbers. With a set on either side
+// (run_set.hpp), each run against the other side's run of the same kind.
 std::string comparison_text(const SavedResult& a, const SavedResult& b);
+// Those pairs of runs: a set's members, or the result itself, by kind.
+std::vector<std::pair<const SavedResult*, const SavedResult*>> paired_runs(const SavedResult& a, const SavedResult& b);
 
 // What a result ran on, for one table cell: "/dev/loop3" or "folder /home/ann/bench".
 using client::result_target_text;

@@ -184,7 +184,7 @@ private:
         client::ScheduledDevice facts { client::metrics_device_label(device), device.model, device.serial, {}, {} };
         entries_.emplace(facts.device, device);
         const std::string before = read_diskstats();
-        if (!pause(config_.quiet_window_seconds)) {
+        if (!session_.pause(config_.quiet_window_seconds)) {
             interrupted_ = true;
             note(exit_cancelled);
             return;
@@ -207,28 +207,6 @@ private:
                 facts.skipped = skipped;
         }
         facts_.devices.push_back(facts);
-    }
-
-    // Waits SECONDS on the session's loop, so that SIGINT or SIGTERM
-    // (systemctl stop) in the quiet window ends the run its own way, as a
-    // cancel does (status 12, nothing written), not by the signal's default
-    // action. False when one came first.
-    bool pause(unsigned seconds)
-    {
-        struct Wait {
-            DaemonSession* session;
-            bool over = false;
-        } wait { &session_ };
-        const guint timer = g_timeout_add(seconds * 1000, [](gpointer data) -> gboolean {
-            auto* w = static_cast<Wait*>(data);
-            w->over = true;
-            w->session->quit();
-            return G_SOURCE_REMOVE;
-        }, &wait);
-        const bool waited = session_.run_until([&wait] { return wait.over; });
-        if (!wait.over)
-            g_source_remove(timer);
-        return waited;
     }
 
     // One kind on one device: "" when it finished, else why not ("busy",

@@ -72,6 +72,7 @@ void Application::update_status()
     if (!window_)
         return;
     g_simple_action_set_state(status_action_, g_variant_new_string(window_->status().c_str()));
+    g_simple_action_set_state(set_status_action_, g_variant_new_string(window_->set_status().c_str()));
     std::string cells;
     if (BenchmarkPageView* page = window_->shown_page())
         for (const std::string& cell : page->grid_cells())
@@ -178,6 +179,11 @@ void Application::add_actions()
           [](Application& app, const std::string& kind) {
               if (app.window_)
                   app.window_->run_benchmark(kind);
+          } },
+        { "run-set-dialog", nullptr,
+          [](Application& app, const std::string&) {
+              if (app.window_)
+                  app.window_->show_run_set_popover();
           } },
         { "save-result", "s",
           [](Application& app, const std::string& path) {
@@ -295,6 +301,32 @@ void Application::add_actions()
     g_action_map_add_action(G_ACTION_MAP(app_.get()), G_ACTION(profile_unit));
     g_object_unref(profile_unit);
 
+    // run-set (name, seconds): a set on the selected device, NAME as
+    // diskbenchctl run-set takes it ("quick", "full-read", "custom",
+    // "seek,random"), SECONDS the rest between runs; stop-set stops it;
+    // "set-status" says how it goes (RunSetRunner::status()).
+    GSimpleAction* run_set = g_simple_action_new("run-set", G_VARIANT_TYPE("(su)"));
+    g_signal_connect(run_set, "activate", G_CALLBACK(+[](GSimpleAction*, GVariant* parameter, gpointer self) {
+                         auto* app = static_cast<Application*>(self);
+                         const gchar* name = nullptr;
+                         guint32 pause = 0;
+                         g_variant_get(parameter, "(&su)", &name, &pause);
+                         if (app->window_)
+                             app->window_->run_set(name, pause);
+                     }),
+                     this);
+    g_action_map_add_action(G_ACTION_MAP(app_.get()), G_ACTION(run_set));
+    g_object_unref(run_set);
+    GSimpleAction* stop_set = g_simple_action_new("stop-set", nullptr);
+    g_signal_connect(stop_set, "activate", G_CALLBACK(+[](GSimpleAction*, GVariant*, gpointer self) {
+                         auto* app = static_cast<Application*>(self);
+                         if (app->window_)
+                             app->window_->stop_set();
+                     }),
+                     this);
+    g_action_map_add_action(G_ACTION_MAP(app_.get()), G_ACTION(stop_set));
+    g_object_unref(stop_set);
+
     // set-parameter (key, value): a setting of the shown page's next run.
     GSimpleAction* set_parameter = g_simple_action_new("set-parameter", G_VARIANT_TYPE("(sv)"));
     g_signal_connect(set_parameter, "activate", G_CALLBACK(+[](GSimpleAction*, GVariant* parameter, gpointer self) {
@@ -337,6 +369,7 @@ void Application::add_actions()
     // "profile-grid": the folder Profiles page's MB/s cells, Read then Write
     // per test, "|"-separated ("–" until a test has ended).
     grid_action_ = add_state_action("profile-grid", "");
+    set_status_action_ = add_state_action("set-status", "idle");
     // "parameter-form": the shown page's settings form, "key=widget:text|..."
     // (ParameterEditor::describe()).
     form_action_ = add_state_action("parameter-form", "");

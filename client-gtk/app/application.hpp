@@ -51,6 +51,7 @@ private:
     GSimpleAction* status_action_ = nullptr;
     std::unique_ptr<ShortcutActions> shortcuts_;
     GSimpleAction* grid_action_ = nullptr; // the folder Profiles grid's cells, for scripts
+    GSimpleAction* set_status_action_ = nullptr; // RunSetRunner::status(), for scripts
     GSimpleAction* form_action_ = nullptr; // the shown page's settings form, for scripts
     GSimpleAction* messages_action_ = nullptr;
     GSimpleAction* fault_map_action_ = nullptr; // the Surface page's error-scan card

@@ -347,18 +347,19 @@ void BenchmarkPageView::update_description()
     gtk_widget_set_visible(fio_label_, !commands.empty());
 }
 
-void BenchmarkPageView::start()
+bool BenchmarkPageView::start()
 {
     DaemonClient* client = host_.client();
     if (!client || starting_ || !can_start())
-        return;
+        return false;
     if (const JobEntry* job = live_job(); job && job->running())
-        return;
+        return false;
     focus_button_ = true;
     if (page_.target == PageTarget::Directory)
         start_in_folder(host_.selected_folder());
     else if (const DeviceEntry* device = host_.selected_device())
         start_on_device(*device);
+    return starting_;
 }
 
 std::weak_ptr<bool> BenchmarkPageView::begin_start()
@@ -413,6 +414,7 @@ void BenchmarkPageView::on_started(std::variant<std::string, CallError> reply, c
     const std::string now = page_.target == PageTarget::Directory ? host_.selected_folder()
         : host_.selected_device()                                 ? host_.selected_device()->path
                                                                   : std::string();
+    host_.run_started(page_.kind, std::holds_alternative<std::string>(reply) ? std::get<std::string>(reply) : "");
     if (const auto* error = std::get_if<CallError>(&reply)) {
         host_.toast(error_text(*error, folder.empty() ? std::string() : folder_display_name(folder)).message);
     } else if (DaemonClient* client = host_.client(); client && now == selection) {

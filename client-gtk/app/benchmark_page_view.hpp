@@ -42,7 +42,8 @@ public:
     void job_points_added(const JobEntry& job);
     void job_removed(const JobEntry& job);
 
-    void start();
+    // False when no start went out (nothing selected, already running).
+    bool start();
     void stop();
     // The keyboard to Start (or Stop), else the page's first control.
     void focus_primary();

@@ -4,6 +4,7 @@
 #include "../model/benchmark_pages.hpp"
 #include "results/folder.hpp"
 #include "results/job_result.hpp"
+#include "results/run_set.hpp"
 
 #include <adwaita.h>
 #include <glib/gi18n-lib.h>
@@ -184,7 +185,9 @@ void DeviceSidebar::set_results(const std::vector<RecentResult>& results)
             node = recent.result.folder_name();
         gchar* base = g_path_get_basename(recent.path.c_str());
         GtkWidget* row = gtk_list_box_row_new();
-        const std::string title = kind_title(recent.result.kind) + " · " + node;
+        const std::string title
+            = (recent.result.members.empty() ? kind_title(recent.result.kind) : run_set_title(recent.result)) + " · "
+            + node;
         gtk_list_box_row_set_child(GTK_LIST_BOX_ROW(row), row_box("document-open-recent-symbolic", title, base));
         name_row(row, title);
         g_free(base);

@@ -4,6 +4,7 @@
 
 #include "../model/benchmark_pages.hpp"
 #include "results/job_result.hpp"
+#include "results/run_set.hpp"
 #include "text/printf_text.hpp"
 #include "contract/job_states.hpp"
 
@@ -156,8 +157,9 @@ void HistoryPage::fill_list()
         const SavedResult& result = entry->result;
         GtkWidget* row = adw_action_row_new();
         adw_preferences_row_set_use_markup(ADW_PREFERENCES_ROW(row), FALSE);
-        adw_preferences_row_set_title(ADW_PREFERENCES_ROW(row), kind_title(result.kind).c_str());
-        std::string subtitle = result_date_text(taken_at_us(result)) + "  ·  " + headline_text(result.kind, result.summary);
+        const std::string title = result.members.empty() ? kind_title(result.kind) : run_set_title(result);
+        adw_preferences_row_set_title(ADW_PREFERENCES_ROW(row), title.c_str());
+        std::string subtitle = result_date_text(taken_at_us(result)) + "  ·  " + kept_result_headline(result);
         if (result.state == contract::job_states::cancelled)
             subtitle += "  ·  " + std::string(_("stopped early"));
         adw_action_row_set_subtitle(ADW_ACTION_ROW(row), subtitle.c_str());

@@ -20,6 +20,9 @@ public:
     // The page's state changed (for the header, the status action, and the
     // reference picker after a run was saved).
     virtual void page_changed() = 0;
+    // The page's Start got its answer: the job, or "" when it did not
+    // start (a set waits for it, run_set_runner.hpp).
+    virtual void run_started(const std::string& /*kind*/, const std::string& /*job_path*/) {}
 };
 
 } // namespace diskbench::client

@@ -26,6 +26,7 @@ Window::Window(AdwApplication* app, DaemonClient* client, RecentResults& recent,
     : client_(client)
     , recent_(recent)
 {
+    run_set_ = std::make_unique<RunSetRunner>(recent_, *this);
     window_ = Ref<GtkWidget>::add(adw_application_window_new(GTK_APPLICATION(app)));
     gtk_window_set_title(window(), _("Disk Benchmark"));
     gtk_window_set_default_size(window(), 1180, 780);
@@ -136,7 +137,9 @@ GtkWidget* Window::build_page_column()
     adw_header_bar_pack_start(ADW_HEADER_BAR(header), back_button(_("Devices")));
     adw_header_bar_set_title_widget(ADW_HEADER_BAR(header), adw_window_title_new(_("Benchmarks"), nullptr));
     gtk_box_append(GTK_BOX(box), header);
+    gtk_widget_set_vexpand(page_list_->widget(), TRUE);
     gtk_box_append(GTK_BOX(box), page_list_->widget());
+    gtk_box_append(GTK_BOX(box), build_run_set_button());
     return box;
 }
 
@@ -384,6 +387,7 @@ void Window::job_changed(const JobEntry& job)
 {
     for (auto& page : pages_)
         page->job_changed(job);
+    run_set_->job_updated(job);
     if (!job.running()) {
         keep_if_ours(job);
         update_info_page();
@@ -394,6 +398,7 @@ void Window::job_points_added(const JobEntry& job)
 {
     for (auto& page : pages_)
         page->job_points_added(job);
+    run_set_->job_updated(job);
     if (!job.running())
         keep_if_ours(job); // the last points came after the end
 }
@@ -493,8 +498,7 @@ bool Window::run_benchmark(const std::string& kind)
         if (page->page().kind == kind) {
             show_page(kind);
             reveal_page();
-            page->start();
-            return true;
+            return page->start();
         }
     return false;
 }

@@ -7,6 +7,8 @@
 #include "info_page.hpp"
 #include "page_host.hpp"
 #include "page_list.hpp"
+#include "run_set_popover.hpp"
+#include "run_set_runner.hpp"
 
 #include <adwaita.h>
 
@@ -21,7 +23,7 @@ namespace diskbench::client {
 // The main window: devices | the list of pages (page_list.hpp) | the page,
 // under a header with the device's name, the reference picker and the
 // menu; one page per benchmark plus History and Info; toasts.
-class Window final : public PageHost, public DaemonClient::Observer {
+class Window final : public PageHost, public DaemonClient::Observer, public RunSetRunner::Host {
 public:
     // `client` may be null (no system bus); the window then says so.
     Window(AdwApplication* app, DaemonClient* client, RecentResults& recent, std::string bus_problem);
@@ -33,6 +35,7 @@ public:
     bool select_device_node(const std::string& node);
     // Adds the folder to the sidebar and selects it (after checking we can open it).
     bool select_folder(const std::string& path);
+    // Shows KIND's page and presses Start: false when no start went out.
     bool run_benchmark(const std::string& kind);
     void show_page(const std::string& kind);
     // In a narrow (folded) window, shows the page's column: a page asked
@@ -52,12 +55,22 @@ public:
     // set-reference action).
     void open_result_file(const std::string& path, bool as_reference, bool add = false);
     void clear_reference();
+    // A set's runs, each on its page (window_results.cpp).
+    void open_set(SavedResult set, bool as_reference, bool add);
     void save_shown_result(const std::string& path);
     void export_shown_graph(const std::string& path);
     // The shown result's series as CSV (result_csv.hpp): PATH without
     // ".csv", then "-SERIES.csv", a file per series.
     void export_shown_data(const std::string& path);
     [[nodiscard]] std::string status();
+    // Runs a set on the selected device (window_run_set.cpp): NAME as
+    // diskbenchctl run-set takes it; CUSTOM the kinds of "custom" (empty:
+    // the kept ones).
+    void run_set(const std::string& name, unsigned pause_s, const std::vector<std::string>& custom = {});
+    void stop_set() { run_set_->stop(); }
+    // The "Run a Set…" popover (Ctrl+Shift+Return), its page column shown.
+    void show_run_set_popover();
+    [[nodiscard]] std::string set_status() const { return run_set_->status(); }
     void set_status_listener(std::function<void()> listener) { status_listener_ = std::move(listener); }
 
     // PageHost
@@ -67,6 +80,13 @@ public:
     RecentResults& recent_results() override { return recent_; }
     void toast(const std::string& message) override;
     void page_changed() override;
+    void run_started(const std::string& kind, const std::string& job_path) override;
+
+    // RunSetRunner::Host (window_run_set.cpp)
+    bool start_set_run(const std::string& node, const std::string& kind) override;
+    void cancel_set_run(const std::string& job_path) override;
+    void set_changed() override;
+    void set_ended(const std::string& message) override;
 
     // DaemonClient::Observer
     void devices_changed() override;
@@ -80,6 +100,7 @@ private:
     GtkWidget* build_sidebar();
     GtkWidget* build_content();
     GtkWidget* build_page_column();
+    GtkWidget* build_run_set_button(); // window_run_set.cpp
     GtkWidget* back_button(const char* tooltip); // shown when folded: one column back
     void add_named_page(GtkWidget* widget, const std::string& name, const std::string& title, const std::string& icon,
                         int order);
@@ -114,6 +135,8 @@ private:
     std::unique_ptr<InfoPage> info_;
     std::unique_ptr<HistoryPage> history_;
     std::unique_ptr<PageList> page_list_;
+    std::unique_ptr<RunSetRunner> run_set_;
+    std::unique_ptr<RunSetPopover> run_set_popover_;
     GtkWidget* leaflet_ = nullptr;
     GtkWidget* content_title_ = nullptr;
     GtkWidget* content_ = nullptr; // the page's column of the leaflet

@@ -77,8 +77,9 @@ void Window::keep_if_ours(const JobEntry& job)
     for (const auto& series : job.points)
         points += series.size();
     const std::string key = job.path + "@" + std::to_string(job.started_at_us);
+    // A set's runs are kept in the set's file (run_set_runner.hpp).
     if (job.owner != ::getuid() || job.state == contract::job_states::failed || points == 0 || points < job.sample_count
-        || kept_jobs_.count(key))
+        || kept_jobs_.count(key) || run_set_->owns(job.path))
         return;
     kept_jobs_.insert(key);
     std::string error;
@@ -100,6 +101,10 @@ void Window::open_result_file(const std::string& path, bool as_reference, bool a
         return;
     }
     SavedResult result = std::move(std::get<SavedResult>(loaded));
+    if (!result.members.empty()) {
+        open_set(std::move(result), as_reference, add);
+        return;
+    }
     for (auto& page : pages_) {
         if (page->page().kind != result.kind)
             continue;
@@ -122,6 +127,46 @@ void Window::open_result_file(const std::string& path, bool as_reference, bool a
         return;
     }
     toast(_("This result is of a kind this version does not know."));
+}
+
+void Window::open_set(SavedResult set, bool as_reference, bool add)
+{
+    // Each run on its page, as if opened on its own; the shown page stays
+    // when the set has a run of its kind, else the first run's page shows.
+    const BenchmarkPageView* shown = shown_page();
+    std::string show = shown ? shown->page().kind : std::string();
+    bool shown_has_run = false;
+    const std::string first = set.members.front().kind; // the runs are moved to their pages
+    std::size_t placed = 0;
+    const DeviceEntry* device = selected_device();
+    const bool same = device && same_device(set.device_info, device_info_of(*device));
+    for (SavedResult& run : set.members) {
+        for (auto& page : pages_) {
+            if (page->page().kind != run.kind)
+                continue;
+            adw_view_stack_page_set_visible(adw_view_stack_get_page(ADW_VIEW_STACK(stack_), page->widget()), TRUE);
+            shown_has_run = shown_has_run || run.kind == show;
+            if (as_reference) {
+                const std::string label = reference_label(run, same);
+                if (add)
+                    page->add_reference(std::move(run), label);
+                else
+                    page->set_reference(std::move(run), label);
+            } else {
+                page->show_result(std::move(run));
+            }
+            ++placed;
+            break;
+        }
+    }
+    if (placed == 0) {
+        toast(_("This result is of a kind this version does not know."));
+        return;
+    }
+    if (!shown_has_run)
+        show = first;
+    show_page(show);
+    page_changed();
 }
 
 void Window::clear_reference()

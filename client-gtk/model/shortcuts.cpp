@@ -42,6 +42,7 @@ const std::vector<Shortcut>& shortcut_table()
     static const std::vector<Shortcut> table = {
         { N_("Benchmark"), N_("Start the shown benchmark"), { { "app.start", { "F5", "<Control>Return" } } } },
         { N_("Benchmark"), N_("Stop the running benchmark"), { { "app.stop", { "Escape" } } } },
+        { N_("Benchmark"), N_("Run a set of benchmarks"), { { "app.run-set-dialog", { "<Control><Shift>Return" } } } },
         { N_("Benchmark"), N_("Compare with an earlier result"), { { "app.compare", { "<Control>r" } } } },
         { N_("Benchmark"), N_("Export the graph"), { { "app.export-graph-dialog", { "<Control>e" } } } },
         { N_("Results"), N_("Open a result"), { { "app.open-result-dialog", { "<Control>o" } } } },

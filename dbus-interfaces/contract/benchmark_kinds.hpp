@@ -40,6 +40,10 @@ inline constexpr std::string_view small_files = "small-files";
 inline constexpr std::string_view mixed_load = "mixed-load";
 inline constexpr std::string_view file_profile = "file-profile";
 
+// Not a daemon kind: the result file of a set of runs one after another
+// on one device (SavedResult::members), which the clients run and keep.
+inline constexpr std::string_view run_set = "run-set";
+
 inline constexpr std::array all { overview,     seek,         random,         sequential,         surface,         block,
                                   profile,      qd_sweep,       device_write,       device_write_sweep,
                                   sustained_write, verify_capacity, file_rw,     write_sweep,        structure,       small_files,

@@ -246,7 +246,7 @@ bool SavedResult::operator==(const SavedResult& other) const
         || finished_at_us != other.finished_at_us || parameters != other.parameters || summary != other.summary
         || device_info != other.device_info || warnings != other.warnings || notes != other.notes
         || warning_messages != other.warning_messages || note_messages != other.note_messages
-        || series.size() != other.series.size())
+        || series.size() != other.series.size() || members != other.members)
         return false;
     for (std::size_t i = 0; i < series.size(); ++i) {
         const SavedSeries& a = series[i];
@@ -267,13 +267,12 @@ std::string SavedResult::folder_name() const
     return base.get();
 }
 
-std::string result_to_json(const SavedResult& result)
+namespace {
+
+// A result's members (everything but the schema version), so a set's
+// members are written exactly as a result of their own is.
+void add_result_fields(JsonBuilder* builder, const SavedResult& result)
 {
-    GObjectPtr<JsonBuilder> owner(json_builder_new());
-    JsonBuilder* builder = owner.get();
-    json_builder_begin_object(builder);
-    json_builder_set_member_name(builder, "schema_version");
-    json_builder_add_int_value(builder, result_schema_version);
     add_string(builder, "kind", result.kind);
     add_string(builder, "state", result.state);
     add_string(builder, "backend", result.backend);
@@ -310,6 +309,29 @@ std::string result_to_json(const SavedResult& result)
         json_builder_end_object(builder);
     }
     json_builder_end_array(builder);
+    // Only a set has members; other results keep the layout they had.
+    if (!result.members.empty()) {
+        json_builder_set_member_name(builder, "members");
+        json_builder_begin_array(builder);
+        for (const SavedResult& member : result.members) {
+            json_builder_begin_object(builder);
+            add_result_fields(builder, member);
+            json_builder_end_object(builder);
+        }
+        json_builder_end_array(builder);
+    }
+}
+
+} // namespace
+
+std::string result_to_json(const SavedResult& result)
+{
+    GObjectPtr<JsonBuilder> owner(json_builder_new());
+    JsonBuilder* builder = owner.get();
+    json_builder_begin_object(builder);
+    json_builder_set_member_name(builder, "schema_version");
+    json_builder_add_int_value(builder, result_schema_version);
+    add_result_fields(builder, result);
     json_builder_end_object(builder);
     return json_text(builder);
 }
@@ -352,6 +374,53 @@ LoadError too_large()
 
 } // namespace
 
+namespace {
+
+// Reads one result (a set's member: without members of its own).
+SavedResult result_from_object(JsonObject* object, bool may_have_members)
+{
+    SavedResult result;
+    result.kind = string_member(object, "kind");
+    result.state = string_member(object, "state");
+    result.backend = string_member(object, "backend");
+    // Added in 0.2 without a new schema version: older files have
+    // neither and are device results.
+    if (json_object_has_member(object, "target_kind")) {
+        result.target_kind = string_member(object, "target_kind");
+        if (result.target_kind != "device" && result.target_kind != "directory")
+            throw Corrupt { "\"target_kind\" is neither \"device\" nor \"directory\"" };
+    }
+    if (json_object_has_member(object, "target"))
+        result.target = string_member(object, "target");
+    result.started_at_us = int_member(object, "started_at_us");
+    result.finished_at_us = int_member(object, "finished_at_us");
+    result.parameters = map_member(object, "parameters");
+    result.summary = map_member(object, "summary");
+    result.device_info = map_member(object, "device_info");
+    result.warnings = strings_member(object, "warnings");
+    result.notes = strings_member(object, "notes");
+    result.warning_messages = messages_member(object, "warning_messages");
+    result.note_messages = messages_member(object, "note_messages");
+    JsonArray* series = array_member(object, "series");
+    for (guint i = 0; i < json_array_get_length(series); ++i)
+        result.series.push_back(series_from(json_array_get_element(series, i)));
+    if (json_object_has_member(object, "members")) {
+        // One level: a set holds runs, not sets.
+        if (!may_have_members)
+            throw Corrupt { "a member of a set has members of its own" };
+        JsonArray* members = array_member(object, "members");
+        for (guint i = 0; i < json_array_get_length(members); ++i) {
+            JsonNode* node = json_array_get_element(members, i);
+            if (!JSON_NODE_HOLDS_OBJECT(node))
+                throw Corrupt { "a member of the set is not an object" };
+            result.members.push_back(result_from_object(json_node_get_object(node), false));
+        }
+    }
+    return result;
+}
+
+} // namespace
+
 std::variant<SavedResult, LoadError> result_from_json(std::string_view text)
 {
     if (text.size() > max_result_file_bytes)
@@ -380,32 +449,7 @@ std::variant<SavedResult, LoadError> result_from_json(std::string_view text)
         if (version < result_schema_version)
             return LoadError { LoadError::Kind::OlderSchema,
                                _("This result file is from an old version that can no longer be read") };
-        SavedResult result;
-        result.kind = string_member(object, "kind");
-        result.state = string_member(object, "state");
-        result.backend = string_member(object, "backend");
-        // Added in 0.2 without a new schema version: older files have
-        // neither and are device results.
-        if (json_object_has_member(object, "target_kind")) {
-            result.target_kind = string_member(object, "target_kind");
-            if (result.target_kind != "device" && result.target_kind != "directory")
-                throw Corrupt { "\"target_kind\" is neither \"device\" nor \"directory\"" };
-        }
-        if (json_object_has_member(object, "target"))
-            result.target = string_member(object, "target");
-        result.started_at_us = int_member(object, "started_at_us");
-        result.finished_at_us = int_member(object, "finished_at_us");
-        result.parameters = map_member(object, "parameters");
-        result.summary = map_member(object, "summary");
-        result.device_info = map_member(object, "device_info");
-        result.warnings = strings_member(object, "warnings");
-        result.notes = strings_member(object, "notes");
-        result.warning_messages = messages_member(object, "warning_messages");
-        result.note_messages = messages_member(object, "note_messages");
-        JsonArray* series = array_member(object, "series");
-        for (guint i = 0; i < json_array_get_length(series); ++i)
-            result.series.push_back(series_from(json_array_get_element(series, i)));
-        return result;
+        return result_from_object(object, true);
     } catch (const Corrupt& corrupt) {
         return LoadError { LoadError::Kind::Corrupt,
                            std::string(_("This result file is damaged")) + ": " + corrupt.what };

@@ -51,6 +51,11 @@ struct SavedResult {
     // API 0.5 (the keys "warning_messages"/"note_messages" are optional).
     std::vector<Message> warning_messages;
     std::vector<Message> note_messages;
+    // A set of runs kept as one session (kind kinds::run_set, "run-set"):
+    // each run one after another on one device, whole, in the order they
+    // ran. Empty for every other result; a member has none of its own.
+    // Optional in the file ("members"), so the schema stays 1.
+    std::vector<SavedResult> members;
 
     bool operator==(const SavedResult&) const;
     // The folder's name for titles ("Music" for /home/ann/Music); "" for device results.

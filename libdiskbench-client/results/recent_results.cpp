@@ -89,7 +89,22 @@ std::string RecentResults::add(const SavedResult& result, std::string& error)
     if (!error.empty())
         return {};
     results_.insert(results_.begin(), { path, result });
+    if (!result.members.empty())
+        index_set_runs();
     return path;
+}
+
+std::string RecentResults::update(const std::string& path, const SavedResult& result)
+{
+    const auto found = std::find_if(results_.begin(), results_.end(),
+                                    [&path](const RecentResult& entry) { return entry.path == path; });
+    if (found == results_.end())
+        return _("This result is no longer kept.");
+    if (std::string error = write_file_atomically(path, result_to_json(result)); !error.empty())
+        return error;
+    found->result = result;
+    index_set_runs();
+    return {};
 }
 
 std::string RecentResults::remove(const std::string& path, std::string& contents)
@@ -111,6 +126,7 @@ std::string RecentResults::remove(const std::string& path, std::string& contents
     if (g_unlink(path.c_str()) != 0)
         return g_strerror(errno);
     results_.erase(found);
+    index_set_runs();
     return {};
 }
 
@@ -145,6 +161,7 @@ void RecentResults::reload_if_changed()
 void RecentResults::reload()
 {
     results_.clear();
+    set_runs_.clear();
     loaded_mtime_ns_ = mtime_ns(directory_);
     GDir* dir = g_dir_open(directory_.c_str(), 0, nullptr);
     if (!dir)
@@ -166,14 +183,29 @@ void RecentResults::reload()
     std::sort(results_.begin(), results_.end(), [](const RecentResult& a, const RecentResult& b) {
         return a.result.finished_at_us > b.result.finished_at_us;
     });
+    index_set_runs();
+}
+
+void RecentResults::index_set_runs()
+{
+    // A set's runs, each as a result of its kind: "this disk, last time"
+    // may be a run of a set.
+    set_runs_.clear();
+    for (const RecentResult& recent : results_)
+        for (const SavedResult& member : recent.result.members)
+            set_runs_.push_back({ recent.path, member });
 }
 
 std::vector<const RecentResult*> RecentResults::for_kind(const std::string& kind, const SavedValueMap& device_info) const
 {
     std::vector<const RecentResult*> matches;
-    for (const RecentResult& recent : results_)
-        if (recent.result.kind == kind)
-            matches.push_back(&recent);
+    for (const std::vector<RecentResult>* list : { &results_, &set_runs_ })
+        for (const RecentResult& recent : *list)
+            if (recent.result.kind == kind)
+                matches.push_back(&recent);
+    std::stable_sort(matches.begin(), matches.end(), [](const RecentResult* a, const RecentResult* b) {
+        return a->result.finished_at_us > b->result.finished_at_us;
+    });
     std::stable_sort(matches.begin(), matches.end(), [&](const RecentResult* a, const RecentResult* b) {
         return same_device(a->result.device_info, device_info) && !same_device(b->result.device_info, device_info);
     });

@@ -28,6 +28,11 @@ public:
     // Writes the result as a new file; returns its path, or "" and a message.
     std::string add(const SavedResult& result, std::string& error);
 
+    // Writes a kept result again (a set that grows run by run: each run
+    // is in its file as soon as it ends). Only a file this list holds.
+    // Returns "" or a message.
+    std::string update(const std::string& path, const SavedResult& result);
+
     // Deletes a kept result (the History page's Delete): only a file this
     // list holds, so a stale or foreign path removes nothing. Its text goes
     // to `contents` for restore(). Returns "" or a message.
@@ -44,12 +49,16 @@ public:
     [[nodiscard]] const std::vector<RecentResult>& results() const noexcept { return results_; }
 
     // Results of `kind`, those of the same disk first (by serial, WWN or
-    // model+size, else node), then newest first.
+    // model+size, else node), then newest first. The runs of kept sets
+    // (run_set.hpp) are among them, each with its set's path.
     [[nodiscard]] std::vector<const RecentResult*> for_kind(const std::string& kind, const SavedValueMap& device_info) const;
 
 private:
+    void index_set_runs();
+
     std::string directory_;
     std::vector<RecentResult> results_;
+    std::vector<RecentResult> set_runs_; // the members of the sets in results_
     std::int64_t loaded_mtime_ns_ = -1;
     std::set<std::string> warned_; // files reload() skipped and said so
 };

@@ -66,6 +66,12 @@ std::string csv_file_name(std::string_view prefix, std::string_view series)
 std::vector<CsvFile> result_csv(const SavedResult& result)
 {
     std::vector<CsvFile> files;
+    // A set: each run's files, named after the run's kind ("seek-cdf").
+    for (const SavedResult& member : result.members)
+        for (CsvFile& file : result_csv(member)) {
+            file.series = member.kind + "-" + file.series;
+            files.push_back(std::move(file));
+        }
     for (const SavedSeries& series : result.series) {
         if (contract::is_partial_series(series.name))
             continue;

@@ -5,6 +5,7 @@
 #include "results/crystal_report.hpp"
 #include "results/job_result.hpp"
 #include "results/result_checks.hpp"
+#include "results/run_set.hpp"
 #include "results/surface_faults.hpp"
 #include "text/figure_labels.hpp"
 #include "text/headline_text.hpp"
@@ -123,8 +124,34 @@ std::string result_report_footer(const SavedResult& result, const OutsideText& o
     return lines;
 }
 
+namespace {
+
+// A set: its heading, then each run's own text, a rule between them.
+std::string run_set_report(const SavedResult& result, const OutsideText& outside)
+{
+    std::string text = printf_text(_("%s on %s: %s"), outside(run_set_title(result)).c_str(),
+                                   outside(result_target_text(result)).c_str(), outside(result.state).c_str());
+    if (result.started_at_us > 0)
+        text += "  (" + result_date_text(result.started_at_us) + ")";
+    text += "\n"
+        + printf_text(g_dngettext(GETTEXT_PACKAGE, "%lld of %lld benchmark finished, %lld s rest between them",
+                                  "%lld of %lld benchmarks finished, %lld s rest between them",
+                                  static_cast<unsigned long>(number_of(result.summary, "benchmarks", 0))),
+                      static_cast<long long>(number_of(result.summary, "finished", 0)),
+                      static_cast<long long>(number_of(result.summary, "benchmarks", 0)),
+                      static_cast<long long>(number_of(result.parameters, "pause_s", 0)))
+        + "\n";
+    for (const SavedResult& member : result.members)
+        text += "\n" + std::string(40, '-') + "\n" + result_report(member, outside);
+    return text;
+}
+
+} // namespace
+
 std::string result_report(const SavedResult& result, const OutsideText& outside)
 {
+    if (!result.members.empty())
+        return run_set_report(result, outside);
     // The Profiles as CrystalDiskMark's users know their text.
     if (has_crystal_layout(result.kind))
         return crystal_report(result, outside);

@@ -56,6 +56,10 @@ constexpr KindTitle titles[] = {
     // claims 256 GB and holds 16 GB).
     { kinds::verify_capacity, N_("Capacity"),
       N_("Whether the device holds as much as it claims: finds fake USB sticks and cards. Erases the data.") },
+    // TRANSLATORS: a result of several benchmarks run one after another
+    // on one device and kept as one session (History's rows)
+    { kinds::run_set, N_("Set of benchmarks"),
+      N_("Several read benchmarks one after another on one device, kept as one session.") },
 };
 
 } // namespace

@@ -180,6 +180,27 @@ def run_ctl(stack, home, *args, user='dbtest-in', timeout=240):
     return run(argv, check=False, timeout=timeout, stdin=subprocess.DEVNULL)
 
 
+def find_descendant(pid, name):
+    """The descendant of PID (or PID itself) called NAME (runuser → env →
+    diskbenchctl), or None: a signal for diskbenchctl goes to it, not to
+    runuser."""
+    try:
+        with open(f'/proc/{pid}/comm') as f:
+            if f.read().strip() == name:
+                return pid
+        children = []
+        for task in os.listdir(f'/proc/{pid}/task'):
+            with open(f'/proc/{pid}/task/{task}/children') as f:
+                children += [int(c) for c in f.read().split()]
+    except FileNotFoundError:
+        return None
+    for child in children:
+        found = find_descendant(child, name)
+        if found:
+            return found
+    return None
+
+
 def _on_alarm(_signum, _frame):
     # Our watchdog: unwind and clean up in-process. KeyboardInterrupt passes
     # through unittest (other exceptions would be recorded as a test error and

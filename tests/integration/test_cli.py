@@ -330,7 +330,7 @@ class CliTest(harness.LoopDeviceTestCase):
                                   '--openmetrics', metrics)
         try:
             self.running_job()
-            ctl_pid = wait_until(lambda: self.find_child(runner.pid, 'diskbenchctl'), 10,
+            ctl_pid = wait_until(lambda: harness.find_descendant(runner.pid, 'diskbenchctl'), 10,
                                  what='the diskbenchctl process')
             os.kill(ctl_pid, signal.SIGINT)
             _, err = runner.communicate(timeout=30)
@@ -508,7 +508,7 @@ class CliTest(harness.LoopDeviceTestCase):
         try:
             number = self.running_job()
             job = f'/org/diskbench/DiskBench1/jobs/{number}'
-            ctl_pid = wait_until(lambda: self.find_child(runner.pid, 'diskbenchctl'), 10,
+            ctl_pid = wait_until(lambda: harness.find_descendant(runner.pid, 'diskbenchctl'), 10,
                                  what='the diskbenchctl process')
             os.kill(ctl_pid, signal.SIGINT)
             out, err = runner.communicate(timeout=30)
@@ -518,25 +518,6 @@ class CliTest(harness.LoopDeviceTestCase):
             if runner.poll() is None:
                 runner.kill()
                 runner.wait()
-
-    @staticmethod
-    def find_child(pid, name):
-        """The descendant of `pid` called `name` (runuser → env → it)."""
-        try:
-            with open(f'/proc/{pid}/comm') as f:
-                if f.read().strip() == name:
-                    return pid
-            children = []
-            for task in os.listdir(f'/proc/{pid}/task'):
-                with open(f'/proc/{pid}/task/{task}/children') as f:
-                    children += [int(c) for c in f.read().split()]
-        except FileNotFoundError:
-            return None
-        for child in children:
-            found = CliTest.find_child(child, name)
-            if found:
-                return found
-        return None
 
     # ---- polkit ----
 
