@@ -143,6 +143,12 @@ BenchmarkDescription describe_benchmark(const std::string& kind, const SavedValu
                              static_cast<long long>(integer_of(p, "samples", 100)),
                              bytes(integer_of(p, "block_size", 1 << 20)).c_str(), static_cast<long long>(reads),
                              bytes(access_block).c_str());
+        if (boolean_of(p, "write", false))
+            d.what += " "
+                + std::string(_("With the write rate, each sample is also read again and written back unchanged, "
+                                "then synced, and the write with its sync is timed, as GNOME Disks does: the data "
+                                "stays, but the device must be unused and writing needs the administrator's "
+                                "consent. fio has no write that keeps the data, so no command is given for it."));
         // The samples' places depend on the device's size, which fio
         // cannot be told in one command; the access time it can.
         if (reads > 0)

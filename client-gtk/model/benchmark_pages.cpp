@@ -49,6 +49,8 @@ BenchmarkPage titled(std::string_view kind, const char* icon, std::vector<PageVi
 
 PageView latency_cdf_view();
 PageView tail_latency_view();
+PageView by_name(PageView view);
+PageView read_and_write(PageView view);
 
 std::vector<BenchmarkPage> make_pages()
 {
@@ -56,7 +58,9 @@ std::vector<BenchmarkPage> make_pages()
     using enum AxisScale;
     return {
         titled(kinds::overview, "power-profile-balanced-symbolic",
-               { view(N_("MB/s"), spec(Line, Linear, Unit::Bytes, Unit::MegabytesPerSecond), "read"),
+               // The write rate (the opt-in `write`) beside the read rate, each named.
+               { read_and_write(by_name(view(N_("MB/s"), spec(Line, Linear, Unit::Bytes, Unit::MegabytesPerSecond),
+                                             "read"))),
                  view(N_("Access time"), spec(Scatter, Linear, Unit::Bytes, Unit::Microseconds), "access") }),
         titled(kinds::seek, "find-location-symbolic",
                { view(N_("Latency"), spec(Scatter, Linear, Unit::Bytes, Unit::Microseconds), "latency"),
@@ -82,8 +86,6 @@ std::vector<BenchmarkPage> make_pages()
                  view(N_("p99"), spec(Line, Log2, Unit::QueueDepth, Unit::Microseconds), "p99-t", true) }),
     };
 }
-
-PageView by_name(PageView view);
 
 // The latency distributions a run declares (contract::is_latency_cdf): a
 // line per test, block size or direction, latency on a log axis, the share

@@ -116,7 +116,7 @@ Result run_benchmark(const BenchmarkInfo& info, const Target& target, const Valu
                      const CancelToken& cancel, ResourceBudget* budget)
 {
     require_target(info, TargetKind::Device);
-    if (info.target() == TargetKind::DeviceWrite) {
+    if (info.target_for(given) == TargetKind::DeviceWrite) {
         // A read-only fd would fail at the first write, after the preserve
         // mode's first read: refuse before any I/O instead.
         const int flags = ::fcntl(target.fd.get(), F_GETFL);

@@ -67,12 +67,31 @@ struct BenchmarkInfo {
     // Set by the kinds that write to the device (`run` then gets a Target
     // from open_target_for_write).
     bool writes_device = false;
+    // A read kind that writes only when asked: the boolean parameter that
+    // makes it write (the overview's `write`, GNOME Disks' opt-in write
+    // rate, in preserve mode). With it true, the run is a DeviceWrite in
+    // every respect (target_for): write authorization, the device unused,
+    // an exclusive open for writing.
+    std::string_view writes_when = {};
 
+    // How the kind is published (ListBenchmarks' target): what it does
+    // with its defaults.
     [[nodiscard]] TargetKind target() const noexcept
     {
         if (run_in_directory)
             return TargetKind::Directory;
         return writes_device ? TargetKind::DeviceWrite : TargetKind::Device;
+    }
+
+    // How a run with these parameters (given or validated) must be
+    // started: target(), or DeviceWrite when `writes_when` is true.
+    [[nodiscard]] TargetKind target_for(const ValueMap& values) const noexcept
+    {
+        if (target() == TargetKind::Device && !writes_when.empty())
+            if (const auto found = values.find(writes_when); found != values.end())
+                if (const bool* on = std::get_if<bool>(&found->second); on && *on)
+                    return TargetKind::DeviceWrite;
+        return target();
     }
 };
 

@@ -66,7 +66,9 @@ void Manager::StartBenchmark(sdbus::Result<sdbus::ObjectPath>&& result, sdbus::O
             throw make_error(ErrorCode::NotFound, "no device benchmark kind \"" + kind + "\" (see ListBenchmarks)");
         const system::DeviceFacts& facts = request->device;
         engine::check_benchmark(*request->benchmark, unopened_target(facts), request->options);
-        const bool writes = request->benchmark->target() == engine::TargetKind::DeviceWrite;
+        // The overview writes when asked to (writes_when): then it is a
+        // write in every respect below.
+        const bool writes = request->benchmark->target_for(request->parameters) == engine::TargetKind::DeviceWrite;
         if (writes)
             check_writable(facts, request->parameters, options_.system_places);
         if (const std::string busy = claims_.conflicting_job(facts); !busy.empty())
@@ -104,7 +106,7 @@ void Manager::start_authorized(const std::shared_ptr<StartRequest>& request)
         if (const std::string busy = claims_.conflicting_job(asked); !busy.empty())
             throw make_error(ErrorCode::DeviceBusy, asked.node + " is in use by " + job_description(busy));
         check_limits(request->uid); // other jobs may have started meanwhile
-        const bool writes = request->benchmark->target() == engine::TargetKind::DeviceWrite;
+        const bool writes = request->benchmark->target_for(request->parameters) == engine::TargetKind::DeviceWrite;
         if (writes)
             check_writable(device->facts(), request->parameters, options_.system_places); // mounted meanwhile?
 

@@ -105,7 +105,7 @@ int main(int argc, char** argv)
     std::signal(SIGTERM, on_interrupt);
     try {
         engine::Result result;
-        switch (info->target()) {
+        switch (info->target_for(params)) {
         case engine::TargetKind::Directory:
             result = run_in_directory(*info, argv[2], params, cancel);
             break;

@@ -94,6 +94,8 @@ constexpr std::array labels {
     /* TRANSLATORS: Overview settings: the single-block reads that measure the access time, and their size */
     Label { "access_reads", N_("Access-time reads") },
     Label { "access_block_size", N_("Access-time read size"), true, N_("Device's block size") },
+    /* TRANSLATORS: Overview setting: also measure the write rate, writing back what was read (asks for the administrator's password) */
+    Label { "write", N_("Write rate too (keeps the data)") },
     /* TRANSLATORS: benchmark setting of the capacity check: how many blocks it writes over the device (0: automatic) */
     Label { "probes", N_("Probe blocks") },
     /* TRANSLATORS: Profiles setting (CrystalDiskMark's Interval): seconds of rest between two tests */

@@ -12,6 +12,7 @@
 #include <glib/gi18n-lib.h>
 
 #include <algorithm>
+#include <tuple>
 #include <cmath>
 
 namespace diskbench::client {
@@ -35,16 +36,26 @@ std::string device_summary_text(const std::string& kind, const SavedValueMap& su
     if (kind == contract::kinds::seek)
         if (std::optional<std::string> headline = access_time_headline(summary))
             parts.push_back(std::move(*headline));
-    // The overview's numbers, GNOME Disks' "Average Read Rate" and
-    // "Average Access Time", with the slowest and fastest sample.
+    // The overview's numbers, GNOME Disks' "Average Read Rate", "Average
+    // Write Rate" (when asked for) and "Average Access Time", with the
+    // slowest and fastest sample.
     if (kind == contract::kinds::overview) {
-        const double read = number_of(summary, "read_mb_s", NAN);
-        if (!std::isnan(read))
+        const auto rate_range = [&summary](const char* what) {
+            const std::string key = what;
+            return std::make_tuple(format_value(number_of(summary, (key + "_mb_s").c_str(), 0), Unit::MegabytesPerSecond),
+                                   format_value(number_of(summary, (key + "_min_mb_s").c_str(), 0), Unit::MegabytesPerSecond),
+                                   format_value(number_of(summary, (key + "_max_mb_s").c_str(), 0), Unit::MegabytesPerSecond));
+        };
+        if (summary.count("read_mb_s")) {
+            const auto [mean, low, high] = rate_range("read");
             /* TRANSLATORS: the overview's read rate: the average of the samples, then the slowest and fastest */
-            parts.push_back(printf_text(_("average read rate %s (%s – %s)"),
-                                        format_value(read, Unit::MegabytesPerSecond).c_str(),
-                                        format_value(number_of(summary, "read_min_mb_s", 0), Unit::MegabytesPerSecond).c_str(),
-                                        format_value(number_of(summary, "read_max_mb_s", 0), Unit::MegabytesPerSecond).c_str()));
+            parts.push_back(printf_text(_("average read rate %s (%s – %s)"), mean.c_str(), low.c_str(), high.c_str()));
+        }
+        if (summary.count("write_mb_s")) {
+            const auto [mean, low, high] = rate_range("write");
+            /* TRANSLATORS: the overview's write rate: the average of the samples, then the slowest and fastest */
+            parts.push_back(printf_text(_("average write rate %s (%s – %s)"), mean.c_str(), low.c_str(), high.c_str()));
+        }
         const double access_us = number_of(summary, "access_latency_mean_us", NAN);
         if (!std::isnan(access_us))
             /* TRANSLATORS: the overview's access time, in milliseconds as GNOME Disks gives it */

@@ -15,6 +15,7 @@ arguments every GUI test file takes (tests/gui/README.md).
 """
 
 import csv
+import hashlib
 import json
 import os
 import time
@@ -25,6 +26,16 @@ from gui_stack import APP_ACTIONS, MIN_SERIES_PIXELS, count_colour, header_and_c
 
 # The reference's orange (ChartTheme::light()), drawn nowhere else in the window.
 REFERENCE_COLOURS = ((0xe6, 0x61, 0x00),)
+# A run's second series (ChartTheme::light().current[1]): the overview's write rate.
+WRITE_COLOURS = ((0x26, 0xa2, 0x69),)
+
+
+def sha256_of(path):
+    digest = hashlib.sha256()
+    with open(path, 'rb') as f:
+        for chunk in iter(lambda: f.read(4 * 1024 * 1024), b''):
+            digest.update(chunk)
+    return digest.hexdigest()
 
 
 class GuiTest(gui_stack.GuiTestCase):
@@ -144,6 +155,21 @@ class GuiTest(gui_stack.GuiTestCase):
         self.assertEqual(self.run_kind('overview'), 100 + 200)
         shot = self.wait_series_drawn('overview.png')
         print(f'{shot}: the overview', flush=True)
+
+    def test_03c_overview_with_the_write_rate_keeps_the_data(self):
+        """GNOME Disks' opt-in write rate: read and write drawn, each in
+        its colour; the device byte-identical afterwards."""
+        before = sha256_of(self.gui.loop.backing)
+        self.gui.activate_action('set-parameter', "('write', <true>)")
+        self.assertEqual(self.run_kind('overview'), 100 + 100 + 200)
+        shot = self.wait_series_drawn('overview-write.png')
+        # The write line in the second series colour (ChartTheme::light().current[1]).
+        def green():
+            self.gui.screenshot(shot)
+            return count_colour(shot, WRITE_COLOURS) > 100
+        self.gui.wait_for(green, 10, interval=0.5, what=f'the write rate drawn in green in {shot}')
+        self.assertEqual(sha256_of(self.gui.loop.backing), before, 'the device changed')
+        self.gui.activate_action('set-parameter', "('write', <false>)")
 
     def test_04_sequential_runs_and_is_drawn(self):
         self.run_kind('sequential')

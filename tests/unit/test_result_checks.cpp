@@ -149,4 +149,13 @@ TEST_CASE("the overview's numbers: average read rate with its range, access time
     CHECK(device_summary_text("overview", summary)
           == "average read rate 151 MB/s (92 MB/s – 201 MB/s)  ·  average access time 12.35 ms");
     CHECK(headline_text("overview", summary, 3) == "read 151 MB/s  ·  access time 12.3 ms");
+    // With the opt-in write rate: the three numbers of GNOME Disks.
+    SavedValueMap written = summary;
+    written["write_mb_s"] = 98.5;
+    written["write_min_mb_s"] = 40.0;
+    written["write_max_mb_s"] = 120.0;
+    CHECK(device_summary_text("overview", written)
+          == "average read rate 151 MB/s (92 MB/s – 201 MB/s)  ·  average write rate 98 MB/s (40 MB/s – 120 MB/s)"
+             "  ·  average access time 12.35 ms");
+    CHECK(headline_text("overview", written, 3) == "read 151 MB/s  ·  write 98 MB/s  ·  access time 12.3 ms");
 }

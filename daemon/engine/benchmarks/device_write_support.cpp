@@ -81,7 +81,7 @@ BatchedWriteStats batched_writes(BenchmarkContext& ctx, const BatchedWritePlan& 
     const bool preserve = plan.mode == WriteMode::Preserve;
     const std::size_t largest_batch
         = std::max<std::size_t>(plan.queue_depth, static_cast<std::size_t>(max_batch_bytes / plan.block));
-    std::size_t batch_size = std::min<std::size_t>(largest_batch, 4 * plan.queue_depth);
+    std::size_t batch_size = plan.fixed_batch ? plan.fixed_batch : std::min<std::size_t>(largest_batch, 4 * plan.queue_depth);
 
     IoRunSpec spec;
     spec.queue_depth = plan.queue_depth;
@@ -150,7 +150,7 @@ BatchedWriteStats batched_writes(BenchmarkContext& ctx, const BatchedWritePlan& 
         if (written.cancelled)
             break;
 
-        if (measured == 0 || written.operations == 0)
+        if (measured == 0 || written.operations == 0 || plan.fixed_batch)
             continue;
         // Aim the next batch at about batch_target_s of writes.
         const double per_second = static_cast<double>(written.operations) / (static_cast<double>(measured) / 1e9);

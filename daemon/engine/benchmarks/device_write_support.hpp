@@ -35,6 +35,9 @@ struct BatchedWritePlan {
     std::uint32_t block = 0;         // largest request
     std::uint64_t data_seed = 0;     // destroy mode's data
     std::uint64_t time_limit_ns = 0; // of measured (write + sync) time; 0: until the batches end
+    // Requests per batch when each batch is a whole unit of the caller's
+    // (the overview's sample, timed on its own); 0: batches grow as below.
+    std::size_t fixed_batch = 0;
     NextBatch next_batch;
     // Told of each batch after its sync: bytes written, measured ns.
     std::function<void(std::uint64_t bytes, std::uint64_t ns)> batch_done;

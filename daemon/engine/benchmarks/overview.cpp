@@ -3,14 +3,19 @@
 // disk, in about a minute whatever its size: the transfer rate sampled at
 // `samples` places spread over the whole device (10 MiB each, read with
 // O_DIRECT in 1 MiB reads, one at a time, so each sample includes the seek
-// to it as GNOME Disks' does), then the access time from `access_reads`
+// to it as GNOME Disks' does); with `write`, the write rate at the same
+// places in preserve mode (each sample read, then written back unchanged
+// and synced, the write and its sync timed, as GNOME Disks' opt-in write
+// benchmark does; the daemon starts such a run as a device write:
+// BenchmarkInfo::writes_when); then the access time from `access_reads`
 // single-block reads at seeded random places. Plotted as position against
-// MB/s, with each access read's time at its position; the summary's
-// headline is the average read rate and the mean access time.
+// MB/s, with each access read's time at its place; the summary's
+// headline is the average read (and write) rate and the mean access time.
 #include "../benchmark_support.hpp"
 #include "../errors.hpp"
 #include "../request_sources.hpp"
 #include "benchmarks.hpp"
+#include "device_write_support.hpp"
 #include "overview_samples.hpp"
 
 #include <algorithm>
@@ -21,6 +26,18 @@ namespace diskbench::engine::benchmarks {
 
 namespace {
 
+// The requests of one sample: `sample` bytes from `offset` in reads (or
+// writes) of `block`, the last one shorter when the sample is not whole
+// blocks.
+std::vector<IoRequest> sample_requests(std::uint64_t offset, std::uint64_t sample, std::uint32_t block)
+{
+    std::vector<IoRequest> requests;
+    for (std::uint64_t within = 0; within < sample; within += block)
+        requests.push_back(
+            { offset + within, static_cast<std::uint32_t>(std::min<std::uint64_t>(block, sample - within)) });
+    return requests;
+}
+
 // The requests of every sample, in order.
 class SampleSource final : public RequestSource {
 public:
@@ -28,15 +45,13 @@ public:
         : offsets_(offsets), sample_(sample), block_(block) {}
     bool next(IoRequest& request) override
     {
-        if (index_ >= offsets_.size())
-            return false;
-        const std::uint64_t left = sample_ - within_;
-        request = { offsets_[index_] + within_, static_cast<std::uint32_t>(std::min<std::uint64_t>(block_, left)) };
-        within_ += request.length;
-        if (within_ == sample_) {
+        if (within_ == current_.size()) {
+            if (index_ >= offsets_.size())
+                return false;
+            current_ = sample_requests(offsets_[index_++], sample_, block_);
             within_ = 0;
-            ++index_;
         }
+        request = current_[within_++];
         return true;
     }
 
@@ -45,8 +60,23 @@ private:
     std::uint64_t sample_;
     std::uint32_t block_;
     std::size_t index_ = 0;
-    std::uint64_t within_ = 0;
+    std::vector<IoRequest> current_;
+    std::size_t within_ = 0;
 };
+
+// The summary's average, slowest and fastest sample under "<what>_mb_s",
+// "<what>_min_mb_s" and "<what>_max_mb_s".
+void summarise_rates(ValueMap& summary, const std::string& what, const std::vector<double>& rates)
+{
+    if (rates.empty())
+        return;
+    double sum = 0;
+    for (const double r : rates)
+        sum += r;
+    summary[what + "_mb_s"] = sum / static_cast<double>(rates.size());
+    summary[what + "_min_mb_s"] = *std::min_element(rates.begin(), rates.end());
+    summary[what + "_max_mb_s"] = *std::max_element(rates.begin(), rates.end());
+}
 
 void run(BenchmarkContext& ctx)
 {
@@ -59,6 +89,7 @@ void run(BenchmarkContext& ctx)
                                                         ctx.target.logical_block));
     const std::uint64_t count = ctx.params.unsigned_value("samples");
     const std::uint64_t access_reads = ctx.params.unsigned_value("access_reads");
+    const bool write = ctx.params.boolean("write");
     // Samples start on the read size where they can, so a sample is whole
     // blocks at aligned offsets; on the logical block otherwise.
     const std::uint32_t align = sample % block == 0 ? block : ctx.target.logical_block;
@@ -71,7 +102,9 @@ void run(BenchmarkContext& ctx)
 
     const std::size_t rate = ctx.recorder.add_series({ "read", "B", "MB/s", SeriesStyle::Line });
     const std::size_t access = ctx.recorder.add_series({ "access", "B", "us", SeriesStyle::Scatter });
-    const double sample_share = access_reads ? 0.5 : 1.0;
+    const std::size_t written = write ? ctx.recorder.add_series({ "write", "B", "MB/s", SeriesStyle::Line }) : 0;
+    // Progress: each phase that runs an equal share.
+    const double sample_share = 1.0 / (1.0 + (write ? 1.0 : 0.0) + (access_reads ? 1.0 : 0.0));
 
     // The samples: a sample's time is the sum of its reads' (they run one
     // at a time), so its MB/s is what a reader of those 10 MiB sees.
@@ -97,17 +130,45 @@ void run(BenchmarkContext& ctx)
     samples.cancel = &ctx.cancel;
     samples.phase = "samples";
     const IoRunStats sample_stats = ctx.io.run(ctx.target, samples);
-    if (!rates.empty()) {
-        double sum = 0;
-        for (const double r : rates)
-            sum += r;
-        ctx.result.summary["read_mb_s"] = sum / static_cast<double>(rates.size());
-        ctx.result.summary["read_min_mb_s"] = *std::min_element(rates.begin(), rates.end());
-        ctx.result.summary["read_max_mb_s"] = *std::max_element(rates.begin(), rates.end());
-    }
+    summarise_rates(ctx.result.summary, "read", rates);
     ctx.result.summary["read_bytes"] = sample_stats.bytes;
-    if (sample_stats.cancelled || access_reads == 0)
+    if (sample_stats.cancelled)
         return;
+
+    if (write) {
+        // The same places, each sample one batch: read (not timed), written
+        // back unchanged, synced; the write and its sync are its time. A
+        // stop between the two writes nothing; a stop during the write
+        // leaves every byte as it was.
+        std::vector<double> write_rates;
+        std::size_t next_sample = 0;
+        BatchedWritePlan plan;
+        plan.mode = WriteMode::Preserve;
+        plan.queue_depth = 1;
+        plan.block = block;
+        plan.fixed_batch = static_cast<std::size_t>((sample + block - 1) / block);
+        plan.next_batch = [&](std::vector<IoRequest>& requests, std::size_t) {
+            if (next_sample < offsets.size())
+                requests = sample_requests(offsets[next_sample++], sample, block);
+        };
+        plan.batch_done = [&](std::uint64_t bytes, std::uint64_t ns) {
+            if (bytes < sample)
+                return; // cut short by a stop: not a sample
+            const double mb_s = mb_per_s(bytes, ns);
+            ctx.recorder.add_point(written, { static_cast<double>(offsets[write_rates.size()]), mb_s });
+            write_rates.push_back(mb_s);
+            ctx.recorder.set_progress(sample_share * (1.0 + static_cast<double>(write_rates.size()) / offsets.size()));
+        };
+        const BatchedWriteStats write_stats = batched_writes(ctx, plan);
+        summarise_rates(ctx.result.summary, "write", write_rates);
+        ctx.result.summary["write_bytes"] = write_stats.bytes;
+        ctx.result.summary["mode"] = std::string("preserve");
+        if (write_stats.cancelled)
+            return;
+    }
+    if (access_reads == 0)
+        return;
+    const double access_start = write ? 2 * sample_share : sample_share;
 
     // The access time: one block at a time at seeded random places, each
     // read's time plotted at its place.
@@ -115,7 +176,7 @@ void run(BenchmarkContext& ctx)
     std::uint64_t done = 0;
     ObserverFunction access_observer([&](unsigned, const IoCompletion& c) {
         ctx.recorder.add_point(access, { static_cast<double>(c.request.offset), to_us(c.latency_ns()) });
-        ctx.recorder.set_progress(sample_share + (1 - sample_share) * static_cast<double>(++done) / access_reads);
+        ctx.recorder.set_progress(access_start + (1 - access_start) * static_cast<double>(++done) / access_reads);
     });
     IoRunSpec reads;
     reads.queue_depth = 1;
@@ -135,13 +196,15 @@ void run(BenchmarkContext& ctx)
 
 BenchmarkInfo overview()
 {
-    return {
+    BenchmarkInfo info {
         "overview",
         "Overview",
         "GNOME Disks' benchmark: the transfer rate from `samples` reads of `sample_size` spread over the whole "
-        "device (O_DIRECT, one read at a time), and the access time from `access_reads` single-block reads at "
-        "seeded random places; plotted as position against MB/s with each access time at its place. About a "
-        "minute on any device.",
+        "device (O_DIRECT, one read at a time); with `write`, the write rate at the same places in preserve mode "
+        "(each sample read, written back unchanged and synced: the data stays, but the run needs write "
+        "authorization and an unused device, as a raw write does); and the access time from `access_reads` "
+        "single-block reads at seeded random places; plotted as position against MB/s with each access time at "
+        "its place. About a minute on any device.",
         with_common_params({
             unsigned_param("samples", "Places along the device where the transfer rate is sampled.", 100, 2, 10'000),
             unsigned_param("sample_size", "Bytes read at each place.", 10 * MiB, 1, GiB),
@@ -151,9 +214,15 @@ BenchmarkInfo overview()
                            1000, 0, 100'000),
             unsigned_param("access_block_size", "Bytes per access-time read; 0 means the logical block size.", 0,
                            0, MiB),
+            bool_param("write",
+                       "Also measure the write rate at the same places, keeping the data (each sample read and "
+                       "written back); needs write authorization and an unused device.",
+                       false),
         }),
         run,
     };
+    info.writes_when = "write";
+    return info;
 }
 
 } // namespace diskbench::engine::benchmarks
