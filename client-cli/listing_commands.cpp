@@ -130,8 +130,9 @@ ExitCode benchmarks_command(const CommandLine& line)
         std::string choices;
         for (const SavedValue& choice : parameter.choices)
             choices += (choices.empty() ? "" : ", ") + shown(choice);
+        // The help in the user's language (--json keeps the daemon's words).
         table.add_row({ parameter.key, parameter.type, shown(parameter.default_value), choices.empty() ? "-" : choices,
-                        parameter.description });
+                        client::parameter_help(parameter.description) });
     }
     std::fputs(table.render().c_str(), stdout);
     return exit_ok;

@@ -74,7 +74,7 @@ void ParameterEditor::rebuild()
         gtk_label_set_xalign(GTK_LABEL(label), 0);
         // The key stays in sight for those who run the same test with busctl or diskbenchctl.
         const std::string tooltip
-            = info.description + "\n\n" + printf_text(_("Setting “%s”"), info.key.c_str());
+            = parameter_help(info.description) + "\n\n" + printf_text(_("Setting “%s”"), info.key.c_str());
         gtk_widget_set_tooltip_text(label, tooltip.c_str());
         GtkWidget* editor = nullptr;
         if (!info.choices.empty()) {

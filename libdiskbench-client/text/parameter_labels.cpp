@@ -179,6 +179,12 @@ bool has_parameter_label(std::string_view key)
     return find_label(key) != nullptr;
 }
 
+std::string parameter_help(const std::string& english)
+{
+    // gettext("") is the catalogue's header, never a help.
+    return english.empty() ? english : std::string(g_dgettext(GETTEXT_PACKAGE, english.c_str()));
+}
+
 std::vector<std::string_view> labelled_parameter_keys()
 {
     std::vector<std::string_view> keys;

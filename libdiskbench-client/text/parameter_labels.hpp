@@ -24,6 +24,13 @@ std::string parameter_label(std::string_view key);
 // Every key the table knows (for the tests).
 std::vector<std::string_view> labelled_parameter_keys();
 
+// The daemon's help of a parameter (ListBenchmarks' description, English
+// for busctl) in the user's language. The English text is the message id:
+// po/meson.build extracts it from the engine's own sources, so a daemon of
+// this version is translated whole; a help this catalogue lacks (another
+// version's) is shown as the daemon wrote it.
+std::string parameter_help(const std::string& english);
+
 // Whether a parameter is a number of bytes: the daemon says so for those
 // with offered sizes (ListParameterChoices unit "bytes"), the table for the
 // rest (the daemon publishes no unit for them).

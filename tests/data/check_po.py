@@ -14,6 +14,12 @@ XGETTEXT_ARGS = [
     "--from-code=UTF-8", "--add-comments",
     "--keyword=_", "--keyword=N_", "--keyword=C_:1c,2", "--keyword=NC_:1c,2",
     "--keyword=g_dcgettext:2", "--keyword=g_dngettext:2,3", "--keyword=g_dpgettext2:2c,3",
+    # The daemon's parameter help, as po/meson.build extracts it.
+    "--keyword=unsigned_param:2", "--flag=unsigned_param:2:no-c-format",
+    "--keyword=real_param:2", "--flag=real_param:2:no-c-format",
+    "--keyword=bool_param:2", "--flag=bool_param:2:no-c-format",
+    "--keyword=text_param:2", "--flag=text_param:2:no-c-format",
+    "--keyword=write_sweep_params:1", "--flag=write_sweep_params:1:no-c-format",
 ]
 
 

@@ -6,7 +6,9 @@ dbus-interfaces/ or polkit-policy/ is not listed, when a listed file does not ex
 file is listed twice.
 
 A file has translatable strings when it is a C/C++ source using _(", N_(",
-C_( or gettext(, or when it is a .policy.in, .ui, .desktop.in or
+C_( or gettext(, or the engine's parameter helpers whose help po/meson.build
+extracts (unsigned_param(", real_param(", bool_param(", text_param(",
+write_sweep_params("), or when it is a .policy.in, .ui, .desktop.in or
 .metainfo.xml.in file.
 
 Usage: check_potfiles.py SOURCE_ROOT
@@ -20,7 +22,8 @@ SOURCE_SUFFIXES = (".c", ".cc", ".cpp", ".cxx", ".h", ".hh", ".hpp", ".hxx")
 ALWAYS_TRANSLATABLE_SUFFIXES = (".policy.in", ".ui", ".desktop.in", ".metainfo.xml.in")
 # _(" and N_(" must not be the end of a longer name (e.g. FOO_("); C_( takes a
 # context first; gettext( also covers dgettext(, ngettext(, g_dgettext(, ...
-SOURCE_MARKERS = re.compile(r'(?<![A-Za-z0-9_])(?:_\("|N_\("|C_\()|gettext\(')
+SOURCE_MARKERS = re.compile(r'(?<![A-Za-z0-9_])(?:_\("|N_\("|C_\()|gettext\('
+                            r'|(?<![A-Za-z0-9_])(?:unsigned|real|bool|text)_param\("|write_sweep_params\("')
 
 
 def read_potfiles(root):

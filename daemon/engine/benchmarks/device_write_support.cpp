@@ -50,14 +50,18 @@ private:
 
 std::vector<ParamSpec> write_mode_params(std::vector<ParamSpec> params, bool preserve_supported)
 {
-    params.push_back(text_param("mode",
-                                preserve_supported
-                                    ? "preserve: every write first reads its range and writes the same bytes back, "
-                                      "so the data survives (only the writes and their syncs are timed); destroy: "
-                                      "writes new pseudo-random data over the device's contents."
-                                    : "Must be destroy: this benchmark writes new pseudo-random data over the "
-                                      "device's contents and has no preserve mode.",
-                                "preserve", { "preserve", "destroy" }));
+    // Each help a literal of its own call: po/meson.build extracts it there.
+    if (preserve_supported)
+        params.push_back(text_param("mode",
+                                    "preserve: every write first reads its range and writes the same bytes back, so "
+                                    "the data survives (only the writes and their syncs are timed); destroy: writes "
+                                    "new pseudo-random data over the device's contents.",
+                                    "preserve", { "preserve", "destroy" }));
+    else
+        params.push_back(text_param("mode",
+                                    "Must be destroy: this benchmark writes new pseudo-random data over the device's "
+                                    "contents and has no preserve mode.",
+                                    "preserve", { "preserve", "destroy" }));
     params.push_back(text_param("confirm", "With mode=destroy: the device's serial or node, confirming that its "
                                            "data may be destroyed (checked by the daemon; must not be empty).",
                                 ""));
