@@ -81,6 +81,12 @@ struct ChartTheme {
     static ChartTheme dark();
     // Wraps around past the end, so any number of series gets a colour.
     [[nodiscard]] Rgba current_colour(std::size_t index) const;
+    // Whether series `index` has a colour an earlier one has (past the
+    // palette): drawn dotted, its legend swatch hollow.
+    [[nodiscard]] bool second_round(std::size_t index) const noexcept
+    {
+        return !current.empty() && index >= current.size();
+    }
     [[nodiscard]] Rgba overlay_colour(std::size_t index) const;
     // Same colours and size: the cached layer can be kept.
     [[nodiscard]] bool operator==(const ChartTheme& other) const noexcept;

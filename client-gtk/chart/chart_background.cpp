@@ -66,9 +66,18 @@ void paint_legend(cairo_t* cr, const ChartFrame& frame, const ChartTheme& theme,
         const Rgba colour = entry.item.role == LegendRole::Reference ? theme.overlay_colour(entry.item.index)
             : entry.item.role == LegendRole::Secondary                ? theme.secondary
                                                                       : theme.current_colour(entry.item.index);
-        cairo_rectangle(cr, entry.swatch_x, entry.swatch_y, entry.swatch_size, entry.swatch_size);
         set_colour(cr, colour);
-        cairo_fill(cr);
+        if (entry.item.role == LegendRole::Current && theme.second_round(entry.item.index)) {
+            // A dotted line's entry: hollow, so two entries of one colour differ.
+            cairo_save(cr);
+            cairo_set_line_width(cr, 2);
+            cairo_rectangle(cr, entry.swatch_x + 1, entry.swatch_y + 1, entry.swatch_size - 2, entry.swatch_size - 2);
+            cairo_stroke(cr);
+            cairo_restore(cr);
+        } else {
+            cairo_rectangle(cr, entry.swatch_x, entry.swatch_y, entry.swatch_size, entry.swatch_size);
+            cairo_fill(cr);
+        }
         text.draw(cr, entry.item.text, entry.text_x, entry.text_y, theme.foreground);
     }
 }

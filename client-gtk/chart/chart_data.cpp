@@ -250,7 +250,19 @@ void paint_chart_data(cairo_t* cr, const ChartData& data, const ChartFrame& fram
     for (std::size_t i = 0; i < data.current.size(); ++i) {
         if (data.current[i].series.faint)
             continue;
+        // Past the palette (the QD sweep's 7 thread counts) the colours
+        // come round again: those lines are dotted (and their legend
+        // swatches hollow, ChartTheme::second_round), apart from the
+        // temperature's longer dashes.
+        const bool dotted = theme.second_round(i) && data.spec.style == ChartStyle::Line;
+        if (dotted) {
+            cairo_save(cr);
+            static constexpr double dots[] = { 4, 3 };
+            cairo_set_dash(cr, dots, 2, 0);
+        }
         paint_series(cr, data, frame, data.current[i], member, members, theme.current_colour(i), kept_envelopes);
+        if (dotted)
+            cairo_restore(cr);
         member += data.current[i].series.points.empty() ? 0 : 1;
     }
     if (frame.secondary && data.shows_secondary()) {

@@ -642,6 +642,63 @@ TEST_CASE("QD curves: one colour per thread count, with a legend", "[client][cha
     }
 }
 
+TEST_CASE("QD curves past the palette: the colours come round dotted, their swatches hollow", "[client][chart]")
+{
+    // The QD sweep's 7 thread counts against 4 colours: curve 4 has curve
+    // 0's colour, but a dotted line and a hollow legend swatch.
+    const ChartTheme theme = ChartTheme::light();
+    REQUIRE(theme.current.size() == 4);
+    ChartSpec spec;
+    spec.style = ChartStyle::Line;
+    spec.x_scale = AxisScale::Log2;
+    spec.x_unit = Unit::QueueDepth;
+    spec.y_unit = Unit::Iops;
+    const auto flat = [](const std::string& name, double y) {
+        ChartSeries curve { name, {}, {}, {} };
+        for (int qd = 1; qd <= 128; qd *= 2)
+            curve.points.push_back({ static_cast<double>(qd), y });
+        return curve;
+    };
+    std::vector<ChartSeries> curves;
+    for (int i = 0; i < 4; ++i)
+        curves.push_back(flat("curve " + std::to_string(i), 10000.0 * (i + 1)));
+    const auto legend_pixels = [&](const std::vector<ChartSeries>& shown, PlotArea& area) {
+        Chart chart(spec);
+        chart.set_current(shown);
+        Image image(800, 400);
+        chart.paint(image.cr.get(), 800, 400, theme);
+        area = chart.last_plot_area();
+        return std::make_pair(count_pixels(image, 0, 0, image.width, static_cast<int>(area.top), theme.current_colour(0),
+                                           theme.background, 0.9),
+                              std::move(image));
+    };
+    PlotArea area;
+    const auto [four, four_image] = legend_pixels(curves, area);
+    curves.push_back(flat("curve 4", 25000.0)); // between curves 1 and 2, off the plot's edge
+    CHECK(theme.current_colour(4).red == theme.current_colour(0).red);
+    CHECK(theme.current_colour(4).blue == theme.current_colour(0).blue);
+    CHECK(theme.second_round(4));
+    CHECK_FALSE(theme.second_round(3));
+    auto [five, image] = legend_pixels(curves, area);
+    // The hollow swatch adds its frame, not a whole square's worth.
+    CHECK(five > four);
+    CHECK(five - four < four * 3 / 4);
+    // Between the markers at QD 1 and QD 8 a solid line covers every
+    // column; the dotted one about 4 of every 7.
+    const auto covered = [&](double y_value) {
+        const int y = static_cast<int>(area.to_y(y_value));
+        int columns = 0, inked = 0;
+        for (int x = static_cast<int>(area.to_x(1)) + 6; x < static_cast<int>(area.to_x(3)) - 6; ++x, ++columns)
+            if (count_pixels(image, x, y - 1, x + 1, y + 2, theme.current_colour(0), theme.background, 0.4) > 0)
+                ++inked;
+        return static_cast<double>(inked) / columns;
+    };
+    CHECK(covered(10000.0) > 0.95);
+    const double dotted = covered(25000.0);
+    CHECK(dotted > 0.35);
+    CHECK(dotted < 0.8);
+}
+
 TEST_CASE("an empty chart shows its placeholder, nothing else", "[client][chart]")
 {
     const ChartTheme theme = ChartTheme::light();
