@@ -99,7 +99,7 @@ ExitCode run_set_command(const CommandLine& line)
             }
         }
         if (!line.json) {
-            /* TRANSLATORS: the heading of each run of a set: "[2/6] Random" */
+            // "[2/6] Random": the kind's title is translated, the rest is not words.
             std::printf("%s[%zu/%zu] %s\n", i > 0 ? "\n" : "", i + 1, plan.kinds.size(), kind_name(kind).c_str());
             std::fflush(stdout);
         }

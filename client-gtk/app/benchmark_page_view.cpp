@@ -347,7 +347,7 @@ void BenchmarkPageView::update_description()
     gtk_widget_set_visible(fio_label_, !commands.empty());
 }
 
-bool BenchmarkPageView::start()
+bool BenchmarkPageView::start(const SavedValueMap& forced)
 {
     DaemonClient* client = host_.client();
     if (!client || starting_ || !can_start())
@@ -358,7 +358,7 @@ bool BenchmarkPageView::start()
     if (page_.target == PageTarget::Directory)
         start_in_folder(host_.selected_folder());
     else if (const DeviceEntry* device = host_.selected_device())
-        start_on_device(*device);
+        start_on_device(*device, forced);
     return starting_;
 }
 
@@ -373,11 +373,13 @@ std::weak_ptr<bool> BenchmarkPageView::begin_start()
     return alive_;
 }
 
-void BenchmarkPageView::start_on_device(const DeviceEntry& device)
+void BenchmarkPageView::start_on_device(const DeviceEntry& device, const SavedValueMap& forced)
 {
     SavedValueMap options = settings_.changed();
     if (write_card_)
         options = write_card_->take_options(options);
+    for (const auto& [key, value] : forced)
+        options[key] = value;
     std::weak_ptr<bool> alive = begin_start();
     const std::string device_path = device.path;
     // Only what the user changed: defaults stay the daemon's, which scales
@@ -414,7 +416,6 @@ void BenchmarkPageView::on_started(std::variant<std::string, CallError> reply, c
     const std::string now = page_.target == PageTarget::Directory ? host_.selected_folder()
         : host_.selected_device()                                 ? host_.selected_device()->path
                                                                   : std::string();
-    host_.run_started(page_.kind, std::holds_alternative<std::string>(reply) ? std::get<std::string>(reply) : "");
     if (const auto* error = std::get_if<CallError>(&reply)) {
         host_.toast(error_text(*error, folder.empty() ? std::string() : folder_display_name(folder)).message);
     } else if (DaemonClient* client = host_.client(); client && now == selection) {
@@ -432,6 +433,9 @@ void BenchmarkPageView::on_started(std::variant<std::string, CallError> reply, c
     }
     update_controls();
     host_.page_changed();
+    // Last: a set waiting for this start may start the next page's run
+    // from here (run_set_runner.hpp).
+    host_.run_started(page_.kind, std::holds_alternative<std::string>(reply) ? std::get<std::string>(reply) : "");
 }
 
 void BenchmarkPageView::stop()

@@ -43,7 +43,9 @@ public:
     void job_removed(const JobEntry& job);
 
     // False when no start went out (nothing selected, already running).
-    bool start();
+    // FORCED: values sent over the settings' (a set keeps the overview's
+    // write rate off).
+    bool start(const SavedValueMap& forced = {});
     void stop();
     // The keyboard to Start (or Stop), else the page's first control.
     void focus_primary();
@@ -106,7 +108,7 @@ private:
                               const std::vector<std::string>& notes,
                               const std::vector<contract::Message>& warning_messages = {});
     std::weak_ptr<bool> begin_start();
-    void start_on_device(const DeviceEntry& device);
+    void start_on_device(const DeviceEntry& device, const SavedValueMap& forced);
     void start_in_folder(const std::string& folder);
     void on_started(std::variant<std::string, CallError> reply, const std::string& selection, const std::string& folder);
     [[nodiscard]] SavedValueMap effective_parameters() const;

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "run_set_runner.hpp"
 
+#include "contract/benchmark_kinds.hpp"
 #include "contract/job_states.hpp"
 #include "results/job_result.hpp"
 #include "text/kind_titles.hpp"
@@ -38,13 +39,13 @@ RunSetRunner::~RunSetRunner()
         g_source_remove(rest_timer_);
 }
 
-bool RunSetRunner::start(RunSetPlan plan, unsigned pause_s, const std::string& node)
+bool RunSetRunner::start(RunSetPlan plan, unsigned pause_s, const std::string& device_path)
 {
     if (running_ || plan.kinds.empty())
         return false;
     plan_ = std::move(plan);
     pause_s_ = pause_s;
-    node_ = node;
+    device_path_ = device_path;
     next_ = 0;
     job_path_.clear();
     awaiting_kind_.clear();
@@ -58,8 +59,12 @@ bool RunSetRunner::start(RunSetPlan plan, unsigned pause_s, const std::string& n
 
 void RunSetRunner::stop()
 {
-    if (!running_ || stopping_)
+    if (!running_)
         return;
+    if (stopping_) {
+        end(_("The set was stopped."));
+        return;
+    }
     stopping_ = true;
     if (rest_timer_) {
         g_source_remove(rest_timer_);
@@ -80,13 +85,18 @@ void RunSetRunner::start_next()
         end({});
         return;
     }
-    const std::string& kind = plan_.kinds[next_++];
+    const std::string kind = plan_.kinds[next_++];
     awaiting_kind_ = kind;
     job_path_.clear();
     host_.set_changed();
-    if (!host_.start_set_run(node_, kind)) {
+    // A set only reads: the overview's opt-in write rate stays off, whatever
+    // its page says (contract::kinds::writes_when).
+    SavedValueMap forced;
+    if (const std::string_view write = contract::kinds::writes_when(kind); !write.empty())
+        forced[std::string(write)] = false;
+    if (!host_.start_set_run(device_path_, kind, forced)) {
         awaiting_kind_.clear();
-        end(printf_text(_("The set stopped: %s could not start on %s."), kind_name(kind).c_str(), node_.c_str()));
+        end(printf_text(_("The set stopped: %s could not start."), kind_name(kind).c_str()));
     }
 }
 
@@ -105,6 +115,10 @@ void RunSetRunner::run_started(const std::string& kind, const std::string& job_p
     if (stopping_)
         host_.cancel_set_run(job_path_);
     host_.set_changed();
+    // A short run may have ended (its last signals in) before the start's
+    // reply came: no further change would tell us.
+    if (const JobEntry* job = host_.set_run_job(job_path))
+        job_updated(*job);
 }
 
 void RunSetRunner::job_updated(const JobEntry& job)
@@ -113,8 +127,9 @@ void RunSetRunner::job_updated(const JobEntry& job)
         return;
     const bool failed = job.state == contract::job_states::failed;
     const std::size_t points = points_in(job);
-    // The last points may come after the end: wait for them.
-    if (!failed && points > 0 && points < job.sample_count)
+    // The last points (all of them, for a short run) may come after the
+    // end: wait for them, as the window's keep_if_ours() does.
+    if (!failed && points < job.sample_count)
         return;
     job_path_.clear();
     if (!failed && points > 0) {
@@ -161,6 +176,8 @@ void RunSetRunner::keep()
         error = recent_.update(path_, set);
     if (!error.empty())
         host_.set_ended(std::string(_("Could not keep the result:")) + " " + error);
+    else
+        host_.set_kept();
 }
 
 void RunSetRunner::end(const std::string& message)
@@ -173,6 +190,8 @@ void RunSetRunner::end(const std::string& message)
     host_.set_changed();
     if (!message.empty())
         host_.set_ended(message);
+    else if (runs_.empty())
+        host_.set_ended(_("The set ended without a result."));
     else
         host_.set_ended(printf_text(g_dngettext(GETTEXT_PACKAGE, "%s: %zu benchmark run, kept as one result",
                                                 "%s: %zu benchmarks run, kept as one result", runs_.size()),
@@ -182,6 +201,20 @@ void RunSetRunner::end(const std::string& message)
 bool RunSetRunner::owns(const std::string& job_path) const
 {
     return std::find(owned_.begin(), owned_.end(), job_path) != owned_.end();
+}
+
+bool RunSetRunner::may_own(const JobEntry& job) const
+{
+    return owns(job.path)
+        || (running_ && !awaiting_kind_.empty() && job.kind == awaiting_kind_ && job.device == device_path_);
+}
+
+void RunSetRunner::job_removed(const std::string& job_path)
+{
+    if (running_ && !job_path.empty() && job_path == job_path_) {
+        job_path_.clear();
+        end(_("The set stopped: its benchmark is gone (the benchmark service stopped?)."));
+    }
 }
 
 std::string RunSetRunner::status() const

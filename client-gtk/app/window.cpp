@@ -405,6 +405,7 @@ void Window::job_points_added(const JobEntry& job)
 
 void Window::job_removed(const JobEntry& job)
 {
+    run_set_->job_removed(job.path);
     for (auto& page : pages_)
         page->job_removed(job);
 }
@@ -492,13 +493,13 @@ BenchmarkPageView* Window::shown_page()
     return nullptr;
 }
 
-bool Window::run_benchmark(const std::string& kind)
+bool Window::run_benchmark(const std::string& kind, const SavedValueMap& forced)
 {
     for (auto& page : pages_)
         if (page->page().kind == kind) {
             show_page(kind);
             reveal_page();
-            return page->start();
+            return page->start(forced);
         }
     return false;
 }

@@ -35,8 +35,9 @@ public:
     bool select_device_node(const std::string& node);
     // Adds the folder to the sidebar and selects it (after checking we can open it).
     bool select_folder(const std::string& path);
-    // Shows KIND's page and presses Start: false when no start went out.
-    bool run_benchmark(const std::string& kind);
+    // Shows KIND's page and presses Start (FORCED over its settings):
+    // false when no start went out.
+    bool run_benchmark(const std::string& kind, const SavedValueMap& forced = {});
     void show_page(const std::string& kind);
     // In a narrow (folded) window, shows the page's column: a page asked
     // for by name, by shortcut or to run is what the user wants to see.
@@ -53,10 +54,12 @@ public:
     // as_reference: drawn under the shown result, the only one compared
     // with, or (add) beside up to three others (the Compare picker, the
     // set-reference action).
-    void open_result_file(const std::string& path, bool as_reference, bool add = false);
+    // ONLY_KIND: of a set, only its run of that kind (the Compare picker).
+    void open_result_file(const std::string& path, bool as_reference, bool add = false,
+                          const std::string& only_kind = {});
     void clear_reference();
     // A set's runs, each on its page (window_results.cpp).
-    void open_set(SavedResult set, bool as_reference, bool add);
+    void open_set(SavedResult set, bool as_reference, bool add, const std::string& only_kind);
     void save_shown_result(const std::string& path);
     void export_shown_graph(const std::string& path);
     // The shown result's series as CSV (result_csv.hpp): PATH without
@@ -83,8 +86,10 @@ public:
     void run_started(const std::string& kind, const std::string& job_path) override;
 
     // RunSetRunner::Host (window_run_set.cpp)
-    bool start_set_run(const std::string& node, const std::string& kind) override;
+    bool start_set_run(const std::string& device_path, const std::string& kind, const SavedValueMap& forced) override;
+    void set_kept() override;
     void cancel_set_run(const std::string& job_path) override;
+    const JobEntry* set_run_job(const std::string& job_path) override { return client_ ? client_->job(job_path) : nullptr; }
     void set_changed() override;
     void set_ended(const std::string& message) override;
 
@@ -146,6 +151,7 @@ private:
     GtkWidget* reference_list_ = nullptr;
     GtkWidget* reference_popover_ = nullptr;
     std::vector<std::string> reference_paths_;
+    std::vector<std::string> reference_kinds_; // beside each path: the kind of the run meant (a set's)
     Ref<GtkWidget> focus_before_picker_; // where Ctrl+R came from
     std::string selected_device_;
     std::set<std::string> kept_jobs_; // runs already written to the recent results

@@ -79,7 +79,7 @@ void Window::keep_if_ours(const JobEntry& job)
     const std::string key = job.path + "@" + std::to_string(job.started_at_us);
     // A set's runs are kept in the set's file (run_set_runner.hpp).
     if (job.owner != ::getuid() || job.state == contract::job_states::failed || points == 0 || points < job.sample_count
-        || kept_jobs_.count(key) || run_set_->owns(job.path))
+        || kept_jobs_.count(key) || run_set_->may_own(job))
         return;
     kept_jobs_.insert(key);
     std::string error;
@@ -90,7 +90,7 @@ void Window::keep_if_ours(const JobEntry& job)
     history_->refresh();
 }
 
-void Window::open_result_file(const std::string& path, bool as_reference, bool add)
+void Window::open_result_file(const std::string& path, bool as_reference, bool add, const std::string& only_kind)
 {
     // The contract's reader checks size and nesting before parsing.
     auto loaded = contract::result_from_file(path);
@@ -102,7 +102,7 @@ void Window::open_result_file(const std::string& path, bool as_reference, bool a
     }
     SavedResult result = std::move(std::get<SavedResult>(loaded));
     if (!result.members.empty()) {
-        open_set(std::move(result), as_reference, add);
+        open_set(std::move(result), as_reference, add, only_kind);
         return;
     }
     for (auto& page : pages_) {
@@ -129,7 +129,7 @@ void Window::open_result_file(const std::string& path, bool as_reference, bool a
     toast(_("This result is of a kind this version does not know."));
 }
 
-void Window::open_set(SavedResult set, bool as_reference, bool add)
+void Window::open_set(SavedResult set, bool as_reference, bool add, const std::string& only_kind)
 {
     // Each run on its page, as if opened on its own; the shown page stays
     // when the set has a run of its kind, else the first run's page shows.
@@ -141,6 +141,8 @@ void Window::open_set(SavedResult set, bool as_reference, bool add)
     const DeviceEntry* device = selected_device();
     const bool same = device && same_device(set.device_info, device_info_of(*device));
     for (SavedResult& run : set.members) {
+        if (!only_kind.empty() && run.kind != only_kind)
+            continue;
         for (auto& page : pages_) {
             if (page->page().kind != run.kind)
                 continue;
@@ -164,7 +166,7 @@ void Window::open_set(SavedResult set, bool as_reference, bool add)
         return;
     }
     if (!shown_has_run)
-        show = first;
+        show = only_kind.empty() ? first : only_kind;
     show_page(show);
     page_changed();
 }
@@ -228,22 +230,26 @@ void Window::fill_reference_list()
     while (GtkWidget* child = gtk_widget_get_first_child(reference_list_))
         gtk_list_box_remove(GTK_LIST_BOX(reference_list_), child);
     reference_paths_.clear();
+    reference_kinds_.clear();
     BenchmarkPageView* page = shown_page();
-    auto add = [this](const std::string& text, const std::string& path) {
+    auto add = [this](const std::string& text, const std::string& path, const std::string& kind) {
         GtkWidget* label = gtk_label_new(text.c_str());
         gtk_label_set_xalign(GTK_LABEL(label), 0);
         gtk_list_box_append(GTK_LIST_BOX(reference_list_), label);
         reference_paths_.push_back(path);
+        reference_kinds_.push_back(kind);
     };
     /* TRANSLATORS: the first entry of the Compare popover: no earlier results drawn under this one */
-    add(_("Compare with nothing"), "");
+    add(_("Compare with nothing"), "", "");
     if (!page)
         return;
     recent_.reload_if_changed();
     const DeviceEntry* device = selected_device();
     const SavedValueMap identity = device ? device_info_of(*device) : SavedValueMap {};
+    // A set's run comes with its set's path: only that run is opened.
     for (const RecentResult* recent : recent_.for_kind(page->page().kind, identity))
-        add(reference_label(recent->result, device && same_device(recent->result.device_info, identity)), recent->path);
+        add(reference_label(recent->result, device && same_device(recent->result.device_info, identity)), recent->path,
+            recent->result.kind);
 }
 
 void Window::on_reference_popover_shown(GtkPopover*, gpointer self)
@@ -258,11 +264,12 @@ void Window::on_reference_row(GtkListBox*, GtkListBoxRow* row, gpointer self)
     if (index < 0 || static_cast<std::size_t>(index) >= window->reference_paths_.size())
         return;
     const std::string path = window->reference_paths_[static_cast<std::size_t>(index)];
+    const std::string kind = window->reference_kinds_[static_cast<std::size_t>(index)];
     gtk_popover_popdown(GTK_POPOVER(window->reference_popover_));
     if (path.empty())
         window->clear_reference();
     else
-        window->open_result_file(path, true, true);
+        window->open_result_file(path, true, true, kind);
 }
 
 } // namespace diskbench::client

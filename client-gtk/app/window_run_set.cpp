@@ -57,18 +57,25 @@ void Window::run_set(const std::string& name, unsigned pause_s, const std::vecto
     }
     if (pause_s > max_run_set_pause_s)
         pause_s = max_run_set_pause_s;
-    run_set_->start(std::move(std::get<RunSetPlan>(planned)), pause_s, device->node);
+    run_set_->start(std::move(std::get<RunSetPlan>(planned)), pause_s, device->path);
 }
 
-bool Window::start_set_run(const std::string& node, const std::string& kind)
+bool Window::start_set_run(const std::string& device_path, const std::string& kind, const SavedValueMap& forced)
 {
-    // The set stays on its device, whatever was selected during a rest.
-    const DeviceEntry* device = client_ ? client_->device_by_node(node) : nullptr;
+    // The set stays on its device (its Device object: a disk swapped in at
+    // the same node is another one), whatever was selected during a rest.
+    const DeviceEntry* device = client_ ? client_->device(device_path) : nullptr;
     if (!device)
         return false;
     if (!selected_folder_.empty() || selected_device_ != device->path)
-        select_device_node(node);
-    return run_benchmark(kind);
+        select_device_node(device->node);
+    return run_benchmark(kind, forced);
+}
+
+void Window::set_kept()
+{
+    sidebar_->set_results(recent_.results());
+    history_->refresh();
 }
 
 void Window::run_started(const std::string& kind, const std::string& job_path)

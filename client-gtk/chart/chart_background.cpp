@@ -67,7 +67,7 @@ void paint_legend(cairo_t* cr, const ChartFrame& frame, const ChartTheme& theme,
             : entry.item.role == LegendRole::Secondary                ? theme.secondary
                                                                       : theme.current_colour(entry.item.index);
         set_colour(cr, colour);
-        if (entry.item.role == LegendRole::Current && theme.second_round(entry.item.index)) {
+        if (entry.item.role == LegendRole::Current && entry.item.line && theme.second_round(entry.item.index)) {
             // A dotted line's entry: hollow, so two entries of one colour differ.
             cairo_save(cr);
             cairo_set_line_width(cr, 2);

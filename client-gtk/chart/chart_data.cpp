@@ -204,7 +204,8 @@ LayoutInput ChartData::layout_input(double width, double height, double font_siz
 
     for (std::size_t i = 0; i < current.size(); ++i)
         if (!current[i].series.label.empty())
-            input.legend.push_back({ current[i].series.label, LegendRole::Current, i });
+            input.legend.push_back(
+                { current[i].series.label, LegendRole::Current, i, spec.style == ChartStyle::Line });
     for (std::size_t i = 0; i < reference.size(); ++i) {
         const std::string& label = reference[i].series.label;
         /* TRANSLATORS: legend entry of the result a graph is compared with, when it has no name */

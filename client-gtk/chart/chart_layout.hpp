@@ -47,6 +47,9 @@ struct LegendItem {
     std::string text;
     LegendRole role = LegendRole::Current;
     std::size_t index = 0; // into ChartTheme::current for Current, overlays for Reference
+    // A line's entry: past the palette (ChartTheme::second_round) the line
+    // is dotted and its swatch hollow; bars and dots keep solid swatches.
+    bool line = false;
     bool operator==(const LegendItem&) const = default;
 };
 

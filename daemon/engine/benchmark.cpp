@@ -116,7 +116,9 @@ Result run_benchmark(const BenchmarkInfo& info, const Target& target, const Valu
                      const CancelToken& cancel, ResourceBudget* budget)
 {
     require_target(info, TargetKind::Device);
-    if (info.target_for(given) == TargetKind::DeviceWrite) {
+    const ParameterSet params = validate_parameters(info.params, given);
+    // Decided on the validated values, as the daemon decides it.
+    if (info.target_for(params.values()) == TargetKind::DeviceWrite) {
         // A read-only fd would fail at the first write, after the preserve
         // mode's first read: refuse before any I/O instead.
         const int flags = ::fcntl(target.fd.get(), F_GETFL);
@@ -124,7 +126,6 @@ Result run_benchmark(const BenchmarkInfo& info, const Target& target, const Valu
             throw TargetError(fmt::format("{}: {} writes to the device, which was not opened for writing",
                                           target.name, info.kind));
     }
-    const ParameterSet params = validate_parameters(info.params, given);
     IoRunner io(backend_preference(params), budget);
     storage::BlockCrossCheck cross_check(storage::Sysfs(), storage::checked_devices(storage::Sysfs(), target.fd.get()));
     io.observe_phases(&cross_check);

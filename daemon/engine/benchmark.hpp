@@ -49,8 +49,9 @@ struct DirectoryContext {
 
 // Device: reads a device, needs open_target_for_read. DeviceWrite:
 // overwrites a device (in place with its own data, or destroying it), needs
-// open_target_for_write, and every such kind takes `mode` and `confirm`
-// (write_mode.hpp). Directory: works in a caller's directory.
+// open_target_for_write; the raw write kinds take `mode` and `confirm`
+// (device_write_support.hpp), a read kind that writes when asked
+// (writes_when) keeps the data. Directory: works in a caller's directory.
 enum class TargetKind { Device, DeviceWrite, Directory };
 
 // One kind of benchmark. `params` documents every key it accepts. A device

@@ -66,6 +66,15 @@ constexpr bool erases_only(std::string_view kind) noexcept
     return std::find(erase_only.begin(), erase_only.end(), kind) != erase_only.end();
 }
 
+// The parameter that makes a read kind write (the overview's opt-in write
+// rate: `write`, a boolean, in preserve mode), "" for the others. A run
+// with it true is a device write in every respect; what never writes (a
+// set of runs, the scheduled runs) keeps it false.
+constexpr std::string_view writes_when(std::string_view kind) noexcept
+{
+    return kind == overview ? std::string_view("write") : std::string_view();
+}
+
 constexpr bool in_folder(std::string_view kind) noexcept
 {
     return std::find(folder_kinds.begin(), folder_kinds.end(), kind) != folder_kinds.end();

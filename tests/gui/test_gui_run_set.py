@@ -8,7 +8,8 @@ running:1/2:seek, resting:2/2:random, running:2/2:random, ended), and
 keeps them as one result file (kind "run-set", two members), which History
 lists once and which opens each run on its page. "stop-set" during the
 overview of a Quick set stops it: the run cancelled keeps what it measured,
-the Profiles run never starts. Ctrl+Shift+Return opens the "Run a Set" popover, Escape closes it.
+the Profiles run never starts, and the Overview page's "Write rate too"
+stayed off in the set's run (a set only reads). Ctrl+Shift+Return opens the "Run a Set" popover, Escape closes it.
 Screenshots: the popover, the set running, resting.
 
 Run (as root): meson test -C BUILD --print-errorlogs gui-run-set; by hand,
@@ -136,6 +137,10 @@ class RunSetGuiTest(gui_stack.GuiTestCase):
 
     def test_03_stop_set_keeps_what_the_cancelled_run_measured(self):
         before = self.kept()
+        # A set only reads: the Overview page's "Write rate too" stays off
+        # in a set's run, whatever the page says.
+        self.gui.activate('show-page', 'overview')
+        self.gui.activate_action('set-parameter', "('write', <true>)")
         self.run_set('quick', 0)
         self.wait_set('running:1/2:overview', 30)
         self.gui.wait_status('overview', states=('running',), min_points=5, timeout=60)
@@ -149,6 +154,8 @@ class RunSetGuiTest(gui_stack.GuiTestCase):
         self.assertEqual(result['summary'], {'benchmarks': 2, 'finished': 0})
         self.assertEqual([m['kind'] for m in result['members']], ['overview'])
         self.assertEqual(result['members'][0]['state'], 'cancelled')
+        self.assertIs(result['members'][0]['parameters']['write'], False)
+        self.assertNotIn('write', [s['name'] for s in result['members'][0]['series']])
         self.assertTrue(result['members'][0]['series'][0]['points'])
         self.gui.check_app_alive()
 

@@ -167,6 +167,13 @@ class OverviewTest(harness.IntegrationTestCase):
                                     {'write': ('b', True), 'samples': ('t', 10)}, user='dbtest-in')
         self.assertDBusError(err, 'DeviceBusy')
         self.assertIn('mounted', err.message)
+        # Each sample is kept in memory between read and write-back: at most 64 MiB.
+        err = self.stack.call_error(MANAGER_PATH, MANAGER_IFACE, 'StartBenchmark', 'osa{sv}',
+                                    self.loop.object_path, 'overview',
+                                    {'write': ('b', True), 'samples': ('t', 2), 'sample_size': ('t', 65 * MiB)},
+                                    user='dbtest-in')
+        self.assertDBusError(err, 'InvalidArgument')
+        self.assertIn('sample_size', err.message)
         self.assertEqual(sha256_of(self.mounted.backing), mounted_before)
         self.assertEqual(sha256_of(self.loop.backing), before)
 

@@ -50,9 +50,9 @@ TEST_CASE("every parameter of every benchmark the daemon lists has a label", "[c
 
 namespace {
 
-// A .po file's translations, msgid to msgstr (the project keeps them
-// unwrapped, one line each: msgcat --no-wrap); fuzzy entries left out,
-// as msgfmt leaves them out.
+// A .po file's translations, msgid to msgstr (wrapped or not: a line of
+// just a string continues the one before); fuzzy entries left out, as
+// msgfmt leaves them out. Plural entries are not parameter help.
 std::map<std::string, std::string> po_translations(const std::string& language)
 {
     std::ifstream in(std::string(DISKBENCH_SOURCE_ROOT) + "/po/" + language + ".po");
@@ -70,19 +70,33 @@ std::map<std::string, std::string> po_translations(const std::string& language)
         return text;
     };
     std::map<std::string, std::string> translations;
-    std::string line, id;
+    std::string line, id, str;
+    enum class In { Nothing, Id, Str } in_part = In::Nothing;
     bool fuzzy = false;
+    const auto finish = [&] {
+        if (in_part == In::Str && !fuzzy)
+            translations[id] = str;
+        if (in_part == In::Str)
+            fuzzy = false;
+        in_part = In::Nothing;
+    };
     while (std::getline(in, line)) {
+        if (line.starts_with("\"")) {
+            (in_part == In::Id ? id : str) += in_part == In::Nothing ? "" : unquote(line, 0);
+            continue;
+        }
+        finish();
         if (line.starts_with("#, ") && line.find("fuzzy") != std::string::npos)
             fuzzy = true;
-        else if (line.starts_with("msgid "))
+        else if (line.starts_with("msgid ")) {
             id = unquote(line, 5);
-        else if (line.starts_with("msgstr ")) {
-            if (!fuzzy)
-                translations[id] = unquote(line, 6);
-            fuzzy = false;
+            in_part = In::Id;
+        } else if (line.starts_with("msgstr ")) {
+            str = unquote(line, 6);
+            in_part = In::Str;
         }
     }
+    finish();
     return translations;
 }
 

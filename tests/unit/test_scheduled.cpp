@@ -160,6 +160,15 @@ TEST_CASE("scheduled runs never write: write and folder kinds are refused", "[sc
           != std::string::npos);
     CHECK(parse_error("[Elsewhere]\nx=1\n").find("unknown group [Elsewhere]") != std::string::npos);
     CHECK_FALSE(parse_error("[Scheduled\n").empty()); // not a key file at all
+    // The overview reads, but its opt-in write rate writes: refused, whatever its value.
+    for (const char* value : { "true", "false" }) {
+        INFO(value);
+        CHECK(parse_error(std::string("[Scheduled]\nKinds=overview\n[Kind overview]\nwrite=") + value + "\n")
+              == "scheduled.conf: [Kind overview]: write= would write to the device (scheduled runs never write)");
+    }
+    std::string error;
+    CHECK(parse_scheduled_config("[Scheduled]\nKinds=overview\n[Kind overview]\nsamples=10\n", "scheduled.conf", error));
+    CHECK(error.empty());
 }
 
 TEST_CASE("device rules: all is whole, fixed disks; the others match what they name", "[scheduled]")

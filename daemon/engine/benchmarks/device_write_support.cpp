@@ -15,7 +15,6 @@ namespace diskbench::engine::benchmarks {
 
 namespace {
 
-constexpr std::uint64_t max_batch_bytes = 64 * MiB;
 constexpr double batch_target_s = 0.25;
 
 // A batch's data as it was on the device: one aligned buffer per distinct
@@ -84,7 +83,7 @@ BatchedWriteStats batched_writes(BenchmarkContext& ctx, const BatchedWritePlan& 
 {
     const bool preserve = plan.mode == WriteMode::Preserve;
     const std::size_t largest_batch
-        = std::max<std::size_t>(plan.queue_depth, static_cast<std::size_t>(max_batch_bytes / plan.block));
+        = std::max<std::size_t>(plan.queue_depth, static_cast<std::size_t>(max_preserved_batch_bytes / plan.block));
     std::size_t batch_size = plan.fixed_batch ? plan.fixed_batch : std::min<std::size_t>(largest_batch, 4 * plan.queue_depth);
 
     IoRunSpec spec;

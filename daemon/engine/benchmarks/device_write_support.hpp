@@ -25,6 +25,10 @@ std::vector<ParamSpec> write_mode_params(std::vector<ParamSpec> params, bool pre
 // by forgetting a parameter. Records summary["mode"].
 WriteMode checked_write_mode(BenchmarkContext& ctx, bool preserve_supported);
 
+// The most a preserve-mode batch keeps in memory (its copy of the device's
+// data), and so the largest batch of all.
+inline constexpr std::uint64_t max_preserved_batch_bytes = 64ULL << 20;
+
 // One batch's requests, at most `count` of them, appended to `requests`;
 // appending none ends the writes.
 using NextBatch = std::function<void(std::vector<IoRequest>& requests, std::size_t count)>;
@@ -36,7 +40,8 @@ struct BatchedWritePlan {
     std::uint64_t data_seed = 0;     // destroy mode's data
     std::uint64_t time_limit_ns = 0; // of measured (write + sync) time; 0: until the batches end
     // Requests per batch when each batch is a whole unit of the caller's
-    // (the overview's sample, timed on its own); 0: batches grow as below.
+    // (the overview's sample, timed on its own; at most
+    // max_preserved_batch_bytes of them); 0: batches grow as below.
     std::size_t fixed_batch = 0;
     NextBatch next_batch;
     // Told of each batch after its sync: bytes written, measured ns.

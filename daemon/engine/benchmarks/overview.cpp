@@ -18,6 +18,8 @@
 #include "device_write_support.hpp"
 #include "overview_samples.hpp"
 
+#include "contract/benchmark_kinds.hpp"
+
 #include <algorithm>
 
 #include <fmt/format.h>
@@ -90,6 +92,11 @@ void run(BenchmarkContext& ctx)
     const std::uint64_t count = ctx.params.unsigned_value("samples");
     const std::uint64_t access_reads = ctx.params.unsigned_value("access_reads");
     const bool write = ctx.params.boolean("write");
+    // Each sample is kept in memory between its read and its write-back.
+    if (write && sample > max_preserved_batch_bytes)
+        throw ParameterError("sample_size", fmt::format("with write, at most {} (each sample is kept in memory "
+                                                        "between its read and its write-back)",
+                                                        format_bytes(max_preserved_batch_bytes)));
     // Samples start on the read size where they can, so a sample is whole
     // blocks at aligned offsets; on the logical block otherwise.
     const std::uint32_t align = sample % block == 0 ? block : ctx.target.logical_block;
@@ -221,7 +228,7 @@ BenchmarkInfo overview()
         }),
         run,
     };
-    info.writes_when = "write";
+    info.writes_when = contract::kinds::writes_when(info.kind); // one name for daemon and clients
     return info;
 }
 
