@@ -110,6 +110,9 @@ class DeviceWriteTest(harness.LoopDeviceTestCase):
             with self.subTest(kind=kind):
                 done, props = self.run_job(kind, dict(options, mode=('s', 'destroy'),
                                                       confirm=('s', self.loop.node)))
+                # Started right after the sweep's raw write, while udevd may
+                # still probe the device (its lock): the daemon waits for that.
+                self.assertIsNotNone(done, f'not started: {props}')
                 self.assertEqual(done['completed'], 'finished', done)
                 summary = props['Summary']
                 self.assertEqual(summary['mode'], 'destroy')

@@ -54,8 +54,9 @@ class VerifyCapacityTest(harness.IntegrationTestCase):
     def engine(self, *params):
         argv = [ENGINE, 'verify-capacity', self.fake.loop.node, 'mode=destroy', 'confirm=test'] + list(params)
         # The last run's close after writing makes udev probe the device,
-        # holding its lock for a moment, and the engine refuses a locked
-        # device (as it must): wait for udev, as a user would.
+        # holding its lock for a moment; the engine waits a second for it
+        # and then refuses a locked device (as it must): on a slow machine,
+        # wait for udev, as a user would.
         deadline = time.monotonic() + 10
         while True:
             started = time.monotonic()
