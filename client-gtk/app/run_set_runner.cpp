@@ -59,12 +59,11 @@ bool RunSetRunner::start(RunSetPlan plan, unsigned pause_s, const std::string& d
 
 void RunSetRunner::stop()
 {
-    if (!running_)
+    // Once: the cancelled run ends the set with what it measured (a device
+    // that stops answering is ended by the daemon in under a second, a
+    // daemon that goes away by job_removed()).
+    if (!running_ || stopping_)
         return;
-    if (stopping_) {
-        end(_("The set was stopped."));
-        return;
-    }
     stopping_ = true;
     if (rest_timer_) {
         g_source_remove(rest_timer_);
@@ -116,9 +115,12 @@ void RunSetRunner::run_started(const std::string& kind, const std::string& job_p
         host_.cancel_set_run(job_path_);
     host_.set_changed();
     // A short run may have ended (its last signals in) before the start's
-    // reply came: no further change would tell us.
+    // reply came: no further change would tell us. Gone already, it never
+    // will.
     if (const JobEntry* job = host_.set_run_job(job_path))
         job_updated(*job);
+    else
+        job_removed(job_path);
 }
 
 void RunSetRunner::job_updated(const JobEntry& job)

@@ -44,8 +44,7 @@ public:
     // set runs.
     bool start(RunSetPlan plan, unsigned pause_s, const std::string& device_path);
     // Stops the set: the running benchmark is cancelled (what it measured
-    // is kept), no further one starts. Asked again while that cancel is
-    // under way (a daemon that does not answer), it ends the set at once.
+    // is kept), no further one starts.
     void stop();
 
     // From the page that was asked to start KIND: its job, or "" when it

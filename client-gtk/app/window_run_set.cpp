@@ -67,8 +67,12 @@ bool Window::start_set_run(const std::string& device_path, const std::string& ki
     const DeviceEntry* device = client_ ? client_->device(device_path) : nullptr;
     if (!device)
         return false;
-    if (!selected_folder_.empty() || selected_device_ != device->path)
-        select_device_node(device->node);
+    if (!selected_folder_.empty() || selected_device_ != device_path) {
+        select_device(device_path);
+        update_sidebar_devices();
+    }
+    if (!selected_folder_.empty() || selected_device_ != device_path)
+        return false;
     return run_benchmark(kind, forced);
 }
 

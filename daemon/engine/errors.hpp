@@ -41,6 +41,15 @@ public:
     using TargetError::TargetError;
 };
 
+// Busy because another program holds the device's BSD lock: udevd does for
+// a moment after every writer's close (it probes the device), so a caller
+// may try again shortly (the daemon does, off its bus thread's back:
+// Manager::start_authorized).
+class DeviceLockedError : public DeviceBusyError {
+public:
+    using DeviceBusyError::DeviceBusyError;
+};
+
 // A run would take more threads or buffer memory than its user may have at
 // once (resource_budget.hpp). The daemon maps it to LimitsExceeded.
 class LimitsError : public Error {

@@ -14,32 +14,13 @@
 
 #include <algorithm>
 #include <cerrno>
-#include <chrono>
 #include <cstring>
-#include <thread>
 
 #include <fmt/format.h>
 
 namespace diskbench::engine {
 
 namespace {
-
-// The device's BSD lock, exclusive. udevd holds it shared while it probes
-// the device, which it does after every writer closes it (its inotify
-// watch): a write started right after another raw write finds it locked
-// for some milliseconds (more on a loaded machine). That is waited for, up
-// to a second in 20 ms steps; a partitioner's or formatter's lock lasts
-// longer, and the device is busy. False with errno set when not locked.
-bool lock_device(int fd)
-{
-    for (int attempt = 0;; ++attempt) {
-        if (::flock(fd, LOCK_EX | LOCK_NB) == 0)
-            return true;
-        if (errno != EWOULDBLOCK || attempt == 50)
-            return false;
-        std::this_thread::sleep_for(std::chrono::milliseconds(20));
-    }
-}
 
 std::string errno_text(int error_number)
 {
@@ -195,10 +176,10 @@ Target open_target(const std::string& path, bool write)
     // not probe a locked device, so it does not read half-written data, and
     // partitioning tools that take the lock wait or refuse. O_EXCL alone
     // does not stop a program that opens the device without it.
-    if (write && S_ISBLK(st.st_mode) && !lock_device(fd.get())) {
+    if (write && S_ISBLK(st.st_mode) && ::flock(fd.get(), LOCK_EX | LOCK_NB) != 0) {
         const int error_number = errno;
         if (error_number == EWOULDBLOCK)
-            throw DeviceBusyError(fmt::format("{}: another program holds the device's lock (partitioning or "
+            throw DeviceLockedError(fmt::format("{}: another program holds the device's lock (partitioning or "
                                               "formatting it?)",
                                               path));
         throw TargetError(fmt::format("{}: cannot lock the device: {}", path, errno_text(error_number)));

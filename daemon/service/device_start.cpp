@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The start flow of a device benchmark: checks, polkit, then opening the
 // device the caller named (and no other).
+#include "../engine/errors.hpp"
 #include "../system/device_identity.hpp"
 #include "bus_errors.hpp"
 #include "log.hpp"
@@ -8,6 +9,8 @@
 #include "start_request.hpp"
 #include "write_safety.hpp"
 #include "device_info.hpp"
+
+#include <chrono>
 
 #include <sys/stat.h>
 
@@ -18,6 +21,8 @@ namespace {
 constexpr const char* read_device_action = "org.diskbench.read-device";
 constexpr const char* write_device_action = "org.diskbench.write-device";
 constexpr const char* destroy_device_action = "org.diskbench.write-device-destroy";
+constexpr int max_lock_retries = 50;
+constexpr std::chrono::milliseconds lock_retry_delay { 20 };
 
 // The target's facts without opening it: enough for the engine to check
 // parameters against the device before anyone is authorized to touch it.
@@ -119,7 +124,21 @@ void Manager::start_authorized(const std::shared_ptr<StartRequest>& request)
         // path. For writes the open is exclusive (O_EXCL and the device's
         // lock): the kernel refuses a device someone mounted or claimed
         // since (DeviceBusy), and nobody can while the job holds it.
-        setup.target = writes ? engine::open_target_for_write(asked.node) : engine::open_target_for_read(asked.node);
+        try {
+            setup.target = writes ? engine::open_target_for_write(asked.node) : engine::open_target_for_read(asked.node);
+        } catch (const engine::DeviceLockedError&) {
+            // udevd probes a device after every writer's close, holding its
+            // lock shared for some milliseconds (more on a loaded machine):
+            // a write right after another finds it locked. Try again in
+            // 20 ms, up to a second, from the loop (never waiting on the bus
+            // thread), each time through every check above; a partitioner's
+            // lock lasts longer, and the device is busy.
+            if (request->lock_retries++ < max_lock_retries) {
+                loop_.add_timer(lock_retry_delay, [this, request] { start_authorized(request); });
+                return;
+            }
+            throw;
+        }
         // What was opened is checked against the kernel itself: a block
         // device (a regular file has st_rdev 0), and the one asked for.
         struct stat st {};

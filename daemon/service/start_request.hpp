@@ -27,6 +27,9 @@ struct Manager::StartRequest {
     std::string sender;
     uid_t uid = 0;
     bool detach = false;
+    // Device writes: how often the open found the device's lock held (by
+    // udevd probing after the last writer's close) and was tried again.
+    int lock_retries = 0;
 };
 
 // Removes a daemon option (not a benchmark parameter, such as "detach")

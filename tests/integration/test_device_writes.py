@@ -9,6 +9,7 @@ org.diskbench.write-device get to write."""
 
 import hashlib
 import os
+import time
 
 import harness
 from harness import JOB_IFACE, MANAGER_IFACE, MANAGER_PATH, run
@@ -151,6 +152,47 @@ class DeviceWriteTest(harness.LoopDeviceTestCase):
         finally:
             os.close(holder)
         self.assertDBusError(error, 'DeviceBusy')
+        self.assertUnchanged()
+
+    def test_the_device_lock_is_waited_for_briefly_then_busy(self):
+        # udevd holds the device's lock (shared) for a moment after every
+        # writer's close, while it probes: a write is started once it goes
+        # (the daemon tries again for up to a second, off its bus thread).
+        # A lock held for longer (a partitioner) is DeviceBusy.
+        import fcntl
+        import threading
+        holder = os.open(self.loop.node, os.O_RDONLY)
+        try:
+            fcntl.flock(holder, fcntl.LOCK_SH)
+            threading.Timer(0.3, lambda: fcntl.flock(holder, fcntl.LOCK_UN)).start()
+            started = time.monotonic()
+            done, props = self.run_job('device-write', QUICK)
+            self.assertIsNotNone(done, f'not started: {props}')
+            self.assertEqual(done['completed'], 'finished', done)
+            self.assertUnchanged()
+            self.assertGreater(time.monotonic() - started, 0.3)
+            fcntl.flock(holder, fcntl.LOCK_SH)
+            # While the daemon tries again, it answers others at once: the
+            # wait is on its loop's timers, not on its bus thread.
+            answered = []
+
+            def list_kinds():
+                time.sleep(0.3)
+                asked = time.monotonic()
+                self.stack.call(MANAGER_PATH, MANAGER_IFACE, 'ListBenchmarks')
+                answered.append(time.monotonic() - asked)
+            other = threading.Thread(target=list_kinds)
+            busy_from = time.monotonic()
+            other.start()
+            _, error = self.run_job('device-write', QUICK)
+            other.join(30)
+            self.assertDBusError(error, 'DeviceBusy')
+            self.assertIn("holds the device's lock", error.message)
+            self.assertGreater(time.monotonic() - busy_from, 0.9, 'gave up before a second')
+            self.assertEqual(len(answered), 1)
+            self.assertLess(answered[0], 0.5, 'the daemon did not answer while it waited for the lock')
+        finally:
+            os.close(holder)
         self.assertUnchanged()
 
     def test_busctl_alone_can_run_it(self):

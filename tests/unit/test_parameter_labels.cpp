@@ -86,7 +86,9 @@ std::map<std::string, std::string> po_translations(const std::string& language)
             continue;
         }
         finish();
-        if (line.starts_with("#, ") && line.find("fuzzy") != std::string::npos)
+        if (line.empty())
+            fuzzy = false; // entries end at a blank line, plural ones too
+        else if (line.starts_with("#, ") && line.find("fuzzy") != std::string::npos)
             fuzzy = true;
         else if (line.starts_with("msgid ")) {
             id = unquote(line, 5);
