@@ -3,6 +3,7 @@
 each recorded in the Stack's undo log as it is made. A part of the Stack
 (stack.py), which provides `tmp`, `undo`, `loops`, `udisks` and `busctl()`."""
 
+import hashlib
 import json
 import os
 import re
@@ -10,6 +11,16 @@ import tempfile
 
 from bus_names import DEVICES_PATH, UDISKS_NAME
 from cleanup import PHASE_CLIENTS, PHASE_LOOPS, loop_devices, run, wait_until
+
+
+def sha256_of(path):
+    """The SHA-256 of a file's contents (a loop device's backing file: was
+    it written?), read in 4 MiB pieces."""
+    digest = hashlib.sha256()
+    with open(path, 'rb') as f:
+        for chunk in iter(lambda: f.read(4 * 1024 * 1024), b''):
+            digest.update(chunk)
+    return digest.hexdigest()
 
 
 class StallingDisk:
@@ -53,6 +64,7 @@ class StallingDisk:
             # A healthy disk again before anything is detached: udev's
             # probe of a removed loop device reads it.
             self._control_entry = self._undo.add(PHASE_CLIENTS, kind='file', path=control)
+
 
 
 class StallingFolder(StallingDisk):

@@ -15,13 +15,13 @@ arguments every GUI test file takes (tests/gui/README.md).
 """
 
 import csv
-import hashlib
 import json
 import os
 import time
 import xml.etree.ElementTree as ET
 
 import gui_stack
+from loop_devices import sha256_of
 from gui_stack import APP_ACTIONS, MIN_SERIES_PIXELS, count_colour, header_and_chart, png_size, series_pixels
 
 # The reference's orange (ChartTheme::light()), drawn nowhere else in the window.
@@ -29,13 +29,6 @@ REFERENCE_COLOURS = ((0xe6, 0x61, 0x00),)
 # A run's second series (ChartTheme::light().current[1]): the overview's write rate.
 WRITE_COLOURS = ((0x26, 0xa2, 0x69),)
 
-
-def sha256_of(path):
-    digest = hashlib.sha256()
-    with open(path, 'rb') as f:
-        for chunk in iter(lambda: f.read(4 * 1024 * 1024), b''):
-            digest.update(chunk)
-    return digest.hexdigest()
 
 
 class GuiTest(gui_stack.GuiTestCase):

@@ -18,23 +18,16 @@ Run (as root): meson test -C BUILD --print-errorlogs gui-folder; by hand, with t
 arguments every GUI test file takes (tests/gui/README.md).
 """
 
-import hashlib
 import json
 import os
 import pwd
 import time
 
 import gui_stack
+from loop_devices import sha256_of
 from bus_names import BUS_NAME
 from gui_stack import MIN_SERIES_PIXELS, MiB, count_colour, series_pixels
 
-
-def sha256_of(path):
-    digest = hashlib.sha256()
-    with open(path, 'rb') as f:
-        for chunk in iter(lambda: f.read(4 * MiB), b''):
-            digest.update(chunk)
-    return digest.hexdigest()
 
 
 class FolderGuiTest(gui_stack.GuiTestCase):

@@ -12,6 +12,7 @@ import os
 import time
 
 import harness
+from loop_devices import sha256_of
 from harness import JOB_IFACE, MANAGER_IFACE, MANAGER_PATH, run
 
 MiB = 1024 * 1024
@@ -19,13 +20,6 @@ MiB = 1024 * 1024
 QUICK = {'size': ('t', 8 * MiB), 'region_size': ('t', 8 * MiB), 'duration_s': ('d', 0.2)}
 WRITE_KINDS = {'device-write', 'device-write-sweep', 'sustained-write', 'verify-capacity'}
 
-
-def sha256_of(path):
-    digest = hashlib.sha256()
-    with open(path, 'rb') as f:
-        for chunk in iter(lambda: f.read(4 * MiB), b''):
-            digest.update(chunk)
-    return digest.hexdigest()
 
 
 def region_digest(path, start, length):

@@ -13,11 +13,11 @@ writes, and on a mounted device, with nothing written. How long it
 takes on a 4 GiB device is a benchmark figure (tests/perf), not asserted
 here."""
 
-import hashlib
 import json
 import os
 
 import harness
+from loop_devices import sha256_of
 from harness import MANAGER_IFACE, MANAGER_PATH, run
 
 CTL = os.environ.get('DISKBENCHCTL')
@@ -28,13 +28,6 @@ SIZE = 256 * MiB
 def series(result, name):
     return next(s['points'] for s in result['series'] if s['name'] == name)
 
-
-def sha256_of(path):
-    digest = hashlib.sha256()
-    with open(path, 'rb') as f:
-        for chunk in iter(lambda: f.read(4 * MiB), b''):
-            digest.update(chunk)
-    return digest.hexdigest()
 
 
 # A user polkit lets read devices but not write them (the scheduled runs'
