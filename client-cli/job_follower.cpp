@@ -33,14 +33,6 @@ constexpr guint catch_up_wait_ms = 5000;
 // every few milliseconds).
 constexpr std::int64_t redraw_interval_us = 200000;
 
-std::uint64_t points_in(const JobEntry& job)
-{
-    std::uint64_t points = 0;
-    for (const auto& series : job.points)
-        points += series.size();
-    return points;
-}
-
 class Follower {
 public:
     Follower(DaemonSession& session, std::string path, const ResultOutput& output)
@@ -135,7 +127,7 @@ private:
         }
         // Ended: wait until every announced sample is here (the result the
         // app would keep), or a little while.
-        if (points_in(job) >= job.sample_count) {
+        if (job.point_count() >= job.sample_count) {
             finish();
         } else if (!wait_timer_) {
             wait_timer_ = g_timeout_add(catch_up_wait_ms, [](gpointer self) -> gboolean {
@@ -194,9 +186,9 @@ private:
             return job.error_name.empty() ? exit_failed : exit_code_for_error(job.error_name);
         }
         const client::SavedResult result = client::saved_result_from_job(job);
-        if (points_in(job) < job.sample_count)
+        if (job.point_count() < job.sample_count)
             print_error(_("Not every sample could be fetched from the daemon: the result is incomplete and is not kept."));
-        else if (output_.save && job.owner == getuid() && points_in(job) > 0)
+        else if (output_.save && job.owner == getuid() && job.point_count() > 0)
             keep(result);
         const std::string json = client::result_to_json(result);
         bool file_ok = true;
@@ -220,7 +212,7 @@ private:
         }
         if (output_.finished && job.state == contract::job_states::finished)
             output_.finished->push_back(result);
-        if (output_.ended && points_in(job) > 0 && points_in(job) >= job.sample_count)
+        if (output_.ended && job.point_count() > 0 && job.point_count() >= job.sample_count)
             output_.ended->push_back(result);
         if (!output_.print)
             ; // the caller prints

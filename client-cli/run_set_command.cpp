@@ -25,12 +25,6 @@ namespace {
 
 using client::printf_text;
 
-std::string kind_name(const std::string& kind)
-{
-    const client::KindTitle* title = client::kind_title(kind);
-    return title ? _(title->title) : kind;
-}
-
 // The session's file in the history, written again after each run, so a
 // set stopped (or a machine lost) half-way keeps the runs that ended.
 class SessionFile {
@@ -92,7 +86,7 @@ ExitCode run_set_command(const CommandLine& line)
         if (i > 0 && pause > 0) {
             if (tell)
                 std::fprintf(stderr, "%s\n",
-                             printf_text(_("Resting %u s before %s…"), pause, kind_name(kind).c_str()).c_str());
+                             printf_text(_("Resting %u s before %s…"), pause, client::kind_title_text(kind).c_str()).c_str());
             if (!session->pause(pause)) {
                 code = exit_cancelled;
                 break;
@@ -100,7 +94,7 @@ ExitCode run_set_command(const CommandLine& line)
         }
         if (!line.json) {
             // "[2/6] Random": the kind's title is translated, the rest is not words.
-            std::printf("%s[%zu/%zu] %s\n", i > 0 ? "\n" : "", i + 1, plan.kinds.size(), kind_name(kind).c_str());
+            std::printf("%s[%zu/%zu] %s\n", i > 0 ? "\n" : "", i + 1, plan.kinds.size(), client::kind_title_text(kind).c_str());
             std::fflush(stdout);
         }
         ExitCode started = exit_ok;

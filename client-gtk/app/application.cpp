@@ -180,6 +180,11 @@ void Application::add_actions()
               if (app.window_)
                   app.window_->run_benchmark(kind);
           } },
+        { "stop-set", nullptr,
+          [](Application& app, const std::string&) {
+              if (app.window_)
+                  app.window_->stop_set();
+          } },
         { "run-set-dialog", nullptr,
           [](Application& app, const std::string&) {
               if (app.window_)
@@ -303,8 +308,9 @@ void Application::add_actions()
 
     // run-set (name, seconds): a set on the selected device, NAME as
     // diskbenchctl run-set takes it ("quick", "full-read", "custom",
-    // "seek,random"), SECONDS the rest between runs; stop-set stops it;
-    // "set-status" says how it goes (RunSetRunner::status()).
+    // "seek,random"), SECONDS the rest between runs; stop-set (in the
+    // table above) stops it; "set-status" says how it goes
+    // (RunSetRunner::status()).
     GSimpleAction* run_set = g_simple_action_new("run-set", G_VARIANT_TYPE("(su)"));
     g_signal_connect(run_set, "activate", G_CALLBACK(+[](GSimpleAction*, GVariant* parameter, gpointer self) {
                          auto* app = static_cast<Application*>(self);
@@ -317,15 +323,6 @@ void Application::add_actions()
                      this);
     g_action_map_add_action(G_ACTION_MAP(app_.get()), G_ACTION(run_set));
     g_object_unref(run_set);
-    GSimpleAction* stop_set = g_simple_action_new("stop-set", nullptr);
-    g_signal_connect(stop_set, "activate", G_CALLBACK(+[](GSimpleAction*, GVariant*, gpointer self) {
-                         auto* app = static_cast<Application*>(self);
-                         if (app->window_)
-                             app->window_->stop_set();
-                     }),
-                     this);
-    g_action_map_add_action(G_ACTION_MAP(app_.get()), G_ACTION(stop_set));
-    g_object_unref(stop_set);
 
     // set-parameter (key, value): a setting of the shown page's next run.
     GSimpleAction* set_parameter = g_simple_action_new("set-parameter", G_VARIANT_TYPE("(sv)"));

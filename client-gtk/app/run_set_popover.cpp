@@ -12,12 +12,6 @@ namespace diskbench::client {
 
 namespace {
 
-std::string kind_name(std::string_view kind)
-{
-    const KindTitle* title = kind_title(kind);
-    return title ? _(title->title) : std::string(kind);
-}
-
 GtkWidget* caption(const std::string& text)
 {
     GtkWidget* label = gtk_label_new(text.c_str());
@@ -69,7 +63,7 @@ RunSetPopover::RunSetPopover(Actions actions) : actions_(std::move(actions))
     for (const RunSetPreset& preset : run_set_presets()) {
         std::string kinds;
         for (const std::string_view kind : preset.kinds)
-            kinds += (kinds.empty() ? "" : ", ") + kind_name(kind);
+            kinds += (kinds.empty() ? "" : ", ") + kind_title_text(kind);
         add_choice(std::string(preset.name), _(preset.title), kinds);
     }
     /* TRANSLATORS: a set of benchmarks the user ticks */
@@ -133,7 +127,7 @@ void RunSetPopover::fill()
     kinds_.clear();
     const std::vector<std::string> kept = run_set_custom_kinds();
     for (const std::string& kind : run_set_candidates(actions_.offered())) {
-        GtkWidget* check = gtk_check_button_new_with_label(kind_name(kind).c_str());
+        GtkWidget* check = gtk_check_button_new_with_label(kind_title_text(kind).c_str());
         gtk_check_button_set_active(GTK_CHECK_BUTTON(check),
                                     std::find(kept.begin(), kept.end(), kind) != kept.end());
         g_signal_connect_swapped(check, "toggled", G_CALLBACK(+[](RunSetPopover* self) { self->update_sensitivity(); }),

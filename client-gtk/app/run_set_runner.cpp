@@ -13,24 +13,6 @@
 
 namespace diskbench::client {
 
-namespace {
-
-std::string kind_name(const std::string& kind)
-{
-    const KindTitle* title = kind_title(kind);
-    return title ? _(title->title) : kind;
-}
-
-std::size_t points_in(const JobEntry& job)
-{
-    std::size_t points = 0;
-    for (const auto& series : job.points)
-        points += series.size();
-    return points;
-}
-
-} // namespace
-
 RunSetRunner::RunSetRunner(RecentResults& recent, Host& host) : recent_(recent), host_(host) {}
 
 RunSetRunner::~RunSetRunner()
@@ -95,7 +77,7 @@ void RunSetRunner::start_next()
         forced[std::string(write)] = false;
     if (!host_.start_set_run(device_path_, kind, forced)) {
         awaiting_kind_.clear();
-        end(printf_text(_("The set stopped: %s could not start."), kind_name(kind).c_str()));
+        end(printf_text(_("The set stopped: %s could not start."), kind_title_text(kind).c_str()));
     }
 }
 
@@ -106,7 +88,7 @@ void RunSetRunner::run_started(const std::string& kind, const std::string& job_p
     awaiting_kind_.clear();
     if (job_path.empty()) {
         // The page said why (a toast); the set goes no further.
-        end(printf_text(_("The set stopped: %s did not start."), kind_name(kind).c_str()));
+        end(printf_text(_("The set stopped: %s did not start."), kind_title_text(kind).c_str()));
         return;
     }
     job_path_ = job_path;
@@ -128,7 +110,7 @@ void RunSetRunner::job_updated(const JobEntry& job)
     if (!running_ || job.path != job_path_ || !job.ended())
         return;
     const bool failed = job.state == contract::job_states::failed;
-    const std::size_t points = points_in(job);
+    const std::uint64_t points = job.point_count();
     // The last points (all of them, for a short run) may come after the
     // end: wait for them, as the window's keep_if_ours() does.
     if (!failed && points < job.sample_count)
@@ -139,7 +121,7 @@ void RunSetRunner::job_updated(const JobEntry& job)
         keep();
     }
     if (failed) {
-        end(printf_text(_("The set stopped: %s failed."), kind_name(job.kind).c_str()));
+        end(printf_text(_("The set stopped: %s failed."), kind_title_text(job.kind).c_str()));
         return;
     }
     if (job.state == contract::job_states::cancelled || stopping_) {
@@ -234,7 +216,7 @@ std::string RunSetRunner::progress_text() const
     if (!running_)
         return {};
     const std::size_t index = rest_timer_ ? next_ + 1 : next_;
-    const std::string kind = kind_name(plan_.kinds[std::min(index, plan_.kinds.size()) - 1]);
+    const std::string kind = kind_title_text(plan_.kinds[std::min(index, plan_.kinds.size()) - 1]);
     if (rest_timer_)
         /* TRANSLATORS: a set rests between two benchmarks: "Resting before Random (2 of 6)" */
         return printf_text(_("Resting before %s (%zu of %zu)"), kind.c_str(), index, plan_.kinds.size());

@@ -58,6 +58,9 @@ public:
     void open_result_file(const std::string& path, bool as_reference, bool add = false,
                           const std::string& only_kind = {});
     void clear_reference();
+    // A result on its page (shown, or a reference); false when no page
+    // draws its kind (window_results.cpp).
+    bool place_result(SavedResult result, bool as_reference, bool add);
     // A set's runs, each on its page (window_results.cpp).
     void open_set(SavedResult set, bool as_reference, bool add, const std::string& only_kind);
     void save_shown_result(const std::string& path);

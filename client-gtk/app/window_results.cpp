@@ -73,9 +73,7 @@ void Window::keep_if_ours(const JobEntry& job)
     // Every run of this user that ended with data goes to the recent
     // results, once and complete (all announced samples here), whichever
     // page or device is shown: it is "this disk, last time" next time.
-    std::size_t points = 0;
-    for (const auto& series : job.points)
-        points += series.size();
+    const std::uint64_t points = job.point_count();
     const std::string key = job.path + "@" + std::to_string(job.started_at_us);
     // A set's runs are kept in the set's file (run_set_runner.hpp).
     if (job.owner != ::getuid() || job.state == contract::job_states::failed || points == 0 || points < job.sample_count
@@ -105,13 +103,23 @@ void Window::open_result_file(const std::string& path, bool as_reference, bool a
         open_set(std::move(result), as_reference, add, only_kind);
         return;
     }
+    const std::string kind = result.kind;
+    if (!place_result(std::move(result), as_reference, add)) {
+        toast(_("This result is of a kind this version does not know."));
+        return;
+    }
+    show_page(kind);
+    page_changed();
+}
+
+bool Window::place_result(SavedResult result, bool as_reference, bool add)
+{
     for (auto& page : pages_) {
         if (page->page().kind != result.kind)
             continue;
         // A folder result while a device is selected (or the other way round):
         // its page shows anyway.
         adw_view_stack_page_set_visible(adw_view_stack_get_page(ADW_VIEW_STACK(stack_), page->widget()), TRUE);
-        show_page(result.kind);
         if (as_reference) {
             const DeviceEntry* device = selected_device();
             const bool same = device && same_device(result.device_info, device_info_of(*device));
@@ -123,10 +131,9 @@ void Window::open_result_file(const std::string& path, bool as_reference, bool a
         } else {
             page->show_result(std::move(result));
         }
-        page_changed();
-        return;
+        return true;
     }
-    toast(_("This result is of a kind this version does not know."));
+    return false;
 }
 
 void Window::open_set(SavedResult set, bool as_reference, bool add, const std::string& only_kind)
@@ -136,38 +143,22 @@ void Window::open_set(SavedResult set, bool as_reference, bool add, const std::s
     const BenchmarkPageView* shown = shown_page();
     std::string show = shown ? shown->page().kind : std::string();
     bool shown_has_run = false;
-    const std::string first = set.members.front().kind; // the runs are moved to their pages
-    std::size_t placed = 0;
-    const DeviceEntry* device = selected_device();
-    const bool same = device && same_device(set.device_info, device_info_of(*device));
+    std::string first;
     for (SavedResult& run : set.members) {
         if (!only_kind.empty() && run.kind != only_kind)
             continue;
-        for (auto& page : pages_) {
-            if (page->page().kind != run.kind)
-                continue;
-            adw_view_stack_page_set_visible(adw_view_stack_get_page(ADW_VIEW_STACK(stack_), page->widget()), TRUE);
-            shown_has_run = shown_has_run || run.kind == show;
-            if (as_reference) {
-                const std::string label = reference_label(run, same);
-                if (add)
-                    page->add_reference(std::move(run), label);
-                else
-                    page->set_reference(std::move(run), label);
-            } else {
-                page->show_result(std::move(run));
-            }
-            ++placed;
-            break;
-        }
+        const std::string kind = run.kind; // the run is moved to its page
+        if (!place_result(std::move(run), as_reference, add))
+            continue;
+        shown_has_run = shown_has_run || kind == show;
+        if (first.empty())
+            first = kind;
     }
-    if (placed == 0) {
+    if (first.empty()) {
         toast(_("This result is of a kind this version does not know."));
         return;
     }
-    if (!shown_has_run)
-        show = only_kind.empty() ? first : only_kind;
-    show_page(show);
+    show_page(shown_has_run ? show : first);
     page_changed();
 }
 

@@ -62,12 +62,6 @@ const BenchmarkInfo* offered_kind(const std::vector<BenchmarkInfo>& offered, con
     return found == offered.end() ? nullptr : &*found;
 }
 
-std::string kind_name(const std::string& kind)
-{
-    const KindTitle* title = kind_title(kind);
-    return title ? _(title->title) : kind;
-}
-
 } // namespace
 
 const std::vector<RunSetPreset>& run_set_presets()
@@ -203,7 +197,7 @@ std::string run_set_title(const SavedResult& result)
         return _("Custom set");
     std::vector<std::string> titles;
     for (const SavedResult& member : result.members)
-        titles.push_back(kind_name(member.kind));
+        titles.push_back(kind_title_text(member.kind));
     /* TRANSLATORS: %s lists the benchmarks of a set: "Set of Seek, Random" */
     return printf_text(_("Set of %s"), joined(titles, ", ").c_str());
 }
@@ -213,7 +207,7 @@ std::string run_set_headline(const SavedResult& result)
     std::vector<std::string> parts;
     for (const SavedResult& member : result.members) {
         const std::string figure = headline_text(member.kind, member.summary, 1);
-        parts.push_back(kind_name(member.kind) + (figure == "–" ? "" : " " + figure));
+        parts.push_back(kind_title_text(member.kind) + (figure == "–" ? "" : " " + figure));
     }
     return parts.empty() ? std::string("–") : joined(parts, "  ·  ");
 }

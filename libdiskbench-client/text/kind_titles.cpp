@@ -72,4 +72,10 @@ const KindTitle* kind_title(std::string_view kind) noexcept
     return nullptr;
 }
 
+std::string kind_title_text(std::string_view kind)
+{
+    const KindTitle* title = kind_title(kind);
+    return title ? _(title->title) : std::string(kind);
+}
+
 } // namespace diskbench::client

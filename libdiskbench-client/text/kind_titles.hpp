@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include <string>
 #include <string_view>
 
 namespace diskbench::client {
@@ -17,5 +18,7 @@ struct KindTitle {
 
 // The kind's entry, or nullptr for a kind the table lacks.
 const KindTitle* kind_title(std::string_view kind) noexcept;
+// Its title, translated ("Random"); the kind itself when the table lacks it.
+std::string kind_title_text(std::string_view kind);
 
 } // namespace diskbench::client

@@ -64,6 +64,15 @@ struct JobEntry {
     [[nodiscard]] bool ended() const noexcept { return contract::job_states::ended(state); }
     // A filesystem benchmark (its DeviceInfo has the filesystem's facts).
     [[nodiscard]] bool in_directory() const noexcept { return device_info.count("filesystem_type") > 0; }
+    // The points received so far, over every series (complete when it
+    // reaches sample_count).
+    [[nodiscard]] std::uint64_t point_count() const noexcept
+    {
+        std::uint64_t count = 0;
+        for (const auto& series_points : points)
+            count += series_points.size();
+        return count;
+    }
 };
 
 // One parameter of a benchmark kind, from Manager.ListBenchmarks().
