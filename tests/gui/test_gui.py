@@ -154,7 +154,11 @@ class GuiTest(gui_stack.GuiTestCase):
         its colour; the device byte-identical afterwards."""
         before = sha256_of(self.gui.loop.backing)
         self.gui.activate_action('set-parameter', "('write', <true>)")
-        self.assertEqual(self.run_kind('overview'), 100 + 100 + 200)
+        # The page still shows the last overview (finished, 300 points) until
+        # this run's start comes back: wait for this run's 100 + 100 + 200.
+        self.gui.activate('run-benchmark', 'overview')
+        self.gui.wait_status('overview', states=('finished',), min_points=100 + 100 + 200, timeout=180)
+        self.assertEqual(self.gui.status(), ('overview', 'finished', 100 + 100 + 200))
         shot = self.wait_series_drawn('overview-write.png')
         # The write line in the second series colour (ChartTheme::light().current[1]).
         def green():
