@@ -123,6 +123,72 @@ std::string fio_file_test(const std::string& test, const std::string& direction,
     return command;
 }
 
+// Both queue-depth sweeps: on a device (node) or on a test file in a
+// folder (node is the folder). A device's writes keep the data, which fio
+// cannot do, so they get no commands.
+void describe_qd_sweep(BenchmarkDescription& d, bool in_folder, const SavedValueMap& p, const std::string& node,
+                       std::uint32_t logical_block_size)
+{
+    const std::int64_t max_depth = integer_of(p, "max_queue_depth", 128);
+    const std::int64_t max_threads = integer_of(p, "max_threads", 8);
+    std::int64_t block = integer_of(p, "block_size", 4096);
+    if (block == 0)
+        block = logical_block_size ? logical_block_size : 512;
+    const bool sequential = text_of(p, "pattern", "random") == "sequential";
+    const bool writes = boolean_of(p, "writes", false);
+    const char* format = writes ? (sequential ? _("Sequential writes of %s at queue depths 1 to %lld on 1 to %lld "
+                                                  "threads (doubling), each for %.1f s after %.1f s of warm-up, "
+                                                  "within the first %s; IOPS and p99 latency per queue depth.")
+                                              : _("Random writes of %s at queue depths 1 to %lld on 1 to %lld "
+                                                  "threads (doubling), each for %.1f s after %.1f s of warm-up, "
+                                                  "within the first %s; IOPS and p99 latency per queue depth."))
+                                : (sequential ? _("Sequential reads of %s at queue depths 1 to %lld on 1 to %lld "
+                                                  "threads (doubling), each for %.1f s after %.1f s of warm-up, "
+                                                  "within the first %s; IOPS and p99 latency per queue depth.")
+                                              : _("Random reads of %s at queue depths 1 to %lld on 1 to %lld threads "
+                                                  "(doubling), each for %.1f s after %.1f s of warm-up, within the "
+                                                  "first %s; IOPS and p99 latency per queue depth."));
+    const std::int64_t area = integer_of(p, in_folder ? "file_size" : "region_size", 1LL << 30);
+    d.what = printf_text(format, bytes(block).c_str(), static_cast<long long>(max_depth),
+                         static_cast<long long>(max_threads), number_of(p, "duration_s", 1),
+                         number_of(p, "warmup_s", 0.2), bytes(area).c_str());
+    if (in_folder) {
+        d.what += " "
+            + std::string(_("The area is a test file written into the folder first (not timed); writes overwrite it "
+                            "in place, each cell's writes synced within its time."));
+    } else if (writes) {
+        d.what += " "
+            + std::string(_("Each batch of writes first reads its blocks (not timed) and writes the same bytes back, "
+                            "then syncs: the data stays, but the device must be unused and writing needs the "
+                            "administrator's consent. fio has no write that keeps the data, so no command is "
+                            "given for it."));
+        return;
+    }
+    const std::string rw = writes ? (sequential ? "write" : "randwrite") : (sequential ? "read" : "randread");
+    for (std::int64_t threads = 1; threads <= std::min<std::int64_t>(max_threads, 1 << 20); threads *= 2)
+        for (std::int64_t qd = 1; qd <= std::min<std::int64_t>(max_depth, 1 << 20); qd *= 2) {
+            // The cells the daemon leaves out have no line either.
+            if (!kinds::qd_sweep_cell_runs(static_cast<std::uint64_t>(threads), static_cast<std::uint64_t>(qd),
+                                           static_cast<std::uint64_t>(block)))
+                continue;
+            const std::string name = fmt::format("qd{}-t{}", qd, threads);
+            const std::string common = fmt::format(
+                "--rw={} --bs={} --iodepth={} --numjobs={} --size={} --ramp_time={:g} --runtime={:g} --time_based "
+                "--group_reporting{}",
+                rw, fio_size(block), qd, threads, fio_size(area), number_of(p, "warmup_s", 0.2),
+                number_of(p, "duration_s", 1), sequential ? "" : " --norandommap --randrepeat=0");
+            if (in_folder)
+                // fio lays its file out first, as the sweep fills its own;
+                // --unlink removes it after.
+                d.fio_commands.push_back(fmt::format(
+                    "fio --name={} --filename={} --direct={} --ioengine=io_uring {}{} --unlink=1", name,
+                    shell_quoted(node + "/diskbench-fio.tmp"), boolean_of(p, "direct", true) ? 1 : 0, common,
+                    writes ? " --end_fsync=1" : ""));
+            else
+                d.fio_commands.push_back(fmt::format("{} {}", fio_base(name, node), common));
+        }
+}
+
 } // namespace
 
 BenchmarkDescription describe_benchmark(const std::string& kind, const SavedValueMap& p, const std::string& node,
@@ -261,36 +327,8 @@ BenchmarkDescription describe_benchmark(const std::string& kind, const SavedValu
         }
         if (!mix.empty() && (select == "read-write" || select == "mix"))
             d.fio_commands.push_back(fio_file_test(mix, "mix", f));
-    } else if (kind == kinds::qd_sweep) {
-        const std::int64_t max_depth = integer_of(p, "max_queue_depth", 128);
-        const std::int64_t max_threads = integer_of(p, "max_threads", 8);
-        std::int64_t block = integer_of(p, "block_size", 4096);
-        if (block == 0)
-            block = logical_block_size ? logical_block_size : 512;
-        const bool sequential = text_of(p, "pattern", "random") == "sequential";
-        d.what = printf_text(sequential ? _("Sequential reads of %s at queue depths 1 to %lld on 1 to %lld threads "
-                                            "(doubling), each for %.1f s after %.1f s of warm-up, within the first "
-                                            "%s; IOPS and p99 latency per queue depth.")
-                                        : _("Random reads of %s at queue depths 1 to %lld on 1 to %lld threads "
-                                            "(doubling), each for %.1f s after %.1f s of warm-up, within the first "
-                                            "%s; IOPS and p99 latency per queue depth."),
-                               bytes(block).c_str(), static_cast<long long>(max_depth),
-                               static_cast<long long>(max_threads), number_of(p, "duration_s", 1),
-                               number_of(p, "warmup_s", 0.2), bytes(integer_of(p, "region_size", 1LL << 30)).c_str());
-        for (std::int64_t threads = 1; threads <= std::min<std::int64_t>(max_threads, 1 << 20); threads *= 2)
-            for (std::int64_t qd = 1; qd <= std::min<std::int64_t>(max_depth, 1 << 20); qd *= 2) {
-                // The cells the daemon leaves out have no line either.
-                if (!kinds::qd_sweep_cell_runs(static_cast<std::uint64_t>(threads), static_cast<std::uint64_t>(qd),
-                                               static_cast<std::uint64_t>(block)))
-                    continue;
-                d.fio_commands.push_back(fmt::format(
-                    "{} --rw={} --bs={} --iodepth={} --numjobs={} --size={} --ramp_time={:g} --runtime={:g} "
-                    "--time_based --group_reporting{}",
-                    fio_base(fmt::format("qd{}-t{}", qd, threads), node), sequential ? "read" : "randread",
-                    fio_size(block), qd, threads, fio_size(integer_of(p, "region_size", 1LL << 30)),
-                    number_of(p, "warmup_s", 0.2), number_of(p, "duration_s", 1),
-                    sequential ? "" : " --norandommap --randrepeat=0"));
-            }
+    } else if (kind == kinds::qd_sweep || kind == kinds::file_qd_sweep) {
+        describe_qd_sweep(d, kind == kinds::file_qd_sweep, p, node, logical_block_size);
     } else if (auto written = describe_write_benchmark(kind, p, node, logical_block_size)) {
         return std::move(*written);
     }

@@ -49,6 +49,7 @@ BenchmarkPage titled(std::string_view kind, const char* icon, std::vector<PageVi
 
 PageView latency_cdf_view();
 PageView tail_latency_view();
+std::vector<PageView> qd_sweep_views();
 PageView by_name(PageView view);
 PageView read_and_write(PageView view);
 
@@ -81,10 +82,17 @@ std::vector<BenchmarkPage> make_pages()
                  view(N_("IOPS"), spec(Bar, Categories, Unit::Plain, Unit::Iops), "iops"),
                  // p99.9 next to p99 in one graph: five toggles would not fit a phone.
                  tail_latency_view(), latency_cdf_view() }),
-        titled(kinds::qd_sweep, "view-continuous-symbolic",
-               { view(N_("IOPS"), spec(Line, Log2, Unit::QueueDepth, Unit::Iops), "iops-t", true),
-                 view(N_("p99"), spec(Line, Log2, Unit::QueueDepth, Unit::Microseconds), "p99-t", true) }),
+        titled(kinds::qd_sweep, "view-continuous-symbolic", qd_sweep_views()),
     };
+}
+
+// A line per thread count, IOPS or p99 against queue depth (both sweeps).
+std::vector<PageView> qd_sweep_views()
+{
+    using enum ChartStyle;
+    using enum AxisScale;
+    return { view(N_("IOPS"), spec(Line, Log2, Unit::QueueDepth, Unit::Iops), "iops-t", true),
+             view(N_("p99"), spec(Line, Log2, Unit::QueueDepth, Unit::Microseconds), "p99-t", true) };
 }
 
 // The latency distributions a run declares (contract::is_latency_cdf): a
@@ -155,6 +163,7 @@ std::vector<BenchmarkPage> make_write_pages()
                  latency_cdf_view() },
                Directory),
         titled(kinds::mixed_load, "media-playlist-shuffle-symbolic", {}, Directory),
+        titled(kinds::file_qd_sweep, "view-continuous-symbolic", qd_sweep_views(), Directory),
         titled(kinds::device_write, "document-save-symbolic",
                { view(N_("MB/s"), spec(Bar, Categories, Unit::Plain, Unit::MegabytesPerSecond), "throughput"),
                  view(N_("IOPS"), spec(Bar, Categories, Unit::Plain, Unit::Iops), "iops"),

@@ -42,6 +42,7 @@ std::span<const BenchmarkInfo> all_benchmarks()
         repeatable(benchmarks::device_write_sweep()), benchmarks::sustained_write(),
         benchmarks::verify_capacity(),
         benchmarks::mixed_load(),              repeatable(benchmarks::file_profile()),
+        repeatable(benchmarks::file_qd_sweep()),
         repeatable(benchmarks::structure()), repeatable(benchmarks::small_files()),
     };
     return list;

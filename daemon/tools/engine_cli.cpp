@@ -73,9 +73,11 @@ int usage()
     std::cerr << "usage: diskbench-engine --list\n"
                  "       diskbench-engine KIND PATH [KEY=VALUE ...]\n"
                  "PATH is a file or block device, or a directory for file-rw, write-sweep, mixed-load,\n"
-                 "structure, small-files and file-profile.\n"
-                 "device-write, device-write-sweep and sustained-write WRITE to PATH: mode=preserve (device-write\n"
-                 "only) puts back what was there; mode=destroy confirm=PATH overwrites it.\n";
+                 "structure, small-files, file-profile and file-qd-sweep.\n"
+                 "device-write, device-write-sweep, sustained-write and verify-capacity WRITE to PATH:\n"
+                 "mode=preserve (device-write only) puts back what was there; mode=destroy confirm=PATH\n"
+                 "overwrites it. overview write=true and qd-sweep writes=true write too, putting back what\n"
+                 "was there.\n";
     return 2;
 }
 

@@ -39,6 +39,7 @@ inline constexpr std::string_view structure = "structure";
 inline constexpr std::string_view small_files = "small-files";
 inline constexpr std::string_view mixed_load = "mixed-load";
 inline constexpr std::string_view file_profile = "file-profile";
+inline constexpr std::string_view file_qd_sweep = "file-qd-sweep";
 
 // Not a daemon kind: the result file of a set of runs one after another
 // on one device (SavedResult::members), which the clients run and keep.
@@ -47,10 +48,11 @@ inline constexpr std::string_view run_set = "run-set";
 inline constexpr std::array all { overview,     seek,         random,         sequential,         surface,         block,
                                   profile,      qd_sweep,       device_write,       device_write_sweep,
                                   sustained_write, verify_capacity, file_rw,     write_sweep,        structure,       small_files,
-                                  mixed_load,   file_profile };
+                                  mixed_load,   file_profile,   file_qd_sweep };
 
 inline constexpr std::array raw_writes { device_write, device_write_sweep, sustained_write, verify_capacity };
-inline constexpr std::array folder_kinds { file_rw, write_sweep, structure, small_files, mixed_load, file_profile };
+inline constexpr std::array folder_kinds { file_rw,    write_sweep,  structure,
+                                           small_files, mixed_load, file_profile, file_qd_sweep };
 // The raw writes that put new data over their whole range and so cannot
 // keep it: mode must be "destroy" (their published default is still
 // "preserve", so the daemon refuses a run nobody confirmed).
@@ -66,13 +68,19 @@ constexpr bool erases_only(std::string_view kind) noexcept
     return std::find(erase_only.begin(), erase_only.end(), kind) != erase_only.end();
 }
 
-// The parameter that makes a read kind write (the overview's opt-in write
-// rate: `write`, a boolean, in preserve mode), "" for the others. A run
-// with it true is a device write in every respect; what never writes (a
-// set of runs, the scheduled runs) keeps it false.
+// The parameter that makes a read kind write, "" for the others: the
+// overview's opt-in write rate (`write`, a boolean, reads and then writes)
+// and the queue-depth sweep's writes (`writes`, a boolean, writes instead
+// of reads), both in preserve mode. A run with it true is a device write in
+// every respect; what never writes (a set of runs, the scheduled runs)
+// keeps it false.
 constexpr std::string_view writes_when(std::string_view kind) noexcept
 {
-    return kind == overview ? std::string_view("write") : std::string_view();
+    if (kind == overview)
+        return "write";
+    if (kind == qd_sweep)
+        return "writes";
+    return {};
 }
 
 constexpr bool in_folder(std::string_view kind) noexcept
@@ -100,13 +108,22 @@ constexpr std::size_t sweep_size_count(std::uint64_t smallest, std::uint64_t lar
 inline constexpr std::uint64_t max_reads_in_flight = 1024;
 inline constexpr std::uint64_t max_in_flight_bytes = 1ULL << 30;
 
-// Whether a cell of the queue-depth sweep's grid runs: `threads` x `depth`
-// reads of `block` in flight within the limits above. The grid goes to 64
-// threads and a queue depth of 1024 (tiobench's matrix and beyond); the
-// cells past the limits are left out (a note says how many), not refused.
-constexpr bool qd_sweep_cell_runs(std::uint64_t threads, std::uint64_t depth, std::uint64_t block) noexcept
+// The most a preserve-mode write keeps in memory at once: its copy of the
+// device's data it writes back (a batch of the device write benchmarks).
+inline constexpr std::uint64_t max_preserved_bytes = 64ULL << 20;
+
+// Whether a cell of the queue-depth sweep's grid (qd-sweep, file-qd-sweep)
+// runs: `threads` x `depth` requests of `block` in flight within the limits
+// above, and, for a device's writes in preserve mode (`preserve`), their
+// copies within max_preserved_bytes. The grid goes to 64 threads and a
+// queue depth of 1024 (tiobench's matrix and beyond); the cells past the
+// limits are left out (a note says how many), not refused.
+constexpr bool qd_sweep_cell_runs(std::uint64_t threads, std::uint64_t depth, std::uint64_t block,
+                                  bool preserve = false) noexcept
 {
-    return threads * depth <= max_reads_in_flight && threads * depth * block <= max_in_flight_bytes;
+    const std::uint64_t in_flight = threads * depth;
+    return in_flight <= max_reads_in_flight && in_flight * block <= max_in_flight_bytes
+        && (!preserve || in_flight * block <= max_preserved_bytes);
 }
 
 } // namespace diskbench::contract::kinds

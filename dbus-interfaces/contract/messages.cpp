@@ -109,6 +109,8 @@ constexpr std::array catalogue {
     MessageFormat { "profile-test-left-out", N_("{test} left out: the device is smaller than one block") },
     // TRANSLATORS: {cells} is a count of the queue-depth sweep's thread x depth combinations; {limit} is 1024.
     MessageFormat { "qd-sweep-cells-left-out", N_("{cells} combinations of threads and queue depth left out: they would keep more than {limit} reads (or 1 GiB of buffers) in flight") },
+    // TRANSLATORS: {cells} is a count of the queue-depth sweep's thread x depth combinations; {limit} is a size such as "64 MiB".
+    MessageFormat { "qd-sweep-cells-left-out-preserve", N_("{cells} combinations of threads and queue depth left out: writing back what they read, they would keep more than {limit} of the device's data in memory at once") },
     // xgettext:no-c-format
     MessageFormat { "write-speed-unsettled", N_("the write speed did not settle (the last {windows} windows vary by more than ±{tolerance:.0f} % or still trend): write longer (duration_s) for a steady figure") },
     MessageFormat { "test-file-scaled", N_("the test file scaled down from {requested} to {fitted} to fit the free space") },

@@ -40,6 +40,10 @@ constexpr Candidate random_figures[] = {
 constexpr Candidate qd_sweep_figures[] = {
     { "best_iops", N_("best IOPS"), Unit::Iops },
 };
+// A queue-depth sweep that wrote (its summary's direction).
+constexpr Candidate qd_sweep_write_figures[] = {
+    { "best_iops", N_("best write IOPS"), Unit::Iops },
+};
 // Every other kind: throughput first, in the words the pages use.
 constexpr Candidate common_figures[] = {
     { "throughput_mb_s", N_("throughput"), Unit::MegabytesPerSecond },
@@ -85,8 +89,9 @@ std::vector<HeadlineFigure> headline_figures(const std::string& kind, const Save
         candidates = overview_figures;
     else if (kind == contract::kinds::random)
         candidates = random_figures;
-    else if (kind == contract::kinds::qd_sweep)
-        candidates = qd_sweep_figures;
+    else if (kind == contract::kinds::qd_sweep || kind == contract::kinds::file_qd_sweep)
+        candidates = text_of(summary, "direction") == "write" ? std::span<const Candidate>(qd_sweep_write_figures)
+                                                               : std::span<const Candidate>(qd_sweep_figures);
     for (const Candidate& candidate : candidates)
         add(candidate.key, _(candidate.label), candidate.unit);
     // Profiles (device and folder) in the order their tests ran, named as

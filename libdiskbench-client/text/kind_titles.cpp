@@ -33,7 +33,8 @@ constexpr KindTitle titles[] = {
     { kinds::profile, N_("Profiles"),
       N_("CrystalDiskMark-style tests: sequential and random reads at several queue depths.") },
     { kinds::qd_sweep, N_("QD sweep"),
-      N_("Random 4 KiB reads at growing queue depths and thread counts: where the device saturates.") },
+      N_("Random 4 KiB reads (or writes that keep the data) at growing queue depths and thread counts: where the "
+         "device saturates.") },
     // TRANSLATORS: page titles of the folder (filesystem) benchmarks:
     // R/W file = write a file and read it back, Write sweep = writes per
     // block size, Structure = folder and file operations, Small files =
@@ -47,6 +48,8 @@ constexpr KindTitle titles[] = {
     { kinds::file_profile, N_("Profiles"),
       N_("CrystalDiskMark-style tests on a test file in the folder, each read and written.") },
     { kinds::mixed_load, N_("Mixed load"), N_("Reads and writes at the same time: throughput of each over time.") },
+    { kinds::file_qd_sweep, N_("QD sweep"),
+      N_("Random 4 KiB reads or writes on a test file in the folder at growing queue depths and thread counts.") },
     // TRANSLATORS: page titles of the raw device write benchmarks.
     { kinds::device_write, N_("Write"), N_("Sequential and random 4 KiB writes to the raw device.") },
     { kinds::device_write_sweep, N_("Write sweep"), N_("Writes to the raw device with block sizes from small to large.") },

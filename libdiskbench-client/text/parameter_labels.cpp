@@ -96,6 +96,8 @@ constexpr std::array labels {
     Label { "access_block_size", N_("Access-time read size"), true, N_("Device's block size") },
     /* TRANSLATORS: Overview setting: also measure the write rate, writing back what was read (asks for the administrator's password) */
     Label { "write", N_("Write rate too (keeps the data)") },
+    /* TRANSLATORS: QD sweep setting: the sweep writes instead of reading (on a device it writes back what it read, asking for the administrator's password) */
+    Label { "writes", N_("Write instead of read") },
     /* TRANSLATORS: benchmark setting of the capacity check: how many blocks it writes over the device (0: automatic) */
     Label { "probes", N_("Probe blocks") },
     /* TRANSLATORS: Profiles setting (CrystalDiskMark's Interval): seconds of rest between two tests */

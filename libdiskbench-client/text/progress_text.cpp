@@ -68,13 +68,15 @@ std::string device_summary_text(const std::string& kind, const SavedValueMap& su
     const double throughput = number_of(summary, "throughput_mb_s", NAN);
     if (!std::isnan(throughput))
         parts.push_back(format_value(throughput, Unit::MegabytesPerSecond));
-    if (kind == contract::kinds::qd_sweep) {
+    if (kind == contract::kinds::qd_sweep || kind == contract::kinds::file_qd_sweep) {
         const double best = number_of(summary, "best_iops", NAN);
+        const bool writes = text_of(summary, "direction") == "write";
         if (!std::isnan(best))
-            parts.push_back(printf_text(_("best %s (queue depth %d, thread count %d)"),
-                                          format_value(best, Unit::Iops).c_str(),
-                                          static_cast<int>(number_of(summary, "best_queue_depth", 0)),
-                                          static_cast<int>(number_of(summary, "best_threads", 0))));
+            parts.push_back(printf_text(writes ? _("best %s writing (queue depth %d, thread count %d)")
+                                               : _("best %s (queue depth %d, thread count %d)"),
+                                        format_value(best, Unit::Iops).c_str(),
+                                        static_cast<int>(number_of(summary, "best_queue_depth", 0)),
+                                        static_cast<int>(number_of(summary, "best_threads", 0))));
     }
     for (std::string& part : percentile_parts(summary))
         parts.push_back(std::move(part));

@@ -131,6 +131,97 @@ TEST_CASE("preserve mode leaves every byte as it was, yet writes", "[device-writ
     CHECK(sha256(backing) == before);
 }
 
+TEST_CASE("the queue-depth sweep's writes keep every byte, on every thread count and queue depth",
+          "[device-writes][loop]")
+{
+    // Two of the eight combinations (each run takes seconds): both
+    // backends, both patterns, both sector sizes.
+    const auto [sector, backend, pattern] = GENERATE(table<unsigned, std::string, std::string>(
+        { { 512u, "io_uring", "random" }, { 4096u, "psync", "sequential" } }));
+    INFO(sector << "-byte sectors, " << backend << ", " << pattern);
+    const BenchmarkInfo& info = *find_benchmark("qd-sweep");
+    // Reads by default; `writes` makes the run a device write (the daemon's
+    // authorization and exclusive open follow target_for()).
+    CHECK(info.target() == TargetKind::Device);
+    CHECK(info.target_for({ { "writes", true } }) == TargetKind::DeviceWrite);
+    CHECK(info.target_for({ { "writes", false } }) == TargetKind::Device);
+    ScratchDir dir;
+    const auto backing = make_data_file(dir, "backing", device_size, sector + 3);
+    const std::string before = sha256(backing);
+    {
+        LoopDevice loop(backing, sector);
+        REQUIRE(loop.direct_io());
+        const Target target = open_target_for_write(loop.path());
+        const std::uint64_t written_before = loop.bytes_written();
+        RecordingSink sink;
+        const Result result = run("qd-sweep", target,
+                                  { { "backend", backend }, { "writes", true }, { "pattern", pattern },
+                                    { "max_queue_depth", std::uint64_t { 4 } }, { "max_threads", std::uint64_t { 4 } },
+                                    { "duration_s", 0.1 }, { "warmup_s", 0.02 },
+                                    { "region_size", std::uint64_t { 8 * MiB } } },
+                                  &sink);
+        CHECK_FALSE(result.cancelled);
+        CHECK(std::get<std::string>(result.summary.at("direction")) == "write");
+        CHECK(std::get<std::string>(result.summary.at("mode")) == "preserve");
+        CHECK(std::get<std::string>(result.summary.at("pattern")) == pattern);
+        CHECK(std::get<std::uint64_t>(result.summary.at("cells")) == 9);
+        CHECK(std::get<std::uint64_t>(result.summary.at("written_range_bytes")) == 8 * MiB);
+        for (const char* name : { "iops-t1", "p99-t1", "iops-t2", "p99-t2", "iops-t4", "p99-t4" }) {
+            INFO(name);
+            const Series& series = series_named(result, name);
+            REQUIRE(series.points.size() == 3);
+            CHECK(series.points[0].x == 1);
+            CHECK(series.points[2].x == 4);
+            for (const auto& point : series.points)
+                CHECK(point.y > 0);
+        }
+        CHECK(number(result, "best_iops") > 0);
+        CHECK(sink.last_progress == 1.0);
+        // It wrote, warm-ups and cells alike: at least a block per cell.
+        CHECK(loop.bytes_written() - written_before >= 9 * 2 * std::uint64_t { 4096 });
+        // What the block layer saw is what the runner says it wrote (the
+        // preserve reads and warm-ups are left out of both).
+        CHECK(std::get<std::uint64_t>(result.summary.at("issued_write_bytes")) > 0);
+        CHECK(std::get<std::uint64_t>(result.summary.at("issued_read_bytes")) == 0);
+    }
+    CHECK(sha256(backing) == before);
+}
+
+TEST_CASE("the queue-depth sweep's preserving writes leave out the cells whose copies would not fit in memory",
+          "[device-writes][loop]")
+{
+    ScratchDir dir;
+    const auto backing = make_data_file(dir, "backing", device_size, 17);
+    const std::string before = sha256(backing);
+    {
+        LoopDevice loop(backing, 4096);
+        const Target target = open_target_for_write(loop.path());
+        // 1 MiB blocks: 64 in flight are 64 MiB (the most kept), 128 are
+        // more; reading, the same grid runs whole (1 GiB of buffers).
+        ValueMap params { { "writes", true },
+                          { "block_size", MiB },
+                          { "max_queue_depth", std::uint64_t { 128 } },
+                          { "max_threads", std::uint64_t { 2 } },
+                          { "pattern", std::string("sequential") },
+                          { "duration_s", 0.05 },
+                          { "warmup_s", 0.0 },
+                          { "max_bytes", 2 * MiB },
+                          { "region_size", std::uint64_t { 16 * MiB } } };
+        const Result writing = run("qd-sweep", target, params);
+        // 1 thread: QD 1..128 but 128; 2 threads: QD 1..32.
+        CHECK(std::get<std::uint64_t>(writing.summary.at("cells")) == 7 + 6);
+        REQUIRE(writing.notes.size() == 1);
+        CHECK(writing.notes[0].find("3 combinations") != std::string::npos);
+        CHECK(writing.notes[0].find("64 MiB of the device's data") != std::string::npos);
+        CHECK(series_named(writing, "iops-t1").points.back().x == 64);
+        params["writes"] = false;
+        const Result reading = run("qd-sweep", target, params);
+        CHECK(std::get<std::uint64_t>(reading.summary.at("cells")) == 8 + 8);
+        CHECK(reading.notes.empty());
+    }
+    CHECK(sha256(backing) == before);
+}
+
 TEST_CASE("destroy mode writes new data, only in the range it declares", "[device-writes][loop]")
 {
     const auto kind = GENERATE(as<std::string> {}, "device-write", "device-write-sweep", "sustained-write");
@@ -296,7 +387,7 @@ TEST_CASE("write runs stop when cancelled; a cancelled preserve run still gives 
           "[device-writes][loop]")
 {
     const auto backend = GENERATE(as<std::string> {}, "io_uring", "psync");
-    const auto kind = GENERATE(as<std::string> {}, "device-write", "sustained-write");
+    const auto kind = GENERATE(as<std::string> {}, "device-write", "sustained-write", "qd-sweep");
     INFO(kind << " with " << backend);
     ScratchDir dir;
     const auto backing = make_data_file(dir, "backing", device_size, 9);
@@ -308,6 +399,12 @@ TEST_CASE("write runs stop when cancelled; a cancelled preserve run still gives 
         if (kind == "device-write") {
             // Preserve, small sequential writes: many read-and-write-back batches.
             params.insert({ { "size", device_size }, { "block_size", std::uint64_t { 4096 } }, { "duration_s", 30.0 } });
+        } else if (kind == "qd-sweep") {
+            // Writes keeping the data: short cells (points come soon), so
+            // many that the cancel finds it still writing.
+            params.insert({ { "writes", true }, { "duration_s", 0.05 }, { "warmup_s", 0.0 },
+                            { "max_queue_depth", std::uint64_t { 1024 } }, { "max_threads", std::uint64_t { 64 } },
+                            { "region_size", device_size } });
         } else {
             params.insert({ { "mode", std::string("destroy") }, { "confirm", loop.path() }, { "duration_s", 30.0 },
                             { "block_size", std::uint64_t { 65536 } }, { "window_s", 0.05 } });
@@ -327,7 +424,7 @@ TEST_CASE("write runs stop when cancelled; a cancelled preserve run still gives 
         CHECK(sink.last_progress < 1.0);
         CHECK(sink.point_count.load() > 0);
     }
-    if (kind == "device-write")
+    if (kind != "sustained-write")
         CHECK(sha256(backing) == before);
 }
 

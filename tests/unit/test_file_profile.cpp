@@ -221,3 +221,54 @@ TEST_CASE("file-profile refuses a test file bigger than the free space before wr
         }
     }
 }
+
+TEST_CASE("file-qd-sweep reads, and writes, every cell on a test file on ext4, as the caller", "[file-profile][loop]")
+{
+    const bool writes = GENERATE(false, true);
+    INFO((writes ? "writes" : "reads"));
+    MountedFilesystem mount(MountedFilesystem::Kind::Ext4, 96 * MiB);
+    const LoopDevice& device = *mount.device();
+    const fs::path home = make_owned_directory(mount.path(), "home", caller_uid, caller_gid, 0755);
+    const UniqueFd home_fd = open_directory(home);
+
+    HookSink sink;
+    FileWitness witness(home_fd.get());
+    sink.on_point = [&](std::size_t, const SeriesPoint&) { witness.look(); };
+    const std::uint64_t written_before = device.bytes_written();
+    const std::uint64_t read_before = device.bytes_read();
+    const Result result = run_in(home, "file-qd-sweep",
+                                 { { "file_size", 32 * MiB }, { "writes", writes },
+                                   { "max_queue_depth", std::uint64_t { 4 } }, { "max_threads", std::uint64_t { 2 } },
+                                   { "duration_s", 0.1 }, { "warmup_s", 0.02 } },
+                                 &sink);
+    CHECK_FALSE(result.cancelled);
+    CHECK(sink.record.last_progress == 1.0);
+    CHECK(sink.record.progress_monotonic);
+    CHECK(std::get<bool>(result.summary.at("direct_io")));
+    CHECK(result.warnings.empty());
+    CHECK(number(result, "file_size_bytes") == 32 * MiB);
+    CHECK(std::get<std::string>(result.summary.at("direction")) == (writes ? "write" : "read"));
+    CHECK(std::get<std::uint64_t>(result.summary.at("cells")) == 6);
+    CHECK(result.summary.count("mode") == 0); // nothing to keep in a file of its own
+    for (const char* name : { "iops-t1", "p99-t1", "iops-t2", "p99-t2" }) {
+        INFO(name);
+        const Series& series = series_named(result, name);
+        REQUIRE(series.points.size() == 3);
+        CHECK(series.points[2].x == 4);
+        for (const auto& point : series.points)
+            CHECK(point.y > 0);
+    }
+    // Direct I/O: the device saw the fill, and the cells' reads or writes
+    // beyond it (at least a 4 KiB block per cell).
+    if (writes) {
+        CHECK(device.bytes_written() - written_before >= 32 * MiB + 6 * 4096);
+    } else {
+        CHECK(device.bytes_written() - written_before >= 32 * MiB);
+        CHECK(device.bytes_read() - read_before >= 6 * 4096);
+    }
+    // The caller's file, without a name, gone at the end.
+    REQUIRE(witness.seen);
+    CHECK(witness.owner == caller_uid);
+    CHECK(scratch_entries(home).empty());
+    CHECK(fs::is_empty(home));
+}

@@ -5,11 +5,9 @@
 
 // One function per benchmark kind, each in its own file; the registry in
 // benchmark.cpp lists them. The device benchmarks only read from the
-// target, except the device write benchmarks (writes_device, on a target
-// from open_target_for_write); the filesystem benchmarks write, but only
-// unnamed files in their FilesystemScope's scratch directory.
-// target; the filesystem benchmarks write, but only in their
-// FilesystemScope's scratch directory: unnamed files, or (structure,
+// target, except the device write benchmarks (writes_device, or a read
+// kind's writes_when, on a target from open_target_for_write); the filesystem benchmarks write, but only
+// unnamed files in their FilesystemScope's scratch directory, or (structure,
 // small-files) a tree below it that they remove again.
 namespace diskbench::engine::benchmarks {
 
@@ -23,6 +21,7 @@ BenchmarkInfo profile();
 BenchmarkInfo queue_depth_sweep();
 BenchmarkInfo file_rw();
 BenchmarkInfo file_profile();
+BenchmarkInfo file_qd_sweep();
 BenchmarkInfo write_sweep();
 BenchmarkInfo device_write();
 BenchmarkInfo device_write_sweep();

@@ -45,6 +45,17 @@ private:
     std::unique_ptr<IoBuffers> buffers_;
 };
 
+// Request i to worker i % workers, each worker's in their order: a
+// sequential caller that made request i from stream i % workers gives
+// every worker its own stream.
+void deal_out(const std::vector<IoRequest>& requests, std::vector<std::vector<IoRequest>>& dealt)
+{
+    for (auto& list : dealt)
+        list.clear();
+    for (std::size_t i = 0; i < requests.size(); ++i)
+        dealt[i % dealt.size()].push_back(requests[i]);
+}
+
 } // namespace
 
 std::vector<ParamSpec> write_mode_params(std::vector<ParamSpec> params, bool preserve_supported)
@@ -82,17 +93,23 @@ WriteMode checked_write_mode(BenchmarkContext& ctx, bool preserve_supported)
 BatchedWriteStats batched_writes(BenchmarkContext& ctx, const BatchedWritePlan& plan)
 {
     const bool preserve = plan.mode == WriteMode::Preserve;
+    const unsigned workers = std::max(1U, plan.workers);
+    const std::size_t in_flight = std::size_t { plan.queue_depth } * workers;
     const std::size_t largest_batch
-        = std::max<std::size_t>(plan.queue_depth, static_cast<std::size_t>(max_preserved_batch_bytes / plan.block));
-    std::size_t batch_size = plan.fixed_batch ? plan.fixed_batch : std::min<std::size_t>(largest_batch, 4 * plan.queue_depth);
+        = std::max<std::size_t>(in_flight, static_cast<std::size_t>(max_preserved_batch_bytes / plan.block));
+    std::size_t batch_size = plan.fixed_batch ? plan.fixed_batch : std::min<std::size_t>(largest_batch, 4 * in_flight);
 
     IoRunSpec spec;
+    spec.workers = workers;
     spec.queue_depth = plan.queue_depth;
     spec.max_request_bytes = plan.block;
     spec.cancel = &ctx.cancel;
+    spec.random = plan.random;
 
     BatchedWriteStats stats;
     std::vector<IoRequest> requests;
+    // A batch's requests (or its reads), one list per worker.
+    std::vector<std::vector<IoRequest>> dealt(workers);
     for (std::uint64_t batch = 0; !ctx.cancel.cancelled(); ++batch) {
         if (plan.time_limit_ns != 0) {
             if (stats.measured_ns >= plan.time_limit_ns)
@@ -100,7 +117,7 @@ BatchedWriteStats batched_writes(BenchmarkContext& ctx, const BatchedWritePlan& 
             // Do not plan much beyond what the time left allows.
             if (stats.measured_ns > 0) {
                 const double left_s = static_cast<double>(plan.time_limit_ns - stats.measured_ns) / 1e9;
-                const auto affordable = static_cast<std::size_t>(stats.iops() * left_s) + plan.queue_depth;
+                const auto affordable = static_cast<std::size_t>(stats.iops() * left_s) + in_flight;
                 batch_size = std::min(batch_size, affordable);
             }
         }
@@ -125,7 +142,8 @@ BatchedWriteStats batched_writes(BenchmarkContext& ctx, const BatchedWritePlan& 
             preserved = std::make_unique<PreservedData>(requests, plan.block, ctx.target.memory_alignment);
             spec.direction = IoDirection::Read;
             spec.buffers = preserved.get();
-            spec.make_source = [&](unsigned) { return std::make_unique<ListSource>(preserved->reads()); };
+            deal_out(preserved->reads(), dealt);
+            spec.make_source = [&](unsigned worker) { return std::make_unique<ListSource>(dealt[worker]); };
             spec.observer = nullptr;
             spec.measured = false; // not timed, see above
             if (ctx.io.run(ctx.target, spec).cancelled)
@@ -133,11 +151,12 @@ BatchedWriteStats batched_writes(BenchmarkContext& ctx, const BatchedWritePlan& 
         }
 
         spec.direction = IoDirection::Write;
-        spec.measured = true;
-        spec.phase = "the writes";
+        spec.measured = plan.measured;
+        spec.phase = plan.phase;
         spec.buffers = preserved.get(); // null in destroy mode: the runner's seeded data
         spec.data_seed = plan.data_seed ^ batch;
-        spec.make_source = [&](unsigned) { return std::make_unique<ListSource>(requests); };
+        deal_out(requests, dealt);
+        spec.make_source = [&](unsigned worker) { return std::make_unique<ListSource>(dealt[worker]); };
         const IoRunStats written = ctx.io.run(ctx.target, spec);
         // The sync belongs to the measurement: a write is only done when it
         // is on the medium, not in the device's cache.
@@ -158,7 +177,7 @@ BatchedWriteStats batched_writes(BenchmarkContext& ctx, const BatchedWritePlan& 
         // Aim the next batch at about batch_target_s of writes.
         const double per_second = static_cast<double>(written.operations) / (static_cast<double>(measured) / 1e9);
         const auto wanted = static_cast<std::size_t>(per_second * batch_target_s);
-        batch_size = std::clamp<std::size_t>(wanted, plan.queue_depth, largest_batch);
+        batch_size = std::clamp<std::size_t>(wanted, in_flight, largest_batch);
     }
     stats.cancelled = ctx.cancel.cancelled();
     return stats;

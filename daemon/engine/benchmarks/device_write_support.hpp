@@ -27,7 +27,7 @@ WriteMode checked_write_mode(BenchmarkContext& ctx, bool preserve_supported);
 
 // The most a preserve-mode batch keeps in memory (its copy of the device's
 // data), and so the largest batch of all.
-inline constexpr std::uint64_t max_preserved_batch_bytes = 64ULL << 20;
+inline constexpr std::uint64_t max_preserved_batch_bytes = contract::kinds::max_preserved_bytes;
 
 // One batch's requests, at most `count` of them, appended to `requests`;
 // appending none ends the writes.
@@ -35,6 +35,9 @@ using NextBatch = std::function<void(std::vector<IoRequest>& requests, std::size
 
 struct BatchedWritePlan {
     WriteMode mode = WriteMode::Preserve;
+    // Each batch's requests are dealt out in turn to `workers` threads
+    // (request i to worker i % workers), each with `queue_depth` in flight.
+    unsigned workers = 1;
     unsigned queue_depth = 1;
     std::uint32_t block = 0;         // largest request
     std::uint64_t data_seed = 0;     // destroy mode's data
@@ -46,6 +49,12 @@ struct BatchedWritePlan {
     NextBatch next_batch;
     // Told of each batch after its sync: bytes written, measured ns.
     std::function<void(std::uint64_t bytes, std::uint64_t ns)> batch_done;
+    // What the block-layer cross-check calls the writes (IoRunSpec::phase),
+    // whether they count (false: a warm-up's), and whether they go to
+    // random places.
+    std::string phase = "the writes";
+    bool measured = true;
+    bool random = false;
 };
 
 struct BatchedWriteStats {

@@ -17,6 +17,7 @@
 #include "benchmarks.hpp"
 #include "file_support.hpp"
 #include "profile_options.hpp"
+#include "test_file.hpp"
 #include "timed_run.hpp"
 
 #include <fcntl.h>
@@ -32,12 +33,6 @@ namespace diskbench::engine::benchmarks {
 
 namespace {
 
-constexpr std::uint64_t smallest_file = 16 * MiB;
-constexpr std::uint64_t largest_file = 64 * GiB;
-// The file is written in these, one at a time (not timed).
-constexpr std::uint32_t fill_block = MiB;
-// The share of the progress bar filling the file takes.
-constexpr double fill_share = 0.05;
 
 // Every write of a `data=zeros` run sends these bytes: one zeroed buffer
 // for all requests, which only the kernel reads. (A mixed run's reads land
@@ -149,48 +144,6 @@ std::vector<FileTest> chosen_tests(const ParameterSet& params, const Selection& 
     return chosen;
 }
 
-// The file's size: what was asked, or (the default) what fits. A size the
-// caller asked for that does not fit is refused as a full filesystem would
-// be (NoSpace), before anything is written.
-std::uint64_t file_size(DirectoryContext& ctx, std::uint32_t largest_block)
-{
-    const std::uint64_t room = usable_space(ctx.facts);
-    std::uint64_t size = ctx.params.unsigned_value("file_size");
-    if (size > room) {
-        if (ctx.params.given("file_size") || room < smallest_file)
-            throw IoError(fmt::format("{}: a test file of {} does not fit: {} free ({} usable)",
-                                      ctx.result.target_name, format_bytes(size),
-                                      format_bytes(ctx.facts.available_bytes), format_bytes(room)),
-                          ENOSPC);
-        size = room;
-        ctx.recorder.note({ "test-file-scaled",
-                            { { "requested", format_bytes(ctx.params.unsigned_value("file_size")) },
-                              { "fitted", format_bytes(room) } } });
-    }
-    size -= size % std::max<std::uint64_t>(fill_block, largest_block);
-    if (size < largest_block)
-        throw ParameterError("tests", fmt::format("a block of {} is larger than the test file ({})",
-                                                  format_bytes(largest_block), format_bytes(size)));
-    return size;
-}
-
-// Fills the new file front to back (not timed) and syncs it.
-void fill(DirectoryContext& ctx, const ScratchFile& file, std::uint64_t size, const RequestBuffers* zeros)
-{
-    PassSpec pass;
-    pass.direction = IoDirection::Write;
-    pass.size = size;
-    pass.block = fill_block;
-    pass.seed = ctx.params.unsigned_value("seed") ^ 0x66696c6cULL; // "fill": not the tests' data
-    pass.buffers = zeros;
-    pass.progress_share = fill_share;
-    pass.measured = false;
-    sequential_pass(ctx, file.target, pass);
-    // Synced: a buffered run's first read test must not find the file in
-    // the page cache.
-    ::posix_fadvise(file.target.fd.get(), 0, 0, POSIX_FADV_DONTNEED);
-}
-
 // The figures of one direction of a test, and its latency distribution
 // ("cdf-seq1m_q8t1-read").
 void add_direction_summary(BenchmarkContext& ctx, const std::string& key, const char* direction,
@@ -214,7 +167,7 @@ void run(DirectoryContext& ctx)
         check_in_flight("tests", t.test.threads, t.test.queue_depth, t.test.block);
         largest = std::max(largest, t.test.block);
     }
-    const std::uint64_t size = file_size(ctx, largest);
+    const std::uint64_t size = test_file_size(ctx, largest, "tests");
     if (ctx.plan_only)
         return;
 
@@ -227,7 +180,7 @@ void run(DirectoryContext& ctx)
                                                       file.target.logical_block));
     explain_cache_mode(ctx, want_direct, file.direct, BufferedUse::Profile);
     const bool zeros = ctx.params.text("data") == "zeros";
-    const std::uint32_t zeros_size = std::max<std::uint32_t>(largest, fill_block);
+    const std::uint32_t zeros_size = std::max<std::uint32_t>(largest, test_file_fill_block);
     // Counted against the owner's budget like the runner's own buffers.
     const ResourceBudget::Reservation zeros_memory = ctx.io.reserve(0, zeros ? zeros_size : 0);
     const std::unique_ptr<ZeroBuffers> zero_buffers
@@ -235,7 +188,7 @@ void run(DirectoryContext& ctx)
 
     ctx.result.summary["file_size_bytes"] = size;
     ctx.result.summary["data"] = std::string(zeros ? "zeros" : "random");
-    fill(ctx, file, size, zero_buffers.get());
+    fill_test_file(ctx, file, size, zero_buffers.get());
     if (ctx.cancel.cancelled())
         return;
 
@@ -253,8 +206,8 @@ void run(DirectoryContext& ctx)
     std::size_t runs = 0;
     for (const FileTest& t : tests)
         runs += t.mixed ? 1 : (selected.reads ? 1 : 0) + (selected.writes ? 1 : 0);
-    const double share = (1.0 - fill_share) / static_cast<double>(runs);
-    double progress = fill_share;
+    const double share = (1.0 - test_file_fill_share) / static_cast<double>(runs);
+    double progress = test_file_fill_share;
 
     // The rest before every timed run but the first (each direction of a
     // test is a run of its own, as in CrystalDiskMark).
@@ -353,12 +306,6 @@ void run(DirectoryContext& ctx)
 
 BenchmarkInfo file_profile()
 {
-    ParamSpec size = unsigned_param("file_size",
-                                    "Bytes of the test file, filled before the tests (not timed). Scaled down to "
-                                    "fit the free space when not given; a size given that does not fit is NoSpace.",
-                                    GiB, smallest_file, largest_file);
-    size.choices_bytes = { 16 * MiB, 32 * MiB, 64 * MiB, 128 * MiB, 256 * MiB, 512 * MiB, GiB,
-                           2 * GiB,  4 * GiB,  8 * GiB,  16 * GiB,  32 * GiB,  64 * GiB };
     std::vector<ParamSpec> params {
         preset_param(),
         text_param("tests", "Comma-separated tests like \"SEQ1M Q8T1, RND4K Q32T16\" (K = KiB, M = MiB; Q = requests "
@@ -374,7 +321,7 @@ BenchmarkInfo file_profile()
         // Writes fill an SSD's SLC cache and warm it: CrystalDiskMark's
         // own default rest between tests.
         interval_param(5),
-        std::move(size),
+        test_file_size_param(),
         text_param("data", "What the file is filled with and the writes send: random (incompressible) or zeros "
                            "(to see what a compressing filesystem makes of them).",
                    "random", { "random", "zeros" }),

@@ -3,114 +3,164 @@
 // at queue depths 1, 2, 4 .. max on 1, 2, 4 .. max threads. A drive that only shines at
 // QD32 (NVMe) and one that is flat from QD1 (a USB stick) look very
 // different here, which a single QD1 figure hides.
-#include "../errors.hpp"
+//
+// With `writes` the cells write instead, in preserve mode as GNOME Disks
+// writes: each batch of a cell's requests is read first (not timed), then
+// written back unchanged by the cell's threads at its queue depth, and
+// synced; the writes with their sync are the cell's time. The run is then a
+// device write (BenchmarkInfo::writes_when): the write permission, an
+// unused device, an exclusive open.
 #include "benchmarks.hpp"
+#include "device_write_support.hpp"
+#include "qd_sweep_support.hpp"
 #include "timed_run.hpp"
 
-#include <bit>
-
-#include <fmt/format.h>
+#include "../request_sources.hpp"
 
 namespace diskbench::engine::benchmarks {
 
 namespace {
 
+QdCellFigures read_cell(BenchmarkContext& ctx, const QdCell& cell, std::uint64_t region)
+{
+    TimedRunPlan plan;
+    plan.test = cell.test;
+    plan.region = region;
+    plan.warmup_ns = seconds_to_ns(ctx.params.real("warmup_s"));
+    plan.duration_ns = seconds_to_ns(ctx.params.real("duration_s"));
+    plan.max_bytes = ctx.params.unsigned_value("max_bytes");
+    plan.seed = cell.seed;
+    plan.progress_before = cell.progress_before;
+    plan.progress_share = cell.progress_share;
+    const IoRunStats stats = timed_run(ctx, plan);
+    return { stats.iops(), to_us(stats.latency.percentile(0.99)), stats.cancelled };
+}
+
+// A cell's requests, batch by batch: request i of a batch from thread
+// i % threads's stream (batched_writes deals them out that way), random
+// places in the region or each thread's own slice of it, round and round.
+class CellRequests {
+public:
+    CellRequests(const QdCell& cell, std::uint64_t region, std::uint64_t max_bytes)
+        : block_(cell.test.block), limit_(max_bytes ? std::max<std::uint64_t>(1, max_bytes / cell.test.block) : 0)
+    {
+        const unsigned threads = cell.test.threads;
+        if (cell.test.random) {
+            generator_ = std::make_unique<Xoshiro256StarStar>(cell.seed);
+            streams_.push_back(std::make_unique<RandomSource>(*generator_, 0, region, block_, block_));
+            return;
+        }
+        std::uint64_t slice = region / threads;
+        slice -= slice % block_;
+        for (unsigned i = 0; i < threads; ++i) {
+            if (slice < block_) // more threads than blocks: all share the whole region
+                streams_.push_back(std::make_unique<SequentialSource>(0, region, block_, true));
+            else
+                streams_.push_back(std::make_unique<SequentialSource>(i * slice, (i + 1) * slice, block_, true));
+        }
+        threads_ = threads;
+    }
+
+    void next_batch(std::vector<IoRequest>& requests, std::size_t count)
+    {
+        for (std::size_t i = 0; i < count && (limit_ == 0 || issued_ < limit_); ++i, ++issued_) {
+            IoRequest request;
+            RequestSource& stream = *streams_[threads_ > 1 ? i % threads_ : 0];
+            if (!stream.next(request))
+                return;
+            requests.push_back(request);
+        }
+    }
+
+private:
+    std::uint32_t block_;
+    std::uint64_t limit_;
+    std::uint64_t issued_ = 0;
+    unsigned threads_ = 1;
+    std::unique_ptr<Xoshiro256StarStar> generator_;
+    std::vector<std::unique_ptr<RequestSource>> streams_;
+};
+
+QdCellFigures preserved_write_cell(BenchmarkContext& ctx, const QdCell& cell, std::uint64_t region)
+{
+    const std::uint64_t warmup_ns = seconds_to_ns(ctx.params.real("warmup_s"));
+    const std::uint64_t duration_ns = seconds_to_ns(ctx.params.real("duration_s"));
+    const double total_ns = static_cast<double>(warmup_ns + duration_ns);
+    BatchedWritePlan plan;
+    plan.mode = WriteMode::Preserve;
+    plan.workers = cell.test.threads;
+    plan.queue_depth = cell.test.queue_depth;
+    plan.block = cell.test.block;
+    plan.random = cell.test.random;
+    plan.phase = cell.test.label();
+    // The bar moves with the time written, warm-up included (the reads
+    // before each batch take about as long again, unseen).
+    std::uint64_t done_ns = 0;
+    plan.batch_done = [&](std::uint64_t, std::uint64_t ns) {
+        done_ns += ns;
+        ctx.recorder.set_progress(cell.progress_before
+                                  + cell.progress_share * std::min(1.0, static_cast<double>(done_ns) / total_ns));
+    };
+    if (warmup_ns > 0) {
+        CellRequests warmup(cell, region, 0);
+        plan.next_batch = [&](std::vector<IoRequest>& requests, std::size_t count) { warmup.next_batch(requests, count); };
+        plan.time_limit_ns = warmup_ns;
+        plan.measured = false;
+        if (batched_writes(ctx, plan).cancelled)
+            return { 0, 0, true };
+    }
+    CellRequests measured(QdCell { cell.test, ~cell.seed, 0, 0 }, region, ctx.params.unsigned_value("max_bytes"));
+    plan.next_batch = [&](std::vector<IoRequest>& requests, std::size_t count) { measured.next_batch(requests, count); };
+    plan.time_limit_ns = duration_ns;
+    plan.measured = true;
+    const BatchedWriteStats stats = batched_writes(ctx, plan);
+    return { stats.iops(), to_us(stats.latency.percentile(0.99)), stats.cancelled };
+}
+
 void run(BenchmarkContext& ctx)
 {
     const std::uint32_t block = checked_block_size(ctx, "block_size");
-    const auto max_depth = static_cast<std::uint32_t>(ctx.params.unsigned_value("max_queue_depth"));
-    const auto max_threads = static_cast<std::uint32_t>(ctx.params.unsigned_value("max_threads"));
-    const bool random = ctx.params.text("pattern") == "random";
+    const bool writes = ctx.params.boolean("writes");
     const std::uint64_t region = timed_run_region(ctx, block);
-    // The grid's cells past the reads-in-flight limits are left out (and
-    // said so); the first, one read on one thread, must fit.
-    check_in_flight("block_size", 1, 1, block);
+    const QdGrid grid = plan_qd_grid(ctx.params, ctx.recorder, block, writes);
     if (ctx.plan_only)
         return;
-
-    const std::vector<std::uint32_t> depths = powers_of_two(1, max_depth);
-    const std::vector<std::uint32_t> thread_counts = powers_of_two(1, max_threads);
-    std::size_t cells = 0, left_out = 0;
-    for (std::uint32_t threads : thread_counts)
-        for (std::uint32_t depth : depths)
-            (contract::kinds::qd_sweep_cell_runs(threads, depth, block) ? cells : left_out) += 1;
-    if (left_out > 0)
-        ctx.recorder.note({ "qd-sweep-cells-left-out",
-                            { { "cells", std::uint64_t { left_out } },
-                              { "limit", std::uint64_t { max_reads_in_flight } } } });
-    ctx.result.summary["pattern"] = std::string(random ? "random" : "sequential");
-    ctx.result.summary["cells"] = std::uint64_t { cells };
-    const double share = 1.0 / static_cast<double>(cells);
-    std::size_t step = 0;
-    double best_iops = 0;
-    for (std::uint32_t threads : thread_counts) {
-        const std::size_t iops = ctx.recorder.add_series({ fmt::format("iops-t{}", threads), "depth", "IOPS",
-                                                           SeriesStyle::Line });
-        const std::size_t p99 = ctx.recorder.add_series({ fmt::format("p99-t{}", threads), "depth", "us",
-                                                          SeriesStyle::Line });
-        for (std::uint32_t depth : depths) {
-            if (!contract::kinds::qd_sweep_cell_runs(threads, depth, block))
-                continue;
-            TimedRunPlan plan;
-            plan.test = { random, block, depth, threads };
-            plan.region = region;
-            plan.warmup_ns = seconds_to_ns(ctx.params.real("warmup_s"));
-            plan.duration_ns = seconds_to_ns(ctx.params.real("duration_s"));
-            plan.max_bytes = ctx.params.unsigned_value("max_bytes");
-            plan.seed = ctx.params.unsigned_value("seed") + step;
-            plan.progress_before = share * static_cast<double>(step);
-            plan.progress_share = share;
-            ++step;
-            const IoRunStats stats = timed_run(ctx, plan);
-            if (stats.cancelled)
-                return;
-            ctx.recorder.add_point(iops, { static_cast<double>(depth), stats.iops() });
-            ctx.recorder.add_point(p99, { static_cast<double>(depth), to_us(stats.latency.percentile(0.99)) });
-            if (stats.iops() > best_iops) {
-                best_iops = stats.iops();
-                ctx.result.summary["best_iops"] = best_iops;
-                ctx.result.summary["best_queue_depth"] = std::uint64_t { depth };
-                ctx.result.summary["best_threads"] = std::uint64_t { threads };
-            }
-        }
+    if (writes) {
+        ctx.result.summary["mode"] = std::string("preserve");
+        // Everything the writes touch lies in [0, written_range_bytes).
+        ctx.result.summary["written_range_bytes"] = region;
     }
-}
-
-void check_power_of_two(const BenchmarkContext& ctx, std::string_view key)
-{
-    if (!std::has_single_bit(ctx.params.unsigned_value(key)))
-        throw ParameterError(std::string(key), "must be a power of two");
-}
-
-void run_checked(BenchmarkContext& ctx)
-{
-    check_power_of_two(ctx, "max_queue_depth");
-    check_power_of_two(ctx, "max_threads");
-    run(ctx);
+    run_qd_grid(ctx.recorder, ctx.result, grid, ctx.params.unsigned_value("seed"), [&](const QdCell& cell) {
+        return writes ? preserved_write_cell(ctx, cell, region) : read_cell(ctx, cell, region);
+    });
 }
 
 } // namespace
 
 BenchmarkInfo queue_depth_sweep()
 {
-    std::vector<ParamSpec> params {
-        unsigned_param("block_size", "Bytes per read; 0 means the logical block size.", 4 * KiB, 0, max_request_size),
-        unsigned_param("max_queue_depth", "Largest queue depth per thread (a power of two).", 128, 1, 1024),
-        unsigned_param("max_threads", "Largest thread count (a power of two).", 8, 1, 64),
-        text_param("pattern", "Where the reads go: random offsets, or sequential (each thread its own stream).",
-                   "random", { "random", "sequential" }),
-    };
+    std::vector<ParamSpec> params = qd_sweep_params(
+        bool_param("writes",
+                   "Write instead of read, keeping the data: each batch of a cell's requests is read first (not "
+                   "timed), written back unchanged and synced; the writes and the sync are timed. Needs the write "
+                   "permission and an unused device.",
+                   false),
+        true);
     for (auto& spec : timed_run_params(1.0, 0.2))
         params.push_back(std::move(spec));
-    return {
+    BenchmarkInfo info {
         "qd-sweep",
         "Queue depth sweep",
         "Random (or sequential) reads at queue depths 1, 2, 4 .. max_queue_depth on 1, 2, 4 .. max_threads "
         "threads, tiobench's matrix; series of IOPS and p99 latency against queue depth, one pair per thread "
-        "count. Cells of more than 1024 reads in flight (or 1 GiB of buffers) are left out, with a note.",
+        "count. With writes=true the cells write instead, keeping the data (preserve mode, each batch synced). "
+        "Cells of more than 1024 requests in flight (or 1 GiB of buffers; 64 MiB when writing) are left out, "
+        "with a note.",
         with_common_params(std::move(params)),
-        run_checked,
+        run,
     };
+    info.writes_when = contract::kinds::writes_when(info.kind); // one name for daemon and clients
+    return info;
 }
 
 } // namespace diskbench::engine::benchmarks

@@ -54,7 +54,7 @@ private:
 std::vector<ParamSpec> timed_run_params(double duration_s, double warmup_s)
 {
     return {
-        unsigned_param("region_size", "Bytes from the start of the device the reads stay in (the test area).", GiB, 1,
+        unsigned_param("region_size", "Bytes from the start of the device the tests stay in (the test area).", GiB, 1,
                        1ULL << 60),
         real_param("duration_s", "Measured seconds per test.", duration_s, 0.05, 3600),
         real_param("warmup_s", "Unmeasured seconds before each test.", warmup_s, 0, 600),

@@ -1,0 +1,115 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The queue-depth sweep in a folder: tiobench's matrix (qd_sweep_support.hpp)
+// on a test file in the chosen folder, filled first (not timed), reading
+// or (`writes`) writing, each cell a warm-up and a timed run on the file.
+// In a folder the writes go to the benchmark's own file, so they need
+// nothing kept: each cell's writes end with an fdatasync inside its time,
+// as file-profile's do, and the file is dropped from the page cache after
+// them so a buffered run's next cell does not read memory. The file has no
+// name (or is unlinked at once), so it is gone when the job ends.
+#include "benchmarks.hpp"
+#include "qd_sweep_support.hpp"
+#include "test_file.hpp"
+#include "timed_run.hpp"
+
+#include "../clock.hpp"
+
+#include <fcntl.h>
+
+#include <fmt/format.h>
+
+namespace diskbench::engine::benchmarks {
+
+namespace {
+
+QdCellFigures file_cell(DirectoryContext& ctx, BenchmarkContext& on_file, const ScratchFile& file,
+                        std::uint64_t size, bool writes, const QdCell& cell)
+{
+    TimedRunPlan plan;
+    plan.test = cell.test;
+    plan.region = size;
+    plan.warmup_ns = seconds_to_ns(ctx.params.real("warmup_s"));
+    plan.duration_ns = seconds_to_ns(ctx.params.real("duration_s"));
+    plan.max_bytes = ctx.params.unsigned_value("max_bytes");
+    plan.seed = cell.seed;
+    plan.data_seed = cell.seed;
+    plan.progress_before = cell.progress_before;
+    plan.progress_share = cell.progress_share;
+    plan.direction = writes ? IoDirection::Write : IoDirection::Read;
+    try {
+        IoRunStats stats = timed_run(on_file, plan);
+        if (writes) {
+            // The sync is the writes' last part: a volatile cache below
+            // (or the page cache of a buffered run) must not count as done.
+            if (!stats.cancelled && stats.operations > 0) {
+                sync_data(file.target);
+                stats.finished_ns = monotonic_ns();
+            }
+            ::posix_fadvise(file.target.fd.get(), 0, 0, POSIX_FADV_DONTNEED);
+        }
+        return { stats.iops(), to_us(stats.latency.percentile(0.99)), stats.cancelled };
+    } catch (const IoError& error) {
+        throw explained(ctx, error);
+    }
+}
+
+void run(DirectoryContext& ctx)
+{
+    const auto block = static_cast<std::uint32_t>(ctx.params.unsigned_value("block_size"));
+    if (block % 512 != 0)
+        throw ParameterError("block_size", "must be a multiple of 512 bytes");
+    const bool writes = ctx.params.boolean("writes");
+    const QdGrid grid = plan_qd_grid(ctx.params, ctx.recorder, block, false);
+    const std::uint64_t size = test_file_size(ctx, block, "block_size");
+    if (ctx.plan_only)
+        return;
+
+    const bool want_direct = ctx.params.boolean("direct");
+    ScratchFile file = open_scratch_file(ctx, want_direct, size);
+    if (file.direct && block % file.target.logical_block != 0)
+        throw ParameterError("block_size", fmt::format("{} is not a multiple of this filesystem's {}-byte direct I/O "
+                                                       "alignment", format_bytes(block), file.target.logical_block));
+    explain_cache_mode(ctx, want_direct, file.direct, BufferedUse::Profile);
+    ctx.result.summary["file_size_bytes"] = size;
+    fill_test_file(ctx, file, size, nullptr);
+    if (ctx.cancel.cancelled())
+        return;
+
+    BenchmarkContext on_file { file.target, ctx.params, ctx.recorder, ctx.result, ctx.cancel, ctx.io };
+    run_qd_grid(
+        ctx.recorder, ctx.result, grid, ctx.params.unsigned_value("seed"),
+        [&](const QdCell& cell) { return file_cell(ctx, on_file, file, size, writes, cell); }, test_file_fill_share,
+        1.0 - test_file_fill_share);
+}
+
+} // namespace
+
+BenchmarkInfo file_qd_sweep()
+{
+    std::vector<ParamSpec> params = qd_sweep_params(bool_param(
+        "writes",
+        "Write instead of read: the cells overwrite the test file in place, each cell's writes synced within its "
+        "time.",
+        false),
+        false);
+    params.push_back(test_file_size_param());
+    params.push_back(direct_param());
+    params.push_back(real_param("duration_s", "Measured seconds per test.", 1.0, 0.05, 3600));
+    params.push_back(real_param("warmup_s", "Unmeasured seconds before each test.", 0.2, 0, 600));
+    params.push_back(unsigned_param("max_bytes", "Also stop a test after this many bytes (0: time only).", 0, 0,
+                                    1ULL << 60));
+    return {
+        "file-qd-sweep",
+        "Queue depth sweep",
+        "The queue depth sweep on a test file in the chosen folder: the file is filled first (not timed), then "
+        "random (or sequential) reads, or writes with writes=true, at queue depths 1, 2, 4 .. max_queue_depth on "
+        "1, 2, 4 .. max_threads threads (O_DIRECT where the filesystem allows it), each cell a warm-up and a timed "
+        "run; series of IOPS and p99 latency against queue depth, one pair per thread count. The file has no name "
+        "and vanishes when the run ends, even if it crashes.",
+        with_common_params(std::move(params)),
+        nullptr,
+        run,
+    };
+}
+
+} // namespace diskbench::engine::benchmarks
