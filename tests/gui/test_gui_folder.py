@@ -169,16 +169,23 @@ class FolderGuiTest(gui_stack.GuiTestCase):
         # Bars are solid blocks, which series_pixels() leaves out as
         # widgets: for them, many series-coloured pixels in all (the Start
         # button and the progress bar are about 10000).
+        # The queue-depth sweep's writes on a test file: its curves per
+        # thread count, as on the device's page.
+        qd_sweep = (('file_size', 16 * MiB), ('max_queue_depth', 4), ('max_threads', 2), ('duration_s', '<0.1>'),
+                    ('warmup_s', '<0.0>'), ('writes', '<true>'))
         for kind, params, drawn in (
                 ('structure', (('directories', 100), ('files', 100)), 'bars'),
                 ('small-files', (('directories', 100), ('files', 100)), 'bars'),
                 ('write-sweep', (('amount_per_size', MiB), ('min_block', 64 * 1024), ('max_block', MiB)), 'lines'),
-                ('mixed-load', (('threads', 1), ('file_size', 160 * MiB)), 'lines')):
+                ('mixed-load', (('threads', 1), ('file_size', 160 * MiB)), 'lines'),
+                ('file-qd-sweep', qd_sweep, 'lines')):
             with self.subTest(kind=kind):
                 self.gui.activate('show-page', kind)
                 self.gui.wait_status(kind, states=('idle',), min_points=0, timeout=20)
                 for key, value in params:
-                    self.gui.activate_action('set-parameter', f"('{key}', <uint64 {value}>)")
+                    # Numbers are sizes and counts (uint64) unless given as a variant's text.
+                    variant = value if isinstance(value, str) else f'<uint64 {value}>'
+                    self.gui.activate_action('set-parameter', f"('{key}', {variant})")
                 self.gui.activate('run-benchmark', kind)
                 got_kind, state, points = self.gui.wait_status(kind, timeout=180)
                 self.assertEqual((got_kind, state), (kind, 'finished'))

@@ -94,11 +94,11 @@ SavedValueMap short_run(std::string_view kind)
         p["size"] = std::int64_t { 16 * MiB };
     if (kind == kinds::profile || kind == kinds::qd_sweep)
         p["region_size"] = std::int64_t { 32 * MiB };
-    if (kind == kinds::qd_sweep) {
+    if (kind == kinds::qd_sweep || kind == kinds::file_qd_sweep) {
         p["max_queue_depth"] = std::int64_t { 2 };
         p["max_threads"] = std::int64_t { 2 };
     }
-    if (kind == kinds::file_profile)
+    if (kind == kinds::file_profile || kind == kinds::file_qd_sweep)
         p["file_size"] = std::int64_t { 16 * MiB };
     return p;
 }
@@ -110,7 +110,7 @@ bool have_fio()
 
 } // namespace
 
-TEST_CASE("every fio line of the read kinds and file-profile runs", "[fio]")
+TEST_CASE("every fio line of the read kinds, file-profile and file-qd-sweep runs", "[fio]")
 {
     // fio is one of the test packages (.ci/debian-packages): missing, the
     // test fails and says so instead of passing without running anything.
@@ -131,9 +131,11 @@ TEST_CASE("every fio line of the read kinds and file-profile runs", "[fio]")
     };
     for (const std::string_view kind : kinds::all) {
         // The write kinds' lines write: on a device they destroy it, and
-        // the folder kinds' dd loops run minutes; file-profile's own
-        // lines write only their own file, which --unlink removes.
-        if (kinds::writes_device(kind) || (kinds::in_folder(kind) && kind != kinds::file_profile))
+        // the folder kinds' dd loops run minutes; file-profile's and
+        // file-qd-sweep's own lines write only their own file, which
+        // --unlink removes.
+        if (kinds::writes_device(kind)
+            || (kinds::in_folder(kind) && kind != kinds::file_profile && kind != kinds::file_qd_sweep))
             continue;
         INFO(kind);
         const std::string target = kinds::in_folder(kind) ? folder.path : device;
@@ -154,6 +156,20 @@ TEST_CASE("every fio line of the read kinds and file-profile runs", "[fio]")
     SavedValueMap sequential = short_run(kinds::qd_sweep);
     sequential["pattern"] = std::string("sequential");
     run_all(describe_benchmark("qd-sweep", sequential, device, 4096));
+    // The folder sweep's writes (randwrite with its end_fsync); the
+    // device's keep the data, which fio cannot: no lines, and said so.
+    SavedValueMap writes = short_run(kinds::file_qd_sweep);
+    writes["writes"] = true;
+    const BenchmarkDescription folder_writes = describe_benchmark("file-qd-sweep", writes, folder.path, 4096);
+    REQUIRE(folder_writes.fio_commands.size() == 4);
+    CHECK(folder_writes.fio_commands[0].find("--rw=randwrite") != std::string::npos);
+    CHECK(folder_writes.fio_commands[0].find("--end_fsync=1") != std::string::npos);
+    run_all(folder_writes);
+    SavedValueMap device_writes = short_run(kinds::qd_sweep);
+    device_writes["writes"] = true;
+    const BenchmarkDescription kept = describe_benchmark("qd-sweep", device_writes, device, 4096);
+    CHECK(kept.fio_commands.empty());
+    CHECK(kept.what.find("fio has no write that keeps the data") != std::string::npos);
     CHECK(ran > 30);
     // --unlink=1: file-profile's fio runs leave no file behind.
     CHECK_FALSE(g_file_test((folder.path + "/diskbench-fio.tmp").c_str(), G_FILE_TEST_EXISTS));
