@@ -8,6 +8,7 @@
 #include "session_start.hpp"
 #include "text_agent.hpp"
 
+#include "contract/benchmark_kinds.hpp"
 #include "contract/error_names.hpp"
 #include "results/folder.hpp"
 #include "results/job_result.hpp"
@@ -49,9 +50,13 @@ std::optional<Target> resolve_target(DaemonSession& session, const client::Bench
     const client::DeviceEntry* device = session.client().device_by_node(argument);
     if (!device) {
         struct stat facts {};
-        if (::stat(argument.c_str(), &facts) == 0 && S_ISDIR(facts.st_mode))
+        if (::stat(argument.c_str(), &facts) == 0 && S_ISDIR(facts.st_mode)) {
+            std::string folder_kinds;
+            for (const std::string_view kind : contract::kinds::folder_kinds)
+                folder_kinds += (folder_kinds.empty() ? "" : ", ") + std::string(kind);
             print_error(printf_text(_("%s runs on a device, not in a folder; folder benchmarks: %s"), info.kind.c_str(),
-                                    "file-rw, write-sweep, structure, small-files, mixed-load"));
+                                    folder_kinds.c_str()));
+        }
         else
             print_error(printf_text(_("%s is not a device diskbenchd offers (see: diskbenchctl devices)"),
                                     argument.c_str()));

@@ -180,7 +180,7 @@ std::optional<ScheduledConfig> parse_scheduled_config(const std::string& text, c
         if (g_key_file_has_group(file.get(), group.c_str())) {
             std::unique_ptr<gchar*, StrvFree> keys(g_key_file_get_keys(file.get(), group.c_str(), nullptr, nullptr));
             for (gchar** k = keys.get(); *k; ++k) {
-                // The overview's opt-in write rate writes: never here.
+                // A read kind's opt-in writes (writes_when): never here.
                 if (!contract::kinds::writes_when(kind).empty() && *k == contract::kinds::writes_when(kind)) {
                     error = printf_text(_("%s: [%s]: %s= would write to the device (scheduled runs never write)"),
                                         name.c_str(), group.c_str(), *k);

@@ -11,6 +11,7 @@
 #include "results/result_checks.hpp"
 #include "types/saved_values.hpp"
 #include "text/printf_text.hpp"
+#include "contract/benchmark_kinds.hpp"
 #include "contract/job_states.hpp"
 
 #include <glib/gi18n-lib.h>
@@ -75,7 +76,10 @@ bool BenchmarkPageView::can_start()
 
 std::string BenchmarkPageView::summary_of(const SavedValueMap& summary) const
 {
-    return page_.target == PageTarget::Device ? device_summary_text(page_.kind, summary) : summary_line(summary);
+    // The folder's queue-depth sweep says its best cell as the device's does.
+    return page_.target == PageTarget::Device || page_.kind == contract::kinds::file_qd_sweep
+        ? device_summary_text(page_.kind, summary)
+        : summary_line(summary);
 }
 
 const JobEntry* BenchmarkPageView::live_job() const

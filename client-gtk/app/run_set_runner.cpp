@@ -70,8 +70,9 @@ void RunSetRunner::start_next()
     awaiting_kind_ = kind;
     job_path_.clear();
     host_.set_changed();
-    // A set only reads: the overview's opt-in write rate stays off, whatever
-    // its page says (contract::kinds::writes_when).
+    // A set only reads: a read kind's opt-in writes (the overview's write
+    // rate, the QD sweep's writes) stay off, whatever its page says
+    // (contract::kinds::writes_when).
     SavedValueMap forced;
     if (const std::string_view write = contract::kinds::writes_when(kind); !write.empty())
         forced[std::string(write)] = false;

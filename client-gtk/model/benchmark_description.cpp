@@ -154,8 +154,9 @@ void describe_qd_sweep(BenchmarkDescription& d, bool in_folder, const SavedValue
                          number_of(p, "warmup_s", 0.2), bytes(area).c_str());
     if (in_folder) {
         d.what += " "
-            + std::string(_("The area is a test file written into the folder first (not timed); writes overwrite it "
-                            "in place, each cell's writes synced within its time."));
+            + std::string(writes ? _("The area is a test file written into the folder first (not timed); writes "
+                                     "overwrite it in place, each cell's writes synced within its time.")
+                                 : _("The area is a test file written into the folder first (not timed)."));
     } else if (writes) {
         d.what += " "
             + std::string(_("Each batch of writes first reads its blocks (not timed) and writes the same bytes back, "

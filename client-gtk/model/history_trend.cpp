@@ -18,8 +18,11 @@ std::vector<TrendChoice> trend_choices(const std::vector<const RecentResult*>& l
     std::vector<TrendChoice> choices;
     for (const RecentResult* entry : listed)
         for (HeadlineFigure& figure : headline_figures(entry->result.kind, entry->result.summary)) {
+            // By label too: a queue-depth sweep's best IOPS reading and its
+            // best writing are two trends under one key.
             const bool known = std::any_of(choices.begin(), choices.end(), [&](const TrendChoice& choice) {
-                return choice.kind == entry->result.kind && choice.figure.key == figure.key;
+                return choice.kind == entry->result.kind && choice.figure.key == figure.key
+                    && choice.figure.label == figure.label;
             });
             if (!known)
                 choices.push_back({ entry->result.kind, std::move(figure) });
@@ -88,6 +91,13 @@ std::vector<TrendPoint> trend_points(const std::vector<const RecentResult*>& lis
     std::vector<TrendPoint> points;
     for (const RecentResult* entry : listed) {
         if (entry->result.kind != choice.kind)
+            continue;
+        // Not a run whose figure of that key means another thing (a sweep
+        // that wrote, on the trend of one that read).
+        const std::vector<HeadlineFigure> figures = headline_figures(entry->result.kind, entry->result.summary);
+        if (std::any_of(figures.begin(), figures.end(), [&](const HeadlineFigure& figure) {
+                return figure.key == choice.figure.key && figure.label != choice.figure.label;
+            }))
             continue;
         const double value = number_of(entry->result.summary, choice.figure.key.c_str(), NAN);
         if (std::isfinite(value))

@@ -69,8 +69,8 @@ struct BenchmarkInfo {
     // from open_target_for_write).
     bool writes_device = false;
     // A read kind that writes only when asked: the boolean parameter that
-    // makes it write (the overview's `write`, GNOME Disks' opt-in write
-    // rate, in preserve mode). With it true, the run is a DeviceWrite in
+    // makes it write, in preserve mode (the overview's `write`, GNOME Disks'
+    // opt-in write rate; the queue-depth sweep's `writes`). With it true, the run is a DeviceWrite in
     // every respect (target_for): write authorization, the device unused,
     // an exclusive open for writing.
     std::string_view writes_when = {};

@@ -71,8 +71,9 @@ void Manager::StartBenchmark(sdbus::Result<sdbus::ObjectPath>&& result, sdbus::O
             throw make_error(ErrorCode::NotFound, "no device benchmark kind \"" + kind + "\" (see ListBenchmarks)");
         const system::DeviceFacts& facts = request->device;
         engine::check_benchmark(*request->benchmark, unopened_target(facts), request->options);
-        // The overview writes when asked to (writes_when): then it is a
-        // write in every respect below.
+        // A read kind that writes when asked to (writes_when: the
+        // overview's write rate, the queue-depth sweep's writes): then it
+        // is a write in every respect below.
         const bool writes = request->benchmark->target_for(request->parameters) == engine::TargetKind::DeviceWrite;
         if (writes)
             check_writable(facts, request->parameters, options_.system_places);

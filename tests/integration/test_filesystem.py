@@ -38,6 +38,8 @@ SMALL_RUNS = {
     'small-files': {'directories': ('t', 100), 'files': ('t', 100)},
     'file-profile': {'file_size': ('t', 16 * MiB), 'tests': ('s', 'SEQ1M Q1T1'), 'mix': ('s', ''),
                      'duration_s': ('d', 0.1), 'warmup_s': ('d', 0.0), 'interval_s': ('d', 0.0)},
+    'file-qd-sweep': {'file_size': ('t', 16 * MiB), 'max_queue_depth': ('t', 2), 'max_threads': ('t', 2),
+                      'writes': ('b', True), 'duration_s': ('d', 0.05), 'warmup_s': ('d', 0.0)},
 }
 # Long enough to be caught mid-run (many small synced writes); the tests end
 # it by closing the client, which cancels the job.

@@ -39,8 +39,18 @@ ValueMap small_run(std::string_view kind)
                  { "access_reads", std::uint64_t { 20 } } };
     if (kind == "profile")
         return { { "tests", std::string("RND4K Q4T2") }, { "duration_s", 0.05 }, { "warmup_s", 0.0 } };
+    // The sweep's writes (preserve mode, opened for writing by
+    // target_for): their copies and several workers are counted too; its
+    // reads are timed runs as the profile's.
     if (kind == "qd-sweep")
         return { { "duration_s", 0.05 },
+                 { "warmup_s", 0.0 },
+                 { "writes", true },
+                 { "max_threads", std::uint64_t { 2 } },
+                 { "max_queue_depth", std::uint64_t { 2 } } };
+    if (kind == "file-qd-sweep")
+        return { { "file_size", 16 * MiB },
+                 { "duration_s", 0.05 },
                  { "warmup_s", 0.0 },
                  { "max_threads", std::uint64_t { 2 } },
                  { "max_queue_depth", std::uint64_t { 2 } } };
@@ -174,8 +184,9 @@ Outcome run_kind(const BenchmarkInfo& info, const ScratchDir& dir, ResourceBudge
             outcome = { "", audit.checks, audit.worst_excess, audit.most_reserved };
         } else {
             const auto file = dir.path() / "target";
-            const Target target = info.target() == TargetKind::DeviceWrite ? open_target_for_write(file.string())
-                                                                           : open_target_for_read(file.string());
+            const Target target = info.target_for(params) == TargetKind::DeviceWrite
+                ? open_target_for_write(file.string())
+                : open_target_for_read(file.string());
             ThreadAudit audit(budget, user_threads());
             run_benchmark(info, target, params, &audit, cancel, &budget);
             outcome = { "", audit.checks, audit.worst_excess, audit.most_reserved };

@@ -222,6 +222,29 @@ TEST_CASE("history: the trend of one figure, oldest first, one point per result 
     CHECK(close[0] != close[1]);
 }
 
+TEST_CASE("history: a queue-depth sweep that wrote is a trend of its own, not a point on the reads'",
+          "[client-model]")
+{
+    const auto results = kept({
+        result("qd-sweep", disk("S1", "/dev/sdb"), monday_us, { { "best_iops", 90000.0 }, { "direction", std::string("read") } }),
+        result("qd-sweep", disk("S1", "/dev/sdb"), monday_us + day_us,
+               { { "best_iops", 30000.0 }, { "direction", std::string("write") } }),
+        result("qd-sweep", disk("S1", "/dev/sdb"), monday_us + 2 * day_us, { { "best_iops", 95000.0 } }), // before 0.13
+    });
+    const auto listed = history_of(results, { disk("S1", "/dev/sdb"), {} });
+    const auto choices = trend_choices(listed);
+    REQUIRE(choices.size() == 2);
+    CHECK(choices[0].figure.label == "best IOPS");
+    CHECK(choices[1].figure.label == "best write IOPS");
+    const auto reads = trend_points(listed, choices[0]);
+    REQUIRE(reads.size() == 2);
+    CHECK(reads[0].value == 90000.0);
+    CHECK(reads[1].value == 95000.0);
+    const auto writes = trend_points(listed, choices[1]);
+    REQUIRE(writes.size() == 1);
+    CHECK(writes[0].value == 30000.0);
+}
+
 TEST_CASE("history: deleting a kept result removes its file; undo puts it back", "[client-model]")
 {
     TempDir dir;

@@ -196,28 +196,34 @@ TEST_CASE("the queue-depth sweep's preserving writes leave out the cells whose c
     {
         LoopDevice loop(backing, 4096);
         const Target target = open_target_for_write(loop.path());
-        // 1 MiB blocks: 64 in flight are 64 MiB (the most kept), 128 are
-        // more; reading, the same grid runs whole (1 GiB of buffers).
+        // 128 KiB blocks: 512 in flight are 64 MiB (the most kept), more
+        // are left out writing; past 1024 in flight, reading and writing
+        // alike. Each cell a request or two (max_bytes).
         ValueMap params { { "writes", true },
-                          { "block_size", MiB },
-                          { "max_queue_depth", std::uint64_t { 128 } },
+                          { "block_size", 128 * 1024 },
+                          { "max_queue_depth", std::uint64_t { 1024 } },
                           { "max_threads", std::uint64_t { 2 } },
                           { "pattern", std::string("sequential") },
                           { "duration_s", 0.05 },
                           { "warmup_s", 0.0 },
-                          { "max_bytes", 2 * MiB },
+                          { "max_bytes", 256 * 1024 },
                           { "region_size", std::uint64_t { 16 * MiB } } };
         const Result writing = run("qd-sweep", target, params);
-        // 1 thread: QD 1..128 but 128; 2 threads: QD 1..32.
-        CHECK(std::get<std::uint64_t>(writing.summary.at("cells")) == 7 + 6);
-        REQUIRE(writing.notes.size() == 1);
-        CHECK(writing.notes[0].find("3 combinations") != std::string::npos);
-        CHECK(writing.notes[0].find("64 MiB of the device's data") != std::string::npos);
-        CHECK(series_named(writing, "iops-t1").points.back().x == 64);
+        // 1 thread: QD 1..512 of 1..1024; 2 threads: QD 1..256 (512 is
+        // too much to keep, 1024 too many in flight). Each reason its note.
+        CHECK(std::get<std::uint64_t>(writing.summary.at("cells")) == 10 + 9);
+        REQUIRE(writing.notes.size() == 2);
+        CHECK(writing.notes[0].starts_with("1 combinations"));
+        CHECK(writing.notes[0].find("1024 reads") != std::string::npos);
+        CHECK(writing.notes[1].starts_with("2 combinations"));
+        CHECK(writing.notes[1].find("64 MiB of the device's data") != std::string::npos);
+        CHECK(series_named(writing, "iops-t1").points.back().x == 512);
+        CHECK(series_named(writing, "iops-t2").points.back().x == 256);
         params["writes"] = false;
         const Result reading = run("qd-sweep", target, params);
-        CHECK(std::get<std::uint64_t>(reading.summary.at("cells")) == 8 + 8);
-        CHECK(reading.notes.empty());
+        CHECK(std::get<std::uint64_t>(reading.summary.at("cells")) == 11 + 10);
+        REQUIRE(reading.notes.size() == 1);
+        CHECK(reading.notes[0].starts_with("1 combinations"));
     }
     CHECK(sha256(backing) == before);
 }

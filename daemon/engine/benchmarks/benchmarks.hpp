@@ -6,9 +6,10 @@
 // One function per benchmark kind, each in its own file; the registry in
 // benchmark.cpp lists them. The device benchmarks only read from the
 // target, except the device write benchmarks (writes_device, or a read
-// kind's writes_when, on a target from open_target_for_write); the filesystem benchmarks write, but only
-// unnamed files in their FilesystemScope's scratch directory, or (structure,
-// small-files) a tree below it that they remove again.
+// kind's writes_when, on a target from open_target_for_write); the
+// filesystem benchmarks write, but only unnamed files in their
+// FilesystemScope's scratch directory, or (structure, small-files) a tree
+// below it that they remove again.
 namespace diskbench::engine::benchmarks {
 
 BenchmarkInfo overview();

@@ -97,7 +97,12 @@ BatchedWriteStats batched_writes(BenchmarkContext& ctx, const BatchedWritePlan& 
     const std::size_t in_flight = std::size_t { plan.queue_depth } * workers;
     const std::size_t largest_batch
         = std::max<std::size_t>(in_flight, static_cast<std::size_t>(max_preserved_batch_bytes / plan.block));
-    std::size_t batch_size = plan.fixed_batch ? plan.fixed_batch : std::min<std::size_t>(largest_batch, 4 * in_flight);
+    // A run bounded by time starts with one request per slot in flight: on
+    // a slow device (a USB stick's ten random writes a second) a first
+    // batch of four times that could take the whole time and more.
+    std::size_t batch_size = plan.fixed_batch ? plan.fixed_batch
+        : plan.time_limit_ns != 0             ? in_flight
+                                              : std::min<std::size_t>(largest_batch, 4 * in_flight);
 
     IoRunSpec spec;
     spec.workers = workers;
@@ -145,7 +150,8 @@ BatchedWriteStats batched_writes(BenchmarkContext& ctx, const BatchedWritePlan& 
             deal_out(preserved->reads(), dealt);
             spec.make_source = [&](unsigned worker) { return std::make_unique<ListSource>(dealt[worker]); };
             spec.observer = nullptr;
-            spec.measured = false; // not timed, see above
+            spec.time_limit_ns = 0; // every copy read whole before its write
+            spec.measured = false;  // not timed, see above
             if (ctx.io.run(ctx.target, spec).cancelled)
                 break;
         }
@@ -157,6 +163,9 @@ BatchedWriteStats batched_writes(BenchmarkContext& ctx, const BatchedWritePlan& 
         spec.data_seed = plan.data_seed ^ batch;
         deal_out(requests, dealt);
         spec.make_source = [&](unsigned worker) { return std::make_unique<ListSource>(dealt[worker]); };
+        // The writes stop at the time limit too; a request never sent keeps
+        // its bytes as they are (its read copy is simply dropped).
+        spec.time_limit_ns = plan.time_limit_ns != 0 ? plan.time_limit_ns - stats.measured_ns : 0;
         const IoRunStats written = ctx.io.run(ctx.target, spec);
         // The sync belongs to the measurement: a write is only done when it
         // is on the medium, not in the device's cache.

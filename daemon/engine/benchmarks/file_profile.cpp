@@ -33,7 +33,6 @@ namespace diskbench::engine::benchmarks {
 
 namespace {
 
-
 // Every write of a `data=zeros` run sends these bytes: one zeroed buffer
 // for all requests, which only the kernel reads. (A mixed run's reads land
 // in it too; they read zeros, as the file holds nothing else.)

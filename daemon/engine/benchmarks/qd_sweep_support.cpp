@@ -58,17 +58,22 @@ QdGrid plan_qd_grid(const ParameterSet& params, Recorder& recorder, std::uint32_
                                                        format_bytes(contract::kinds::max_preserved_bytes)));
     grid.depths = powers_of_two(1, static_cast<std::uint32_t>(params.unsigned_value("max_queue_depth")));
     grid.thread_counts = powers_of_two(1, static_cast<std::uint32_t>(params.unsigned_value("max_threads")));
-    std::uint64_t left_out = 0;
+    // Each reason its own note: past the in-flight limits, or (writing
+    // back) only past what the copies may keep.
+    std::uint64_t past_in_flight = 0, past_preserved = 0;
     for (std::uint32_t threads : grid.thread_counts)
-        for (std::uint32_t depth : grid.depths)
-            left_out += grid.runs(threads, depth) ? 0 : 1;
-    if (left_out > 0) {
-        if (preserve)
-            recorder.note({ "qd-sweep-cells-left-out-preserve",
-                            { { "cells", left_out }, { "limit", format_bytes(contract::kinds::max_preserved_bytes) } } });
-        else
-            recorder.note({ "qd-sweep-cells-left-out", { { "cells", left_out }, { "limit", max_reads_in_flight } } });
-    }
+        for (std::uint32_t depth : grid.depths) {
+            if (!contract::kinds::qd_sweep_cell_runs(threads, depth, block))
+                ++past_in_flight;
+            else if (!grid.runs(threads, depth))
+                ++past_preserved;
+        }
+    if (past_in_flight > 0)
+        recorder.note({ "qd-sweep-cells-left-out", { { "cells", past_in_flight }, { "limit", max_reads_in_flight } } });
+    if (past_preserved > 0)
+        recorder.note({ "qd-sweep-cells-left-out-preserve",
+                        { { "cells", past_preserved },
+                          { "limit", format_bytes(contract::kinds::max_preserved_bytes) } } });
     return grid;
 }
 

@@ -39,15 +39,15 @@ QdCellFigures read_cell(BenchmarkContext& ctx, const QdCell& cell, std::uint64_t
 // A cell's requests, batch by batch: request i of a batch from thread
 // i % threads's stream (batched_writes deals them out that way), random
 // places in the region or each thread's own slice of it, round and round.
+// The warm-up and the measured run draw from the same streams, as
+// timed_run's reads do.
 class CellRequests {
 public:
-    CellRequests(const QdCell& cell, std::uint64_t region, std::uint64_t max_bytes)
-        : block_(cell.test.block), limit_(max_bytes ? std::max<std::uint64_t>(1, max_bytes / cell.test.block) : 0)
+    CellRequests(const QdCell& cell, std::uint64_t region) : block_(cell.test.block), generator_(cell.seed)
     {
         const unsigned threads = cell.test.threads;
         if (cell.test.random) {
-            generator_ = std::make_unique<Xoshiro256StarStar>(cell.seed);
-            streams_.push_back(std::make_unique<RandomSource>(*generator_, 0, region, block_, block_));
+            streams_.push_back(std::make_unique<RandomSource>(generator_, 0, region, block_, block_));
             return;
         }
         std::uint64_t slice = region / threads;
@@ -58,15 +58,22 @@ public:
             else
                 streams_.push_back(std::make_unique<SequentialSource>(i * slice, (i + 1) * slice, block_, true));
         }
-        threads_ = threads;
+    }
+
+    // From here on at most `max_bytes` (0: no bound), counted per thread as
+    // timed_run counts them: each thread max_bytes / block / threads, at
+    // least one.
+    void limit(std::uint64_t max_bytes, unsigned threads)
+    {
+        issued_ = 0;
+        limit_ = max_bytes ? std::max<std::uint64_t>(1, max_bytes / block_ / threads) * threads : 0;
     }
 
     void next_batch(std::vector<IoRequest>& requests, std::size_t count)
     {
         for (std::size_t i = 0; i < count && (limit_ == 0 || issued_ < limit_); ++i, ++issued_) {
             IoRequest request;
-            RequestSource& stream = *streams_[threads_ > 1 ? i % threads_ : 0];
-            if (!stream.next(request))
+            if (!streams_[i % streams_.size()]->next(request))
                 return;
             requests.push_back(request);
         }
@@ -74,10 +81,9 @@ public:
 
 private:
     std::uint32_t block_;
-    std::uint64_t limit_;
+    std::uint64_t limit_ = 0;
     std::uint64_t issued_ = 0;
-    unsigned threads_ = 1;
-    std::unique_ptr<Xoshiro256StarStar> generator_;
+    Xoshiro256StarStar generator_;
     std::vector<std::unique_ptr<RequestSource>> streams_;
 };
 
@@ -86,6 +92,7 @@ QdCellFigures preserved_write_cell(BenchmarkContext& ctx, const QdCell& cell, st
     const std::uint64_t warmup_ns = seconds_to_ns(ctx.params.real("warmup_s"));
     const std::uint64_t duration_ns = seconds_to_ns(ctx.params.real("duration_s"));
     const double total_ns = static_cast<double>(warmup_ns + duration_ns);
+    CellRequests requests(cell, region);
     BatchedWritePlan plan;
     plan.mode = WriteMode::Preserve;
     plan.workers = cell.test.threads;
@@ -93,6 +100,7 @@ QdCellFigures preserved_write_cell(BenchmarkContext& ctx, const QdCell& cell, st
     plan.block = cell.test.block;
     plan.random = cell.test.random;
     plan.phase = cell.test.label();
+    plan.next_batch = [&](std::vector<IoRequest>& batch, std::size_t count) { requests.next_batch(batch, count); };
     // The bar moves with the time written, warm-up included (the reads
     // before each batch take about as long again, unseen).
     std::uint64_t done_ns = 0;
@@ -102,15 +110,12 @@ QdCellFigures preserved_write_cell(BenchmarkContext& ctx, const QdCell& cell, st
                                   + cell.progress_share * std::min(1.0, static_cast<double>(done_ns) / total_ns));
     };
     if (warmup_ns > 0) {
-        CellRequests warmup(cell, region, 0);
-        plan.next_batch = [&](std::vector<IoRequest>& requests, std::size_t count) { warmup.next_batch(requests, count); };
         plan.time_limit_ns = warmup_ns;
         plan.measured = false;
         if (batched_writes(ctx, plan).cancelled)
             return { 0, 0, true };
     }
-    CellRequests measured(QdCell { cell.test, ~cell.seed, 0, 0 }, region, ctx.params.unsigned_value("max_bytes"));
-    plan.next_batch = [&](std::vector<IoRequest>& requests, std::size_t count) { measured.next_batch(requests, count); };
+    requests.limit(ctx.params.unsigned_value("max_bytes"), cell.test.threads);
     plan.time_limit_ns = duration_ns;
     plan.measured = true;
     const BatchedWriteStats stats = batched_writes(ctx, plan);

@@ -98,6 +98,8 @@ IoRunStats timed_run(BenchmarkContext& ctx, const TimedRunPlan& plan)
         const IoRunStats warmup = ctx.io.run(ctx.target, spec);
         if (warmup.cancelled)
             return warmup;
+        if (plan.after_warmup)
+            plan.after_warmup();
     }
 
     const double measured_share = plan.progress_share * static_cast<double>(plan.duration_ns) / total_ns;

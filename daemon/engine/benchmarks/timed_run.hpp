@@ -8,6 +8,8 @@
 #include "../benchmark_support.hpp"
 #include "profile_tests.hpp"
 
+#include <functional>
+
 namespace diskbench::engine::benchmarks {
 
 struct TimedRunPlan {
@@ -28,6 +30,9 @@ struct TimedRunPlan {
     const RequestBuffers* buffers = nullptr;
     // Also told of every measured completion (not of the warm-up's).
     CompletionObserver* observer = nullptr;
+    // Called between the warm-up and the measured run (not timed): a
+    // folder's writes sync the warm-up's there.
+    std::function<void()> after_warmup;
 };
 
 // Empty stats with cancelled set when cancelled during warm-up.
