@@ -46,7 +46,8 @@ void probe_block_device(Target& target)
 {
     std::uint64_t bytes = 0;
     if (::ioctl(target.fd.get(), BLKGETSIZE64, &bytes) != 0)
-        throw TargetError(Failure { "error-device-size-unreadable", { { "target", target.name }, { "reason", errno_text(errno) } } });
+        throw TargetError(
+            Failure { "error-device-size-unreadable", { { "target", target.name }, { "reason", errno_text(errno) } } });
     int logical = 0;
     unsigned int physical = 0;
     if (::ioctl(target.fd.get(), BLKSSZGET, &logical) != 0 || logical <= 0)
@@ -91,7 +92,8 @@ Target target_from_fd(UniqueFd fd, std::string name)
 
     const int flags = ::fcntl(target.fd.get(), F_GETFL);
     if (flags < 0)
-        throw TargetError(Failure { "error-invalid-descriptor", { { "target", target.name }, { "reason", errno_text(errno) } } });
+        throw TargetError(
+            Failure { "error-invalid-descriptor", { { "target", target.name }, { "reason", errno_text(errno) } } });
     if (!(flags & O_DIRECT))
         throw TargetError(Failure { "error-not-opened-direct", { { "target", target.name } } });
 
@@ -110,7 +112,8 @@ Target target_from_fd(UniqueFd fd, std::string name)
     target.memory_alignment = std::max(target.memory_alignment, target.logical_block);
     target.size -= target.size % target.logical_block;
     if (target.size == 0)
-        throw TargetError(Failure { "error-target-empty", { { "target", target.name }, { "block", target.logical_block } } });
+        throw TargetError(
+            Failure { "error-target-empty", { { "target", target.name }, { "block", target.logical_block } } });
     return target;
 }
 

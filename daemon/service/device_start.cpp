@@ -96,7 +96,8 @@ void Manager::start_authorized(const std::shared_ptr<StartRequest>& request)
     const system::DeviceFacts& asked = request->device;
     // `why`: the English of an error-reason-* failure, which a client translates as the refusal's {detail}.
     const auto replaced = [&asked](const std::string& why) {
-        return make_error(ErrorCode::NotFound, { "error-device-went-away", { { "device", asked.node }, { "detail", why } } });
+        return make_error(ErrorCode::NotFound,
+                          { "error-device-went-away", { { "device", asked.node }, { "detail", why } } });
     };
     try {
         // The world may have moved on while polkit was asked: a disk swapped

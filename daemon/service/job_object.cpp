@@ -200,7 +200,7 @@ std::string JobObject::public_error_message() const
         return error_message_;
     // Every engine error about a folder names it as the caller did
     // (target_name); nothing else in them is private.
-    static const std::string folder = "the folder";
+    static const std::string folder = contract::failure_english({ "error-the-folder" });
     std::string text = error_message_;
     for (std::size_t at = text.find(setup_.target_name); at != std::string::npos;
          at = text.find(setup_.target_name, at + folder.size()))

@@ -14,8 +14,9 @@ namespace {
 
 // Ids are stable API (clients look them up): add new ones, never rename.
 // Arguments in braces: see messages.hpp. {target} is a device's node, a
-// folder's or a file's name; {reason} is the system's error text
-// (strerror), in English; {key} names a parameter.
+// folder's or a file's name, or "the folder" (error-the-folder) in a
+// folder job's public error; {reason} is the system's error text
+// (strerror), in English.
 constexpr std::array catalogue {
     // Parameters (engine::ParameterError: the D-Bus error's message is "key: " and this).
     // TRANSLATORS: {expected} and {got} are a type's name such as "an unsigned integer".
@@ -106,6 +107,8 @@ constexpr std::array catalogue {
     MessageFormat { "error-not-a-folder", N_("{target} is not a folder") },
     MessageFormat { "error-folder-kernel-interface", N_("{target} is on {filesystem}, a kernel interface and not storage") },
     MessageFormat { "error-cannot-open-directory", N_("{target}: cannot open the directory: {reason}") },
+    // TRANSLATORS: what a folder benchmark's public error says instead of the folder's name ({target}).
+    MessageFormat { "error-the-folder", N_("the folder") },
 
     // The user's share (engine::LimitsError).
     MessageFormat { "error-budget-threads", N_("this run needs {threads} I/O threads and the user's other runs hold {held}; one user may have {limit} at once") },
@@ -218,8 +221,9 @@ constexpr std::array catalogue {
     MessageFormat { "error-bus-uid-unconfirmed", N_("the bus does not confirm the uid of {name}") },
 };
 
+// {target} too: a folder job's public error says "the folder" there (job_object.cpp).
 constexpr std::array nested_arguments { std::string_view("detail"), std::string_view("expected"),
-                                        std::string_view("got") };
+                                        std::string_view("got"), std::string_view("target") };
 
 std::string fallback_text(const Message& message)
 {

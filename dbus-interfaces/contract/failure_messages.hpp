@@ -20,9 +20,9 @@ namespace diskbench::contract {
 //
 // Sizes ("4 KiB"), paths, device names, parameter keys and strerror()
 // texts arrive as text arguments. An argument named in
-// nested_failure_arguments() holds the English of another catalogue
-// format (the failure an explanation wraps, a type's name), which a
-// client translates in turn.
+// nested_failure_arguments() may hold the English of another catalogue
+// format (the failure an explanation wraps, a type's name, "the folder"),
+// which a client translates in turn; any other text there stays as it is.
 
 // Every failure the daemon may report.
 std::span<const MessageFormat> failure_catalogue() noexcept;

@@ -83,7 +83,8 @@ TEST_CASE("engine failures map to the error a caller can act on", "[daemon-parts
 TEST_CASE("error names follow the documented table", "[daemon-parts]")
 {
     CHECK(error_name(ErrorCode::NotAuthorizedCanObtain) == "org.diskbench.DiskBench1.Error.NotAuthorizedCanObtain");
-    CHECK(make_error(ErrorCode::DeviceBusy, { "error-daemon-exiting" }).getName() == "org.diskbench.DiskBench1.Error.DeviceBusy");
+    CHECK(make_error(ErrorCode::DeviceBusy, { "error-daemon-exiting" }).getName()
+          == "org.diskbench.DiskBench1.Error.DeviceBusy");
     CHECK_FALSE(authorization_error(Authorization::Authorized, "a", ""));
     CHECK(authorization_error(Authorization::Challenge, "a", "")->getName()
           == "org.diskbench.DiskBench1.Error.NotAuthorizedCanObtain");

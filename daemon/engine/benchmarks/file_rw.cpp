@@ -45,7 +45,8 @@ void run(DirectoryContext& ctx)
     std::uint64_t size = fitted_amount(ctx.params, ctx.recorder, "size", room, block, "the file", "the free space");
     if (size < block)
         throw ParameterError("size",
-                             Failure { "error-less-than-one-block", { { "size", size }, { "block", format_bytes(block) } } });
+                             Failure { "error-less-than-one-block",
+                                       { { "size", size }, { "block", format_bytes(block) } } });
     size -= size % block; // whole blocks, so every direct write is aligned
     if (ctx.plan_only)
         return;

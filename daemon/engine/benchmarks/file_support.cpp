@@ -62,7 +62,8 @@ void sync_data(const Target& file)
         rc = ::fdatasync(file.fd.get());
     while (rc != 0 && errno == EINTR);
     if (rc != 0)
-        throw IoError(Failure { "error-fdatasync", { { "target", file.name }, { "reason", std::strerror(errno) } } }, errno);
+        throw IoError(Failure { "error-fdatasync", { { "target", file.name }, { "reason", std::strerror(errno) } } },
+                      errno);
 }
 
 IoError explained(const DirectoryContext& ctx, const IoError& error)

@@ -32,7 +32,8 @@ void run(BenchmarkContext& ctx)
     std::vector<ProfileTest> runnable;
     for (const auto& test : *tests) {
         if (test.block % ctx.target.logical_block != 0)
-            throw ParameterError("tests", Failure { "error-test-block-not-logical-multiple", { { "test", test.label() } } });
+            throw ParameterError("tests",
+                                 Failure { "error-test-block-not-logical-multiple", { { "test", test.label() } } });
         if (test.block > ctx.target.size) {
             // A preset test on a device smaller than its block: leave it
             // out and say so; a test the caller named is an error.
