@@ -12,6 +12,7 @@
 #include "contract/error_names.hpp"
 #include "results/folder.hpp"
 #include "results/job_result.hpp"
+#include "text/failure_text.hpp"
 #include "text/printf_text.hpp"
 #include "error_output.hpp"
 #include "text/terminal_text.hpp"
@@ -151,8 +152,8 @@ ExitCode cancel_command(const CommandLine& line)
     if (*reply) {
         // The app's texts speak of starting benchmarks; for a refused
         // cancel the daemon's own words say it better.
-        print_error(printf_text(_("cannot cancel job %s: %s (%s)"), line.args[0].c_str(), (*reply)->message.c_str(),
-                                (*reply)->name.c_str()));
+        print_error(printf_text(_("cannot cancel job %s: %s (%s)"), line.args[0].c_str(),
+                                client::localized_failure_text((*reply)->message).c_str(), (*reply)->name.c_str()));
         return exit_code_for_error((*reply)->name);
     }
     return exit_ok;

@@ -9,13 +9,18 @@
 
 #include <clocale>
 #include <cstdio>
+#include <cstdlib>
 
 using namespace diskbench::cli;
 
 int main(int argc, char** argv)
 {
     std::setlocale(LC_ALL, "");
-    bindtextdomain(GETTEXT_PACKAGE, DISKBENCH_LOCALEDIR);
+    // DISKBENCH_LOCALEDIR in the environment: the build tree's translations
+    // (po/), so the integration tests can run diskbenchctl in Czech before
+    // installing (as the app's main.cpp does for the GUI tests).
+    const char* localedir = std::getenv("DISKBENCH_LOCALEDIR");
+    bindtextdomain(GETTEXT_PACKAGE, localedir && *localedir ? localedir : DISKBENCH_LOCALEDIR);
     bind_textdomain_codeset(GETTEXT_PACKAGE, "UTF-8");
     textdomain(GETTEXT_PACKAGE);
     // The app's D-Bus layer logs odd replies with g_message; a command line

@@ -124,8 +124,8 @@ Result run_benchmark(const BenchmarkInfo& info, const Target& target, const Valu
         // mode's first read: refuse before any I/O instead.
         const int flags = ::fcntl(target.fd.get(), F_GETFL);
         if (flags < 0 || (flags & O_ACCMODE) != O_RDWR)
-            throw TargetError(fmt::format("{}: {} writes to the device, which was not opened for writing",
-                                          target.name, info.kind));
+            throw TargetError(Failure { "error-not-opened-for-writing",
+                                        { { "target", target.name }, { "kind", std::string(info.kind) } } });
     }
     IoRunner io(backend_preference(params), budget);
     storage::BlockCrossCheck cross_check(storage::Sysfs(), storage::checked_devices(storage::Sysfs(), target.fd.get()));

@@ -81,8 +81,8 @@ std::uint32_t checked_block_size(const BenchmarkContext& ctx, std::string_view k
     if (requested == 0)
         return static_cast<std::uint32_t>(logical);
     if (requested % logical != 0)
-        throw ParameterError(std::string(key), fmt::format("{} is not a multiple of the device's {}-byte logical block",
-                                                           requested, logical));
+        throw ParameterError(std::string(key), Failure { "error-not-device-logical-block-multiple",
+                                                         { { "value", requested }, { "logical_block", logical } } });
     if (requested > ctx.target.size && !ctx.params.given(key)) {
         // A default meant for real disks on a tiny device: use the largest
         // power of two that fits (a multiple of the logical block, since
@@ -93,11 +93,13 @@ std::uint32_t checked_block_size(const BenchmarkContext& ctx, std::string_view k
         return static_cast<std::uint32_t>(fitted);
     }
     if (requested > ctx.target.size)
-        throw ParameterError(std::string(key), fmt::format("{} is larger than the device ({})", format_bytes(requested),
-                                                           format_bytes(ctx.target.size)));
+        throw ParameterError(std::string(key), Failure { "error-larger-than-device",
+                                                         { { "size", format_bytes(requested) },
+                                                           { "device_size", format_bytes(ctx.target.size) } } });
     if (requested > max_request_size)
-        throw ParameterError(std::string(key), fmt::format("{} is larger than the {} limit", format_bytes(requested),
-                                                           format_bytes(max_request_size)));
+        throw ParameterError(std::string(key), Failure { "error-larger-than-limit",
+                                                         { { "size", format_bytes(requested) },
+                                                           { "limit", format_bytes(max_request_size) } } });
     return static_cast<std::uint32_t>(requested);
 }
 
@@ -114,8 +116,9 @@ std::uint64_t fitted_amount(const ParameterSet& params, Recorder& recorder, std:
     if (requested <= room)
         return requested;
     if (params.given(key))
-        throw ParameterError(std::string(key), fmt::format("{} does not fit: only {} are available", format_bytes(requested),
-                                                           format_bytes(room)));
+        throw ParameterError(std::string(key), Failure { "error-does-not-fit",
+                                                         { { "size", format_bytes(requested) },
+                                                           { "available", format_bytes(room) } } });
     const std::uint64_t fitted = room - room % granule;
     // `where` is "the device" or "the free space": one catalogue message each.
     recorder.note({ where == "the device" ? "parameter-scaled-to-device" : "parameter-scaled-to-free-space",
@@ -127,12 +130,16 @@ void check_in_flight(std::string_view key, std::uint64_t workers, std::uint64_t 
 {
     const std::uint64_t reads = workers * depth;
     if (reads > max_reads_in_flight)
-        throw ParameterError(std::string(key), fmt::format("{} threads x {} reads in flight is more than {} reads in flight",
-                                                           workers, depth, max_reads_in_flight));
+        throw ParameterError(std::string(key), Failure { "error-too-many-reads-in-flight",
+                                                         { { "threads", workers },
+                                                           { "depth", depth },
+                                                           { "limit", max_reads_in_flight } } });
     if (reads * block > max_buffer_bytes)
-        throw ParameterError(std::string(key), fmt::format("{} reads of {} in flight need {} of buffers; the limit is {}",
-                                                           reads, format_bytes(block), format_bytes(reads * block),
-                                                           format_bytes(max_buffer_bytes)));
+        throw ParameterError(std::string(key), Failure { "error-too-many-buffers-in-flight",
+                                                         { { "reads", reads },
+                                                           { "block", format_bytes(block) },
+                                                           { "size", format_bytes(reads * block) },
+                                                           { "limit", format_bytes(max_buffer_bytes) } } });
 }
 
 std::vector<std::uint32_t> powers_of_two(std::uint32_t smallest, std::uint32_t largest)

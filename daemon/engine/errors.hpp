@@ -1,24 +1,47 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "contract/failure_messages.hpp"
+
+#include <memory>
 #include <stdexcept>
 #include <string>
 
 namespace diskbench::engine {
 
+// What a caller is told: a message of the contract's failure catalogue
+// (dbus-interfaces/contract/failure_messages.cpp), whose English is what()
+// and which a client translates (docs/decisions.md, "The daemon's words in
+// the user's language").
+using Failure = contract::Message;
+
 // Base of every error the engine reports. The daemon maps each subclass to one
 // D-Bus error name, so the classes follow what a caller can do about it.
 class Error : public std::runtime_error {
 public:
-    using std::runtime_error::runtime_error;
+    explicit Error(const Failure& failure) : Error(contract::failure_english(failure), failure) {}
+    // An internal failure (a bug, or a system set-up no caller can change):
+    // English, outside the catalogue.
+    explicit Error(const std::string& internal) : std::runtime_error(internal) {}
+    // The catalogue message, or nullptr for an internal or English failure.
+    [[nodiscard]] const Failure* failure() const noexcept { return failure_.get(); }
+
+protected:
+    // Shared: an exception's copy must not throw.
+    Error(const std::string& text, const Failure& failure)
+        : std::runtime_error(text), failure_(std::make_shared<const Failure>(failure)) {}
+
+private:
+    std::shared_ptr<const Failure> failure_;
 };
 
 // A parameter the caller gave is unknown, of the wrong type or out of range.
-// key() names it so the D-Bus InvalidArgument error can say which one.
+// key() names it so the D-Bus InvalidArgument error can say which one: the
+// text is "key: " and the failure's English.
 class ParameterError : public Error {
 public:
-    ParameterError(std::string key, const std::string& message)
-        : Error(key + ": " + message), key_(std::move(key)) {}
+    ParameterError(std::string key, const Failure& failure)
+        : Error(key + ": " + contract::failure_english(failure), failure), key_(std::move(key)) {}
     [[nodiscard]] const std::string& key() const noexcept { return key_; }
 
 private:
@@ -29,7 +52,7 @@ private:
 // block device or regular file, is empty, ...).
 class TargetError : public Error {
 public:
-    using Error::Error;
+    explicit TargetError(const Failure& failure) : Error(failure) {}
 };
 
 // A device write benchmark could not open its device exclusively
@@ -38,7 +61,7 @@ public:
 // DeviceBusy; nothing was written.
 class DeviceBusyError : public TargetError {
 public:
-    using TargetError::TargetError;
+    explicit DeviceBusyError(const Failure& failure) : TargetError(failure) {}
 };
 
 // Busy because another program holds the device's BSD lock: udevd does for
@@ -47,21 +70,20 @@ public:
 // Manager::start_authorized).
 class DeviceLockedError : public DeviceBusyError {
 public:
-    using DeviceBusyError::DeviceBusyError;
+    explicit DeviceLockedError(const Failure& failure) : DeviceBusyError(failure) {}
 };
 
 // A run would take more threads or buffer memory than its user may have at
 // once (resource_budget.hpp). The daemon maps it to LimitsExceeded.
 class LimitsError : public Error {
 public:
-    using Error::Error;
+    explicit LimitsError(const Failure& failure) : Error(failure) {}
 };
 
 // An I/O failed while the benchmark was running.
 class IoError : public Error {
 public:
-    IoError(const std::string& message, int error_number)
-        : Error(message), errno_(error_number) {}
+    IoError(const Failure& failure, int error_number) : Error(failure), errno_(error_number) {}
     [[nodiscard]] int error_number() const noexcept { return errno_; }
 
 private:

@@ -66,7 +66,7 @@ FilesystemFacts filesystem_facts(int fd)
     struct statfs fs {};
     struct statvfs vfs {};
     if (::fstatfs(fd, &fs) != 0 || ::fstatvfs(fd, &vfs) != 0)
-        throw IoError(fmt::format("cannot read the filesystem's facts: {}", std::strerror(errno)), errno);
+        throw IoError(Failure { "error-filesystem-facts", { { "reason", std::strerror(errno) } } }, errno);
 
     FilesystemFacts facts;
     const auto magic = static_cast<std::uint64_t>(static_cast<std::uint32_t>(fs.f_type));

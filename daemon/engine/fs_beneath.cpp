@@ -37,9 +37,10 @@ struct DirCloser {
     void operator()(DIR* dir) const noexcept { ::closedir(dir); }
 };
 
-IoError io_error(const std::string& what, const std::string& name, int error_number)
+// `id`: one of the catalogue's error-entry-* failures.
+IoError io_error(const char* id, const std::string& name, int error_number)
 {
-    return IoError(fmt::format("cannot {} \"{}\": {}", what, name, std::strerror(error_number)), error_number);
+    return IoError(Failure { id, { { "name", name }, { "reason", std::strerror(error_number) } } }, error_number);
 }
 
 // openat2() can be refused with ENOSYS: systemd's RestrictSUIDSGID=, which
@@ -189,10 +190,10 @@ std::vector<std::string> list_directory(int directory)
     // fdopendir() takes the fd it is given, so give it a fresh one.
     UniqueFd own = open_beneath(directory, ".", O_RDONLY | O_DIRECTORY);
     if (!own.valid())
-        throw io_error("open", ".", errno);
+        throw io_error("error-entry-unopenable", ".", errno);
     std::unique_ptr<DIR, DirCloser> stream(::fdopendir(own.get()));
     if (!stream)
-        throw io_error("list", ".", errno);
+        throw io_error("error-entry-unlistable", ".", errno);
     static_cast<void>(own.release()); // closedir() closes it now
 
     std::vector<std::string> names;
@@ -204,7 +205,7 @@ std::vector<std::string> list_directory(int directory)
         errno = 0;
     }
     if (errno != 0)
-        throw io_error("list", ".", errno);
+        throw io_error("error-entry-unlistable", ".", errno);
     return names;
 }
 
@@ -217,9 +218,9 @@ void remove_beneath(int parent, const std::string& name, unsigned depth_limit)
     if (::unlinkat(parent, name.c_str(), 0) == 0 || errno == ENOENT)
         return;
     if (errno != EISDIR && errno != EPERM) // EPERM: what POSIX says for a directory
-        throw io_error("remove", name, errno);
+        throw io_error("error-entry-unremovable", name, errno);
     if (depth_limit == 0)
-        throw IoError(fmt::format("cannot remove \"{}\": nested too deeply", name), ELOOP);
+        throw IoError(Failure { "error-entry-nested-too-deeply", { { "name", name } } }, ELOOP);
 
     // Three tries: something may add entries while we empty it (the
     // caller, as the same user, could).
@@ -231,15 +232,15 @@ void remove_beneath(int parent, const std::string& name, unsigned depth_limit)
             // Swapped for a symlink or file since the unlink: unlink that.
             if ((errno == ELOOP || errno == ENOTDIR) && ::unlinkat(parent, name.c_str(), 0) == 0)
                 return;
-            throw io_error("open", name, errno);
+            throw io_error("error-entry-unopenable", name, errno);
         }
         remove_tree_below(child.get(), depth_limit - 1);
         if (::unlinkat(parent, name.c_str(), AT_REMOVEDIR) == 0 || errno == ENOENT)
             return;
         if (errno != ENOTEMPTY && errno != EEXIST)
-            throw io_error("remove", name, errno);
+            throw io_error("error-entry-unremovable", name, errno);
     }
-    throw io_error("remove", name, ENOTEMPTY);
+    throw io_error("error-entry-unremovable", name, ENOTEMPTY);
 }
 
 void remove_tree_below(int directory, unsigned depth_limit)
@@ -255,13 +256,13 @@ bool remove_empty_directory_if_same(int parent, const std::string& name, const s
     if (::fstatat(parent, name.c_str(), &now, AT_SYMLINK_NOFOLLOW) != 0) {
         if (errno == ENOENT)
             return false;
-        throw io_error("look at", name, errno);
+        throw io_error("error-entry-unexaminable", name, errno);
     }
     if (now.st_dev != expected.st_dev || now.st_ino != expected.st_ino)
         return false; // renamed away; what has its name now is not ours
     if (::unlinkat(parent, name.c_str(), AT_REMOVEDIR) == 0 || errno == ENOENT)
         return true;
-    throw io_error("remove", name, errno);
+    throw io_error("error-entry-unremovable", name, errno);
 }
 
 } // namespace diskbench::engine

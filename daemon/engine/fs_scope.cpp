@@ -21,11 +21,10 @@ FilesystemScope::FilesystemScope(UniqueFd directory, std::string name, Credentia
     // fstat() and fstatfs() of the fd only look at what it already is.
     struct stat st {};
     if (!directory_.valid() || ::fstat(directory_.get(), &st) != 0 || !S_ISDIR(st.st_mode))
-        throw TargetError(fmt::format("{}: not a directory", name_));
+        throw TargetError(Failure { "error-not-a-directory", { { "target", name_ } } });
     const FilesystemFacts fs = filesystem_facts(directory_.get());
     if (fs.pseudo)
-        throw TargetError(fmt::format("{}: is on {}, a kernel interface rather than storage; choose a folder "
-                                      "on a disk", name_, fs.type));
+        throw TargetError(Failure { "error-kernel-interface", { { "target", name_ }, { "filesystem", fs.type } } });
 
     thread_ = std::thread([this, caller = std::move(caller)] { thread_main(caller); });
     try {
@@ -117,13 +116,12 @@ void FilesystemScope::open_scratch()
         scratch_ = std::make_unique<ScratchDirectory>(directory_.get());
     } catch (const IoError& error) {
         const int e = error.error_number();
-        if (e == EACCES || e == EPERM)
-            throw IoError(fmt::format("{}: you may not create files in this folder ({})", name_, error.what()), e);
-        if (e == EROFS)
-            throw IoError(fmt::format("{}: the filesystem is read-only ({})", name_, error.what()), e);
-        if (e == ENOSPC || e == EDQUOT)
-            throw IoError(fmt::format("{}: the filesystem is full ({})", name_, error.what()), e);
-        throw IoError(fmt::format("{}: {}", name_, error.what()), e);
+        // The failure explained is the text's {detail}: a client translates it too.
+        const char* id = e == EACCES || e == EPERM ? "error-folder-not-writable"
+            : e == EROFS                           ? "error-filesystem-read-only"
+            : e == ENOSPC || e == EDQUOT           ? "error-filesystem-full"
+                                                   : "error-in-folder";
+        throw IoError(Failure { id, { { "target", name_ }, { "detail", error.what() } } }, e);
     }
     try {
         scratch_name_ = scratch_->name();
@@ -152,15 +150,21 @@ UniqueFd FilesystemScope::create_scratch_file() const
         // EOPNOTSUPP: the filesystem has no O_TMPFILE; EISDIR: the kernel
         // predates it. Anything else is a real error.
         if (errno != EOPNOTSUPP && errno != EISDIR)
-            throw IoError(fmt::format("{}: cannot create a scratch file: {}", name_, std::strerror(errno)), errno);
+            throw IoError(Failure { "error-scratch-file-uncreatable",
+                                    { { "target", name_ }, { "reason", std::strerror(errno) } } },
+                          errno);
         uses_tmpfile_ = false;
     }
     const std::string file_name = fmt::format("file-{}", named_files_++);
     UniqueFd file = open_beneath(directory, file_name, O_CREAT | O_EXCL | O_RDWR, 0600);
     if (!file.valid())
-        throw IoError(fmt::format("{}: cannot create a scratch file: {}", name_, std::strerror(errno)), errno);
+        throw IoError(Failure { "error-scratch-file-uncreatable",
+                                    { { "target", name_ }, { "reason", std::strerror(errno) } } },
+                          errno);
     if (::unlinkat(directory, file_name.c_str(), 0) != 0)
-        throw IoError(fmt::format("{}: cannot unlink a scratch file: {}", name_, std::strerror(errno)), errno);
+        throw IoError(Failure { "error-scratch-file-unlinkable",
+                                { { "target", name_ }, { "reason", std::strerror(errno) } } },
+                      errno);
     return file;
 }
 

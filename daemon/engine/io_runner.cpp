@@ -86,13 +86,19 @@ int finish_short_write(int fd, const std::byte* block, const IoRequest& request,
 
 IoError request_error(const RunShared& shared, const IoRequest& request, long result)
 {
-    const char* what = writes(shared.spec, request) ? "write" : "read";
+    const bool write = writes(shared.spec, request);
     if (result < 0)
-        return IoError(fmt::format("{}: {} of {} bytes at offset {} failed: {}", shared.target.name, what,
-                                   request.length, request.offset, std::strerror(static_cast<int>(-result))),
+        return IoError(Failure { write ? "error-write-failed" : "error-read-failed",
+                                 { { "target", shared.target.name },
+                                   { "length", request.length },
+                                   { "offset", request.offset },
+                                   { "reason", std::strerror(static_cast<int>(-result)) } } },
                        static_cast<int>(-result));
-    return IoError(fmt::format("{}: short {} at offset {}: {} of {} bytes", shared.target.name, what, request.offset,
-                               result, request.length),
+    return IoError(Failure { write ? "error-short-write" : "error-short-read",
+                             { { "target", shared.target.name },
+                               { "offset", request.offset },
+                               { "done", result },
+                               { "length", request.length } } },
                    EIO);
 }
 

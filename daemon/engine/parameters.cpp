@@ -31,24 +31,44 @@ std::string known_keys(std::span<const ParamSpec> schema)
     return keys;
 }
 
-std::string_view value_type_name(const Value& value)
+// The failure catalogue's names of a value's and a parameter's types: the
+// English of nested arguments, which a client translates too.
+std::string value_type_text(const Value& value)
 {
-    static constexpr std::string_view names[] = { "a boolean", "a signed integer", "an unsigned integer",
-                                                  "a floating-point number", "a string" };
-    return names[value.index()];
+    static constexpr const char* ids[] = { "error-type-boolean", "error-type-signed", "error-type-unsigned",
+                                           "error-type-real", "error-type-text" };
+    return contract::failure_english(Failure { ids[value.index()] });
+}
+
+std::string param_type_text(ParamType type)
+{
+    switch (type) {
+    case ParamType::Boolean:
+        return contract::failure_english(Failure { "error-type-boolean" });
+    case ParamType::Unsigned:
+        return contract::failure_english(Failure { "error-type-unsigned" });
+    case ParamType::Real:
+        return contract::failure_english(Failure { "error-type-number" });
+    case ParamType::Text:
+        break;
+    }
+    return contract::failure_english(Failure { "error-type-text" });
 }
 
 ParameterError wrong_type(const ParamSpec& spec, const Value& value)
 {
-    return ParameterError(std::string(spec.key),
-                          fmt::format("expected {}, got {}", type_name(spec.type), value_type_name(value)));
+    return ParameterError(std::string(spec.key), Failure { "error-wrong-type",
+                                                           { { "expected", param_type_text(spec.type) },
+                                                             { "got", value_type_text(value) } } });
 }
 
 void check_range(const ParamSpec& spec, double number)
 {
     if (!std::isfinite(number) || number < spec.minimum || number > spec.maximum)
-        throw ParameterError(std::string(spec.key), fmt::format("{} is out of range [{}, {}]", number,
-                                                                spec.minimum, spec.maximum));
+        throw ParameterError(std::string(spec.key), Failure { "error-out-of-range",
+                                                              { { "value", fmt::format("{}", number) },
+                                                                { "minimum", fmt::format("{}", spec.minimum) },
+                                                                { "maximum", fmt::format("{}", spec.maximum) } } });
 }
 
 Value normalise(const ParamSpec& spec, const Value& value)
@@ -64,15 +84,17 @@ Value normalise(const ParamSpec& spec, const Value& value)
             number = *u;
         } else if (const auto* i = std::get_if<std::int64_t>(&value)) {
             if (*i < 0)
-                throw ParameterError(std::string(spec.key), fmt::format("{} is negative", *i));
+                throw ParameterError(std::string(spec.key), Failure { "error-negative", { { "value", *i } } });
             number = static_cast<std::uint64_t>(*i);
         } else {
             throw wrong_type(spec, value);
         }
         if (static_cast<double>(number) < spec.minimum || static_cast<double>(number) > spec.maximum)
-            throw ParameterError(std::string(spec.key), fmt::format("{} is out of range [{}, {}]", number,
-                                                                    static_cast<std::uint64_t>(spec.minimum),
-                                                                    static_cast<std::uint64_t>(spec.maximum)));
+            throw ParameterError(std::string(spec.key),
+                                 Failure { "error-out-of-range",
+                                           { { "value", number },
+                                             { "minimum", static_cast<std::uint64_t>(spec.minimum) },
+                                             { "maximum", static_cast<std::uint64_t>(spec.maximum) } } });
         return number;
     }
     case ParamType::Real: {
@@ -94,14 +116,15 @@ Value normalise(const ParamSpec& spec, const Value& value)
             throw wrong_type(spec, value);
         // Texts end up in properties, summaries and logs: keep them small.
         if (text->size() > max_text_bytes)
-            throw ParameterError(std::string(spec.key),
-                                 fmt::format("{} bytes of text; at most {}", text->size(), max_text_bytes));
+            throw ParameterError(std::string(spec.key), Failure { "error-text-too-long",
+                                                                  { { "size", text->size() },
+                                                                    { "limit", max_text_bytes } } });
         if (!spec.choices.empty() && std::find(spec.choices.begin(), spec.choices.end(), *text) == spec.choices.end()) {
             std::string allowed;
             for (auto choice : spec.choices)
                 allowed += (allowed.empty() ? "" : ", ") + std::string(choice);
             throw ParameterError(std::string(spec.key),
-                                 fmt::format("\"{}\" is not one of: {}", *text, allowed));
+                                 Failure { "error-not-a-choice", { { "value", *text }, { "choices", allowed } } });
         }
         return value;
     }
@@ -132,7 +155,7 @@ ParameterSet validate_parameters(std::span<const ParamSpec> schema, const ValueM
     for (const auto& [key, value] : given) {
         const ParamSpec* spec = find_spec(schema, key);
         if (!spec)
-            throw ParameterError(key, fmt::format("unknown parameter (known: {})", known_keys(schema)));
+            throw ParameterError(key, Failure { "error-unknown-parameter", { { "known", known_keys(schema) } } });
         set.values_.insert_or_assign(key, normalise(*spec, value));
         set.given_.push_back(key);
     }

@@ -37,14 +37,13 @@ ResourceBudget::Reservation ResourceBudget::reserve(std::uint64_t threads, std::
 {
     std::lock_guard lock(mutex_);
     if (threads_ + threads > max_threads_)
-        throw LimitsError(fmt::format("this run needs {} I/O threads and the user's other runs hold {}; one user may "
-                                      "have {} at once",
-                                      threads, threads_, max_threads_));
+        throw LimitsError(Failure {
+            "error-budget-threads", { { "threads", threads }, { "held", threads_ }, { "limit", max_threads_ } } });
     if (bytes_ + buffer_bytes > max_buffer_bytes_)
-        throw LimitsError(fmt::format("this run needs {} of I/O buffers and the user's other runs hold {}; one user "
-                                      "may have {} at once",
-                                      format_bytes(buffer_bytes), format_bytes(bytes_),
-                                      format_bytes(max_buffer_bytes_)));
+        throw LimitsError(Failure { "error-budget-buffers",
+                                    { { "size", format_bytes(buffer_bytes) },
+                                      { "held", format_bytes(bytes_) },
+                                      { "limit", format_bytes(max_buffer_bytes_) } } });
     threads_ += threads;
     bytes_ += buffer_bytes;
     return Reservation(this, threads, buffer_bytes);

@@ -80,13 +80,15 @@ ScratchDirectory::ScratchDirectory(int parent)
         if (::mkdirat(parent_, name_.c_str(), 0700) == 0)
             break;
         if (errno != EEXIST || attempt == 10)
-            throw IoError(fmt::format("cannot create a scratch directory: {}", std::strerror(errno)), errno);
+            throw IoError(Failure { "error-scratch-directory-uncreatable", { { "reason", std::strerror(errno) } } }, errno);
     }
     bool replaced = false;
     try {
         directory_ = open_beneath(parent_, name_, O_RDONLY | O_DIRECTORY);
         if (!directory_.valid())
-            throw IoError(fmt::format("cannot open the scratch directory {}: {}", name_, std::strerror(errno)), errno);
+            throw IoError(Failure { "error-scratch-directory-unopenable",
+                                    { { "name", name_ }, { "reason", std::strerror(errno) } } },
+                          errno);
         // Between mkdirat() and the open, someone who may write in `parent`
         // could have put another directory under our name, to have its
         // contents deleted with ours at the end. Ours is empty; anything
@@ -96,11 +98,13 @@ ScratchDirectory::ScratchDirectory(int parent)
         if (!list_directory(directory_.get()).empty()) {
             directory_.reset();
             replaced = true; // not ours to remove either: leave the name to whoever put it there
-            throw IoError(fmt::format("the scratch directory {} was replaced before it could be used", name_), EEXIST);
+            throw IoError(Failure { "error-scratch-directory-replaced", { { "name", name_ } } }, EEXIST);
         }
         marker_ = open_beneath(directory_.get(), std::string(scratch_marker_name), O_CREAT | O_EXCL | O_RDWR, 0600);
         if (!marker_.valid() || !write_all(marker_.get(), scratch_marker_text) || ::flock(marker_.get(), LOCK_EX) != 0)
-            throw IoError(fmt::format("cannot mark the scratch directory {}: {}", name_, std::strerror(errno)), errno);
+            throw IoError(Failure { "error-scratch-directory-unmarkable",
+                                    { { "name", name_ }, { "reason", std::strerror(errno) } } },
+                          errno);
         // On the disk before any benchmark I/O: a crash or a dead disk mid-run
         // must leave a directory the next run recognises (its marker's text
         // read back, its name in the folder), or nobody ever removes it. The
@@ -110,7 +114,9 @@ ScratchDirectory::ScratchDirectory(int parent)
         const UniqueFd folder = open_beneath(parent_, ".", O_RDONLY | O_DIRECTORY);
         if (!synced(marker_.get(), Sync::Data) || !synced(directory_.get(), Sync::All)
             || (folder.valid() && !synced(folder.get(), Sync::All)))
-            throw IoError(fmt::format("cannot sync the scratch directory {}: {}", name_, std::strerror(errno)), errno);
+            throw IoError(Failure { "error-scratch-directory-unsyncable",
+                                    { { "name", name_ }, { "reason", std::strerror(errno) } } },
+                          errno);
     } catch (...) {
         try {
             if (replaced) {
@@ -149,7 +155,9 @@ void ScratchDirectory::remove()
     // what the caller may take anyway, and never follow a symlink.
     struct stat ours {};
     if (::fstat(directory_.get(), &ours) != 0)
-        throw IoError(fmt::format("cannot look at the scratch directory {}: {}", name_, std::strerror(errno)), errno);
+        throw IoError(Failure { "error-scratch-directory-unexaminable",
+                                { { "name", name_ }, { "reason", std::strerror(errno) } } },
+                      errno);
     remove_tree_below(directory_.get());
     directory_.reset();
     marker_.reset();

@@ -46,11 +46,13 @@ void probe_block_device(Target& target)
 {
     std::uint64_t bytes = 0;
     if (::ioctl(target.fd.get(), BLKGETSIZE64, &bytes) != 0)
-        throw TargetError(fmt::format("{}: cannot read the device size: {}", target.name, errno_text(errno)));
+        throw TargetError(
+            Failure { "error-device-size-unreadable", { { "target", target.name }, { "reason", errno_text(errno) } } });
     int logical = 0;
     unsigned int physical = 0;
     if (::ioctl(target.fd.get(), BLKSSZGET, &logical) != 0 || logical <= 0)
-        throw TargetError(fmt::format("{}: cannot read the logical block size: {}", target.name, errno_text(errno)));
+        throw TargetError(
+            Failure { "error-logical-block-unreadable", { { "target", target.name }, { "reason", errno_text(errno) } } });
     if (::ioctl(target.fd.get(), BLKPBSZGET, &physical) != 0 || physical == 0)
         physical = static_cast<unsigned int>(logical);
     target.size = bytes;
@@ -90,28 +92,28 @@ Target target_from_fd(UniqueFd fd, std::string name)
 
     const int flags = ::fcntl(target.fd.get(), F_GETFL);
     if (flags < 0)
-        throw TargetError(fmt::format("{}: invalid file descriptor: {}", target.name, errno_text(errno)));
+        throw TargetError(
+            Failure { "error-invalid-descriptor", { { "target", target.name }, { "reason", errno_text(errno) } } });
     if (!(flags & O_DIRECT))
-        throw TargetError(fmt::format("{}: not opened with O_DIRECT; cached reads would not measure the device",
-                                      target.name));
+        throw TargetError(Failure { "error-not-opened-direct", { { "target", target.name } } });
 
     struct stat st {};
     if (::fstat(target.fd.get(), &st) != 0)
-        throw TargetError(fmt::format("{}: cannot stat: {}", target.name, errno_text(errno)));
+        throw TargetError(Failure { "error-cannot-stat", { { "target", target.name }, { "reason", errno_text(errno) } } });
     if (S_ISBLK(st.st_mode)) {
         target.is_block_device = true;
         probe_block_device(target);
     } else if (S_ISREG(st.st_mode)) {
         probe_regular_file(target, st);
     } else {
-        throw TargetError(fmt::format("{}: not a block device or regular file", target.name));
+        throw TargetError(Failure { "error-not-block-or-file", { { "target", target.name } } });
     }
 
     target.memory_alignment = std::max(target.memory_alignment, target.logical_block);
     target.size -= target.size % target.logical_block;
     if (target.size == 0)
-        throw TargetError(fmt::format("{}: is empty (smaller than one {}-byte block)", target.name,
-                                      target.logical_block));
+        throw TargetError(
+            Failure { "error-target-empty", { { "target", target.name }, { "block", target.logical_block } } });
     return target;
 }
 
@@ -123,7 +125,7 @@ Target target_for_scratch_file(UniqueFd fd, std::string name, std::uint64_t size
     target.size = size;
     struct stat st {};
     if (::fstat(target.fd.get(), &st) != 0 || !S_ISREG(st.st_mode))
-        throw TargetError(fmt::format("{}: the scratch file is not a regular file", target.name));
+        throw TargetError(Failure { "error-scratch-not-regular", { { "target", target.name } } });
     const int flags = ::fcntl(target.fd.get(), F_GETFL);
     if (flags >= 0 && (flags & O_DIRECT)) {
         probe_file_alignment(target, st);
@@ -145,9 +147,9 @@ Target open_target(const std::string& path, bool write)
     // counts; this only spares them the open.
     struct stat st {};
     if (::stat(path.c_str(), &st) != 0)
-        throw TargetError(fmt::format("{}: cannot open: {}", path, errno_text(errno)));
+        throw TargetError(Failure { "error-cannot-open", { { "target", path }, { "reason", errno_text(errno) } } });
     if (!S_ISBLK(st.st_mode) && !S_ISREG(st.st_mode))
-        throw TargetError(fmt::format("{}: not a block device or regular file", path));
+        throw TargetError(Failure { "error-not-block-or-file", { { "target", path } } });
 
     // O_NONBLOCK keeps open() from hanging should the path have been swapped
     // for a FIFO meanwhile; it has no effect on block devices and files.
@@ -162,14 +164,11 @@ Target open_target(const std::string& path, bool write)
     if (!fd.valid()) {
         const int error_number = errno;
         if (error_number == EINVAL)
-            throw TargetError(fmt::format("{}: the filesystem or device does not support direct I/O (O_DIRECT)",
-                                          path));
+            throw TargetError(Failure { "error-no-direct-io", { { "target", path } } });
         if (write && error_number == EBUSY)
-            throw DeviceBusyError(fmt::format("{}: the device is in use (mounted, or held by another program); "
-                                              "unmount it first",
-                                              path));
-        throw TargetError(fmt::format("{}: cannot open{}: {}", path, write ? " for writing" : "",
-                                      errno_text(error_number)));
+            throw DeviceBusyError(Failure { "error-device-in-use", { { "target", path } } });
+        throw TargetError(Failure { write ? "error-cannot-open-for-writing" : "error-cannot-open",
+                                   { { "target", path }, { "reason", errno_text(error_number) } } });
     }
     // The BSD lock is how tools that write block devices tell each other,
     // udev included (systemd's "Locking Block Device Access"): udev does
@@ -179,10 +178,8 @@ Target open_target(const std::string& path, bool write)
     if (write && S_ISBLK(st.st_mode) && ::flock(fd.get(), LOCK_EX | LOCK_NB) != 0) {
         const int error_number = errno;
         if (error_number == EWOULDBLOCK)
-            throw DeviceLockedError(fmt::format("{}: another program holds the device's lock (partitioning or "
-                                              "formatting it?)",
-                                              path));
-        throw TargetError(fmt::format("{}: cannot lock the device: {}", path, errno_text(error_number)));
+            throw DeviceLockedError(Failure { "error-device-locked", { { "target", path } } });
+        throw TargetError(Failure { "error-cannot-lock", { { "target", path }, { "reason", errno_text(error_number) } } });
     }
     const int fd_flags = ::fcntl(fd.get(), F_GETFL);
     if (fd_flags >= 0)

@@ -221,7 +221,7 @@ void run_uring_worker(RunShared& shared, unsigned index, RequestSource& source, 
                 rc = queued ? submit_and_collect(ring->get()) : wait_for_completion(ring->get(), spin, in_flight, poll_rule);
             while (rc == -EINTR);
             if (rc < 0)
-                throw IoError(fmt::format("io_uring submit failed: {}", std::strerror(-rc)), -rc);
+                throw IoError(Failure { "error-uring-submit", { { "reason", std::strerror(-rc) } } }, -rc);
 
             // The completion time of everything reaped below (see the top of
             // this file for why it is honest).

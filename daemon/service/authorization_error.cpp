@@ -11,16 +11,16 @@ std::optional<sdbus::Error> authorization_error(Authorization answer, const std:
         return std::nullopt;
     case Authorization::Challenge:
         return make_error(ErrorCode::NotAuthorizedCanObtain,
-                          "authentication is required for " + action_id
-                              + " (auth.no_user_interaction was set, or no authentication agent could ask)");
+                          { "error-authentication-required", { { "action", action_id } } });
     case Authorization::Dismissed:
-        return make_error(ErrorCode::NotAuthorizedDismissed, "the authentication dialog was dismissed");
+        return make_error(ErrorCode::NotAuthorizedDismissed, { "error-dialog-dismissed" });
     case Authorization::Unavailable:
-        return make_error(ErrorCode::NotAuthorized, "cannot ask polkit about " + action_id + ": " + detail);
+        return make_error(ErrorCode::NotAuthorized,
+                          { "error-polkit-unavailable", { { "action", action_id }, { "reason", detail } } });
     case Authorization::NotAuthorized:
         break;
     }
-    return make_error(ErrorCode::NotAuthorized, "not authorized for " + action_id);
+    return make_error(ErrorCode::NotAuthorized, { "error-not-authorized", { { "action", action_id } } });
 }
 
 } // namespace diskbench::service

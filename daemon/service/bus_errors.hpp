@@ -2,6 +2,7 @@
 #pragma once
 
 #include "contract/error_names.hpp"
+#include "contract/messages.hpp"
 
 #include <sdbus-c++/Error.h>
 
@@ -16,7 +17,11 @@ namespace diskbench::service {
 using contract::ErrorCode;
 using contract::error_name;
 
-sdbus::Error make_error(ErrorCode code, const std::string& message);
+// The error's message is the failure's English (contract/failure_messages.hpp),
+// which a client reads back to translate it; with `key`, "key: " before it,
+// as a ParameterError's.
+sdbus::Error make_error(ErrorCode code, const contract::Message& failure);
+sdbus::Error make_error(ErrorCode code, std::string_view key, const contract::Message& failure);
 
 // The error an engine failure is reported as. Parameters are the caller's
 // to fix (InvalidArgument); a full filesystem or a refused permission are

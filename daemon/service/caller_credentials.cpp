@@ -24,8 +24,7 @@ gid_t primary_group(uid_t uid)
            && buffer.size() < (1U << 20))
         buffer.resize(buffer.size() * 2);
     if (error != 0 || !found)
-        throw make_error(ErrorCode::Failed,
-                         "uid " + std::to_string(uid) + " is not in the user database, so its group is unknown");
+        throw make_error(ErrorCode::Failed, { "error-uid-unknown", { { "uid", uid } } });
     return entry.pw_gid;
 }
 
@@ -40,13 +39,14 @@ BusCredentials bus_credentials(sdbus::IProxy& bus_driver, const std::string& uni
             .withArguments(unique_name)
             .storeResultsTo(answer);
     } catch (const sdbus::Error& error) {
-        throw make_error(ErrorCode::Failed, "cannot ask the bus who " + unique_name + " is: " + error.getMessage());
+        throw make_error(ErrorCode::Failed,
+                         { "error-bus-who", { { "name", unique_name }, { "reason", error.getMessage() } } });
     }
 
     auto user = answer.find("UnixUserID");
     if (user == answer.end() || !user->second.containsValueOfType<std::uint32_t>()
         || user->second.get<std::uint32_t>() != uid)
-        throw make_error(ErrorCode::Failed, "the bus does not confirm the uid of " + unique_name);
+        throw make_error(ErrorCode::Failed, { "error-bus-uid-unconfirmed", { { "name", unique_name } } });
 
     BusCredentials caller;
     caller.uid = uid;

@@ -44,9 +44,9 @@ void check_node(const system::DeviceFacts& asked, const std::function<sdbus::Err
 {
     struct stat st {};
     if (::lstat(asked.node.c_str(), &st) != 0 || !S_ISBLK(st.st_mode))
-        throw replaced("its node is not a block device");
+        throw replaced(contract::failure_english({ "error-reason-not-block" }));
     if (st.st_rdev != asked.device_number)
-        throw replaced("its node now names another device");
+        throw replaced(contract::failure_english({ "error-reason-other-device" }));
 }
 
 } // namespace
@@ -61,14 +61,14 @@ void Manager::StartBenchmark(sdbus::Result<sdbus::ObjectPath>&& result, sdbus::O
         refuse_when_exiting();
         const DeviceObject* target_device = device_at(device);
         if (!target_device)
-            throw make_error(ErrorCode::NotFound, "no device " + device);
+            throw make_error(ErrorCode::NotFound, { "error-no-device", { { "device", std::string(device) } } });
         request->device_path = device;
         // The caller asked for this device, not for whatever has its name
         // once polkit has answered (see start_authorized).
         request->device = target_device->facts();
         if (!read_start_request(*request, kind, options)
             || request->benchmark->target() == engine::TargetKind::Directory)
-            throw make_error(ErrorCode::NotFound, "no device benchmark kind \"" + kind + "\" (see ListBenchmarks)");
+            throw make_error(ErrorCode::NotFound, { "error-no-device-kind", { { "kind", kind } } });
         const system::DeviceFacts& facts = request->device;
         engine::check_benchmark(*request->benchmark, unopened_target(facts), request->options);
         // A read kind that writes when asked to (writes_when: the
@@ -78,7 +78,7 @@ void Manager::StartBenchmark(sdbus::Result<sdbus::ObjectPath>&& result, sdbus::O
         if (writes)
             check_writable(facts, request->parameters, options_.system_places);
         if (const std::string busy = claims_.conflicting_job(facts); !busy.empty())
-            throw make_error(ErrorCode::DeviceBusy, facts.node + " is in use by " + job_description(busy));
+            throw busy_error("error-device-in-use-by", { "device", facts.node }, busy);
 
         log_debug("uid {} ({}) asks for {} on {}", request->uid, request->sender, kind, facts.node);
         // Erasing has an action of its own, so the dialog (and an admin's
@@ -95,9 +95,10 @@ void Manager::StartBenchmark(sdbus::Result<sdbus::ObjectPath>&& result, sdbus::O
 void Manager::start_authorized(const std::shared_ptr<StartRequest>& request)
 {
     const system::DeviceFacts& asked = request->device;
+    // `why`: the English of an error-reason-* failure, which a client translates as the refusal's {detail}.
     const auto replaced = [&asked](const std::string& why) {
-        return make_error(ErrorCode::NotFound, asked.node + " went away or was replaced while authorization was asked ("
-                                                   + why + "); nothing was done");
+        return make_error(ErrorCode::NotFound,
+                          { "error-device-went-away", { { "device", asked.node }, { "detail", why } } });
     };
     try {
         // The world may have moved on while polkit was asked: a disk swapped
@@ -106,11 +107,11 @@ void Manager::start_authorized(const std::shared_ptr<StartRequest>& request)
         // caller named, so it must still be that one.
         DeviceObject* device = device_at(request->device_path);
         if (!device)
-            throw replaced("it is gone");
+            throw replaced(contract::failure_english({ "error-reason-gone" }));
         if (const std::string change = system::identity_change(asked, device->facts()); !change.empty())
             throw replaced(change);
         if (const std::string busy = claims_.conflicting_job(asked); !busy.empty())
-            throw make_error(ErrorCode::DeviceBusy, asked.node + " is in use by " + job_description(busy));
+            throw busy_error("error-device-in-use-by", { "device", asked.node }, busy);
         check_limits(request->uid); // other jobs may have started meanwhile
         const bool writes = request->benchmark->target_for(request->parameters) == engine::TargetKind::DeviceWrite;
         if (writes)

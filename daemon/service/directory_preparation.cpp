@@ -51,21 +51,23 @@ DirectoryPreparation::Outcome DirectoryPreparation::prepare()
         // nothing the caller could not read, so they need no credentials.
         struct stat st {};
         if (::fstat(directory_.get(), &st) != 0)
-            throw engine::IoError(name_ + ": cannot stat the folder", errno);
+            throw engine::IoError(engine::Failure { "error-folder-unstatable", { { "target", name_ } } }, errno);
         if (!S_ISDIR(st.st_mode))
-            throw engine::TargetError(name_ + " is not a folder");
+            throw engine::TargetError(engine::Failure { "error-not-a-folder", { { "target", name_ } } });
         PreparedDirectory prepared;
         prepared.device_number = st.st_dev;
         prepared.facts = engine::filesystem_facts(directory_.get());
         if (prepared.facts.pseudo)
-            throw engine::TargetError(name_ + " is on " + prepared.facts.type
-                                      + ", a kernel interface and not storage");
+            throw engine::TargetError(engine::Failure { "error-folder-kernel-interface",
+                                                        { { "target", name_ }, { "filesystem", prepared.facts.type } } });
         engine::check_directory_benchmark(benchmark_, prepared.facts, options_);
         prepared.scope
             = std::make_unique<engine::FilesystemScope>(std::move(directory_), name_, with_primary_group(caller_));
         outcome.directory = std::move(prepared);
     } catch (const engine::TargetError& error) {
-        outcome.error = make_error(ErrorCode::InvalidArgument, std::string("directory: ") + error.what());
+        // "directory: " as a parameter's key before the failure's English: a client reads both back.
+        outcome.error = sdbus::Error(std::string(error_name(ErrorCode::InvalidArgument)),
+                                     std::string("directory: ") + error.what());
     } catch (const std::exception& error) {
         outcome.error = reply_error(error);
     }

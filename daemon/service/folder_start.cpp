@@ -45,8 +45,7 @@ void Manager::StartFilesystemBenchmark(sdbus::Result<sdbus::ObjectPath>&& result
         request->directory = engine::UniqueFd(directory.release());
         if (!read_start_request(*request, kind, options)
             || request->benchmark->target() != engine::TargetKind::Directory)
-            throw make_error(ErrorCode::NotFound,
-                             "no filesystem benchmark kind \"" + kind + "\" (see ListBenchmarks)");
+            throw make_error(ErrorCode::NotFound, { "error-no-folder-kind", { { "kind", kind } } });
         request->directory_name = folder_name(request->directory.get());
 
         log_debug("uid {} ({}) asks for {} in {}", request->uid, request->sender, kind, request->directory_name);
@@ -102,13 +101,12 @@ void Manager::start_in_directory(const std::shared_ptr<StartRequest>& request, P
             // Writing files while another job reads the same disk would
             // measure neither.
             if (const std::string busy = claims_.conflicting_job(device->facts()); !busy.empty())
-                throw make_error(ErrorCode::DeviceBusy, device->facts().node + " is in use by " + job_description(busy));
+                throw busy_error("error-device-in-use-by", { "device", device->facts().node }, busy);
             setup.device_path = device_path;
             setup.device_info = device_info(device->facts());
         } else {
             if (const std::string busy = claims_.filesystem_job(prepared.device_number); !busy.empty())
-                throw make_error(ErrorCode::DeviceBusy, "the filesystem of " + request->directory_name
-                                                            + " is in use by " + job_description(busy));
+                throw busy_error("error-filesystem-in-use-by", { "folder", request->directory_name }, busy);
             setup.device_path = "/";
             setup.device_info = system_info();
         }

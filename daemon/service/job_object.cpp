@@ -200,7 +200,7 @@ std::string JobObject::public_error_message() const
         return error_message_;
     // Every engine error about a folder names it as the caller did
     // (target_name); nothing else in them is private.
-    static const std::string folder = "the folder";
+    static const std::string folder = contract::failure_english({ "error-the-folder" });
     std::string text = error_message_;
     for (std::size_t at = text.find(setup_.target_name); at != std::string::npos;
          at = text.find(setup_.target_name, at + folder.size()))
@@ -211,9 +211,7 @@ std::string JobObject::public_error_message() const
 std::string JobObject::GetErrorMessage()
 {
     if (private_samples_ && !caller_may_read_private())
-        throw make_error(ErrorCode::NotAuthorized,
-                         "the error of a benchmark in a folder names the folder: it is for the user who started it "
-                         "(and root)");
+        throw make_error(ErrorCode::NotAuthorized, { "error-folder-error-private" });
     return error_message_;
 }
 
@@ -260,7 +258,7 @@ void JobObject::Cancel(sdbus::Result<>&& result, std::map<std::string, sdbus::Va
     bool allow_interaction = true;
     for (const auto& [key, value] : options) {
         if (key != "auth.no_user_interaction" || !value.containsValueOfType<bool>()) {
-            result.returnError(make_error(ErrorCode::InvalidArgument, key + ": unknown option or wrong type"));
+            result.returnError(make_error(ErrorCode::InvalidArgument, key, { "error-unknown-option" }));
             return;
         }
         allow_interaction = !value.get<bool>();
@@ -304,8 +302,7 @@ bool JobObject::caller_may_read_private()
 std::string JobObject::GetTarget()
 {
     if (private_samples_ && !caller_may_read_private())
-        throw make_error(ErrorCode::NotAuthorized,
-                         "the folder of a benchmark in a folder is for the user who started it (and root)");
+        throw make_error(ErrorCode::NotAuthorized, { "error-folder-private" });
     return setup_.target_name;
 }
 
@@ -314,8 +311,7 @@ void JobObject::check_may_read_samples()
     if (!private_samples_)
         return;
     if (!caller_may_read_private())
-        throw make_error(ErrorCode::NotAuthorized,
-                         "the samples of a benchmark in a folder are for the user who started it (and root)");
+        throw make_error(ErrorCode::NotAuthorized, { "error-samples-private" });
     // The caller follows the job from now on (the app after a restart, a
     // second window): it gets the Samples signals too.
     const std::string sender = getObject().getCurrentlyProcessedMessage()->getSender();
@@ -334,9 +330,8 @@ std::tuple<uint64_t, std::vector<Sample>> JobObject::GetSampleRange(const uint64
     check_may_read_samples();
     std::vector<Sample> samples;
     if (!sink_.published_from(from_index, max_count == 0 ? JobSink::max_per_message : max_count, samples))
-        throw make_error(ErrorCode::InvalidArgument,
-                         "from_index: " + std::to_string(from_index) + " is past SampleCount ("
-                             + std::to_string(sink_.published()) + ")");
+        throw make_error(ErrorCode::InvalidArgument, "from_index",
+                         { "error-past-sample-count", { { "index", from_index }, { "count", sink_.published() } } });
     return { from_index + samples.size(), std::move(samples) };
 }
 

@@ -171,14 +171,14 @@ sdbus::ObjectPath Manager::FindDevice(const std::string& node)
     for (const auto& [path, device] : devices_)
         if (device->facts().node == node)
             return sdbus::ObjectPath(path);
-    throw make_error(ErrorCode::NotFound, "\"" + node + "\" is not a block device diskbench offers");
+    throw make_error(ErrorCode::NotFound, { "error-not-offered", { { "device", node } } });
 }
 
 void Manager::refuse_when_exiting() const
 {
     // Past this point a new request would start work the exit cancels.
     if (!accepting_)
-        throw make_error(ErrorCode::Failed, "diskbenchd is exiting; call again (a new one will start)");
+        throw make_error(ErrorCode::Failed, { "error-daemon-exiting" });
 }
 
 std::string Manager::Version()
@@ -376,12 +376,11 @@ void Manager::run_returned(const std::string& job_path)
                     [this, job_path] { remove_job(job_path); });
 }
 
-std::string Manager::job_description(const std::string& job_path) const
+sdbus::Error Manager::busy_error(const std::string& id, contract::MessageArg what, const std::string& job_path) const
 {
-    if (stuck_runs_.count(job_path) == 0)
-        return job_path;
-    return job_path + ", which was cancelled while the device was not answering; its requests have not come back "
-                      "from the device yet";
+    // A job cancelled while its device did not answer has a failure of its own ("-stuck"), which says so.
+    const std::string chosen = stuck_runs_.count(job_path) == 0 ? id : id + "-stuck";
+    return make_error(ErrorCode::DeviceBusy, { chosen, { std::move(what), { "job", job_path } } });
 }
 
 void Manager::release_device(const std::string& job_path, const std::string& device_path)

@@ -146,7 +146,11 @@ private:
     void job_ended(JobObject& job);
     void run_returned(const std::string& job_path);
     // "jobs/N", or why an ended job still holds its device: for DeviceBusy.
-    [[nodiscard]] std::string job_description(const std::string& job_path) const;
+    // DeviceBusy with the failure `id` (error-device-in-use-by or
+    // error-filesystem-in-use-by): `what` (the device or the folder) is in
+    // use by the job at `job_path`.
+    [[nodiscard]] sdbus::Error busy_error(const std::string& id, contract::MessageArg what,
+                                          const std::string& job_path) const;
     void release_device(const std::string& job_path, const std::string& device_path);
     void remove_job(const std::string& job_path);
     void schedule_flush();

@@ -10,8 +10,7 @@ void PendingAuthorizations::begin(uid_t uid)
     std::size_t& count = by_user_[uid];
     if (count >= per_user_)
         throw make_error(ErrorCode::LimitsExceeded,
-                         "uid " + std::to_string(uid) + " already has " + std::to_string(count)
-                             + " requests waiting for authorization; answer those first");
+                         { "error-limit-pending-authorizations", { { "uid", uid }, { "count", count } } });
     ++count;
 }
 

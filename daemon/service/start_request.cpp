@@ -17,7 +17,7 @@ bool take_flag(std::map<std::string, sdbus::Variant>& options, const char* key)
     if (flag == options.end())
         return false;
     if (!flag->second.containsValueOfType<bool>())
-        throw make_error(ErrorCode::InvalidArgument, std::string(key) + ": expected a boolean (b)");
+        throw make_error(ErrorCode::InvalidArgument, key, { "error-expected-boolean" });
     const bool value = flag->second.get<bool>();
     options.erase(flag);
     return value;

@@ -10,14 +10,28 @@ namespace diskbench::service {
 
 namespace {
 
-// ", of them cancelled but still waiting for their I/O: /…/jobs/3, /…/jobs/5"
-std::string stuck_clause(const std::vector<std::string>& stuck)
+// "/…/jobs/3, /…/jobs/5"
+std::string job_list(const std::vector<std::string>& jobs)
 {
-    if (stuck.empty())
-        return {};
-    return fmt::format(" ({} of them cancelled, but still waiting for I/O that a device or filesystem has not "
-                       "answered: {})",
-                       stuck.size(), fmt::join(stuck, ", "));
+    return fmt::format("{}", fmt::join(jobs, ", "));
+}
+
+// The running-jobs refusal: four failures, as it names cancelled jobs still
+// waiting for their I/O and folders being prepared, or not.
+contract::Message running_limit(uid_t uid, std::size_t held, const UserLoad& load)
+{
+    std::vector<contract::MessageArg> args { { "uid", uid }, { "count", held } };
+    std::string id = "error-limit-running";
+    if (!load.stuck.empty()) {
+        id += "-stuck";
+        args.emplace_back("stuck", load.stuck.size());
+        args.emplace_back("jobs", job_list(load.stuck));
+    }
+    if (load.preparing != 0) {
+        id += "-preparing";
+        args.emplace_back("preparing", load.preparing);
+    }
+    return { std::move(id), std::move(args) };
 }
 
 } // namespace
@@ -26,43 +40,27 @@ void UserLimits::check_start(uid_t uid, const UserLoad& load) const
 {
     if (load.stuck.size() >= caps_.stuck_runs)
         throw make_error(ErrorCode::LimitsExceeded,
-                         fmt::format("uid {} has {} cancelled benchmarks whose threads still wait for I/O that a "
-                                     "device or filesystem has not answered ({}), the most one user may have; they "
-                                     "end when it answers again",
-                                     uid, load.stuck.size(), fmt::join(load.stuck, ", ")));
+                         { "error-limit-stuck-runs",
+                           { { "uid", uid }, { "count", load.stuck.size() }, { "jobs", job_list(load.stuck) } } });
     if (load.stuck_total >= caps_.stuck_runs_total)
         throw make_error(ErrorCode::LimitsExceeded,
-                         fmt::format("diskbenchd already has {} cancelled benchmarks whose threads wait for I/O "
-                                     "that a device or filesystem has not answered{}; no new benchmark starts until "
-                                     "some of it comes back",
-                                     load.stuck_total,
-                                     load.stuck.empty() ? std::string()
-                                                        : fmt::format(" (yours: {})", fmt::join(load.stuck, ", "))));
+                         load.stuck.empty()
+                             ? contract::Message { "error-limit-stuck-runs-total", { { "count", load.stuck_total } } }
+                             : contract::Message { "error-limit-stuck-runs-total-yours",
+                                                   { { "count", load.stuck_total },
+                                                     { "jobs", job_list(load.stuck) } } });
     if (load.disposing >= caps_.disposals)
         throw make_error(ErrorCode::LimitsExceeded,
-                         fmt::format("uid {} has {} scratch folders whose removal has not finished (a filesystem "
-                                     "that does not answer); wait for them",
-                                     uid, load.disposing));
+                         { "error-limit-disposals", { { "uid", uid }, { "count", load.disposing } } });
     if (load.disposing_total >= caps_.disposals_total)
         throw make_error(ErrorCode::LimitsExceeded,
-                         fmt::format("diskbenchd is still removing {} scratch folders on filesystems that do not "
-                                     "answer; no new benchmark starts until some are gone",
-                                     load.disposing_total));
+                         { "error-limit-disposals-total", { { "count", load.disposing_total } } });
     const std::size_t held = load.running + load.stuck.size();
     if (held + load.preparing >= caps_.running_jobs)
-        throw make_error(ErrorCode::LimitsExceeded,
-                         fmt::format("uid {} already runs {} benchmarks{}{}, the most one user may run at once; "
-                                     "wait for one to end or cancel it",
-                                     uid, held, stuck_clause(load.stuck),
-                                     load.preparing == 0
-                                         ? std::string()
-                                         : fmt::format(" and has {} more being started (their folders being "
-                                                       "prepared)",
-                                                       load.preparing)));
+        throw make_error(ErrorCode::LimitsExceeded, running_limit(uid, held, load));
     if (load.preparing >= caps_.preparations)
         throw make_error(ErrorCode::LimitsExceeded,
-                         fmt::format("uid {} already has {} folders being prepared for a benchmark; wait for them",
-                                     uid, load.preparing));
+                         { "error-limit-preparations", { { "uid", uid }, { "count", load.preparing } } });
 }
 
 std::shared_ptr<engine::ResourceBudget> UserLimits::budget(uid_t uid)

@@ -44,8 +44,8 @@ engine::ValueMap values_from_variants(const VariantMap& options)
         else if (variant.containsValueOfType<std::string>())
             value = variant.get<std::string>();
         else if (!integer_from_variant(variant, value))
-            throw engine::ParameterError(key, "unsupported D-Bus type '" + variant.peekValueType()
-                                                  + "' (use b, an integer type, d or s)");
+            throw engine::ParameterError(
+                key, engine::Failure { "error-unsupported-dbus-type", { { "type", variant.peekValueType() } } });
         values.emplace(key, std::move(value));
     }
     return values;

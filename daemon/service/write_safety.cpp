@@ -28,38 +28,28 @@ void check_writable(const system::DeviceFacts& facts, const engine::ValueMap& pa
                     const system::SystemPlaces& system_places)
 {
     if (facts.mounted)
-        throw make_error(ErrorCode::DeviceBusy,
-                         facts.node + " (or one of its partitions) is mounted; a raw write test needs it unused");
+        throw make_error(ErrorCode::DeviceBusy, { "error-write-mounted", { { "device", facts.node } } });
     if (facts.in_use())
-        throw make_error(ErrorCode::DeviceBusy,
-                         facts.node + " is in use (held by RAID, LVM or dm-crypt, or swap); a raw write test needs it "
-                                      "unused");
+        throw make_error(ErrorCode::DeviceBusy, { "error-write-in-use", { { "device", facts.node } } });
     // Fails closed: a device whose disk sysfs cannot name is not written.
     if (system::disks_under(facts.device_number).empty())
-        throw make_error(ErrorCode::Failed,
-                         facts.node + ": sysfs does not say which disk it is on, so it cannot be told apart from the "
-                                      "system's; a raw write test needs that");
+        throw make_error(ErrorCode::Failed, { "error-write-disk-unknown", { { "device", facts.node } } });
     const system::SystemDisks system_disks = system::system_disks(system_places);
     if (!system_disks.unknown.empty())
         throw make_error(ErrorCode::DeviceBusy,
-                         "raw write tests are refused on every disk here: " + system_disks.unknown
-                             + ", so a write could hit a disk the running system is on");
+                         { "error-write-system-disks-unknown", { { "reason", system_disks.unknown } } });
     if (system_disks.disks.empty())
         log_warning("no disk found under / and the other system mount points (overlay?): only the exclusive "
                     "open protects them from raw writes");
     if (system_disks.may_hold(facts.device_number))
-        throw make_error(ErrorCode::DeviceBusy,
-                         facts.node + " is on a disk the running system uses (/, /usr, /var, /boot, the ESP or swap); "
-                                      "raw write tests never run there, not even on an unmounted partition");
+        throw make_error(ErrorCode::DeviceBusy, { "error-write-system-disk", { { "device", facts.node } } });
     const auto confirm = parameters.find("confirm");
     if (erases(parameters)
         && (confirm == parameters.end() || !std::holds_alternative<std::string>(confirm->second)
             || !contract::confirmation_matches(std::get<std::string>(confirm->second), erase_confirmation(facts))))
-        throw make_error(ErrorCode::InvalidArgument,
-                         std::string("confirm: mode=destroy erases the data on ") + facts.node + "; confirm must be "
-                             + (without_blanks_around(facts.serial).empty() ? "its node"
-                                                                             : "its serial number (the Device's Serial)")
-                             + " (the Device's EraseConfirmation)");
+        throw make_error(ErrorCode::InvalidArgument, "confirm",
+                         { without_blanks_around(facts.serial).empty() ? "error-confirm-node" : "error-confirm-serial",
+                           { { "device", facts.node } } });
 }
 
 // What polkit's prompt says of the device: udisks' model and serial are

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "device_identity.hpp"
 
+#include "contract/failure_messages.hpp"
+
 #include <linux/fs.h>
 #include <sys/ioctl.h>
 
@@ -8,16 +10,18 @@ namespace diskbench::system {
 
 std::string identity_change(const DeviceFacts& asked, const DeviceFacts& now)
 {
+    // The catalogue's English: a refusal's {detail}, which a client translates.
+    const auto said = [](const char* id) { return contract::failure_english({ id }); };
     if (now.udisks_block != asked.udisks_block)
-        return "its udisks object changed";
+        return said("error-reason-udisks-object");
     if (now.device_number != asked.device_number)
-        return "its device number changed";
+        return said("error-reason-device-number");
     if (now.size != asked.size)
-        return "its size changed";
+        return said("error-reason-size");
     if (now.serial != asked.serial || now.wwn != asked.wwn)
-        return "its serial number changed";
+        return said("error-reason-serial");
     if (now.queue.disk_sequence != asked.queue.disk_sequence)
-        return "it is a new medium or attachment (disk sequence number)";
+        return said("error-reason-new-medium");
     return {};
 }
 

@@ -62,7 +62,8 @@ engine::Result run_in_directory(const engine::BenchmarkInfo& info, const std::st
 {
     engine::UniqueFd directory(::open(path.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
     if (!directory.valid())
-        throw engine::TargetError(path + ": cannot open the directory: " + std::strerror(errno));
+        throw engine::TargetError(
+            engine::Failure { "error-cannot-open-directory", { { "target", path }, { "reason", std::strerror(errno) } } });
     engine::check_directory_benchmark(info, engine::filesystem_facts(directory.get()), params);
     engine::FilesystemScope scope(std::move(directory), path, engine::Credentials::of_this_process());
     return engine::run_directory_benchmark(info, scope, params, nullptr, cancel);

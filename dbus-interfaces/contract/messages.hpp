@@ -6,6 +6,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <variant>
 #include <vector>
 
@@ -34,15 +35,26 @@ struct MessageArg {
     MessageArg(std::string n, double v) : name(std::move(n)), value(v) {}
     template <typename Integer>
         requires std::is_integral_v<Integer>
-    MessageArg(std::string n, Integer v) : name(std::move(n)), value(static_cast<std::int64_t>(v))
+    MessageArg(std::string n, Integer v) : name(std::move(n)), value(integer_value(v))
     {
     }
     bool operator==(const MessageArg&) const = default;
+
+private:
+    // An unsigned count past int64 (a caller's 2^64-1) as its digits, not wrapped to a negative number.
+    template <typename Integer>
+    static MessageValue integer_value(Integer v)
+    {
+        if constexpr (std::is_unsigned_v<Integer> && sizeof(Integer) >= sizeof(std::int64_t))
+            if (v > static_cast<std::uint64_t>(INT64_MAX))
+                return std::to_string(v);
+        return static_cast<std::int64_t>(v);
+    }
 };
 
 struct Message {
     std::string id;
-    std::vector<MessageArg> args;
+    std::vector<MessageArg> args {};
     // The same id and arguments, in any order (a{sv} and JSON keep none).
     bool operator==(const Message& other) const;
 };

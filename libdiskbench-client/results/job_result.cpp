@@ -3,6 +3,7 @@
 
 #include "text/value_format.hpp"
 #include "contract/error_names.hpp"
+#include "text/failure_text.hpp"
 #include "text/printf_text.hpp"
 #include "contract/job_states.hpp"
 
@@ -70,7 +71,7 @@ ErrorText error_text(const CallError& error, const std::string& folder)
         case ErrorCode::LimitsExceeded:
             return { _("Too many benchmarks are waiting for authorization. Answer the open password dialogs first.") };
         case ErrorCode::InvalidArgument:
-            return { std::string(_("The settings do not fit this device:")) + " " + error.message };
+            return { std::string(_("The settings do not fit this device:")) + " " + localized_failure_text(error.message) };
         case ErrorCode::Cancelled:
         case ErrorCode::Failed:
             break;
@@ -82,7 +83,7 @@ ErrorText error_text(const CallError& error, const std::string& folder)
         return { _("The benchmark service (diskbenchd) is not available. Is diskbench installed correctly?") };
     if (name == "org.freedesktop.DBus.Error.Timeout" || name == "org.freedesktop.DBus.Error.TimedOut")
         return { _("The benchmark service did not answer in time.") };
-    return { std::string(_("The benchmark failed:")) + " " + error.message };
+    return { std::string(_("The benchmark failed:")) + " " + localized_failure_text(error.message) };
 }
 
 std::optional<ErrorText> job_error_text(const JobEntry& job, const std::string& folder)

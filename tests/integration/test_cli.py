@@ -391,6 +391,43 @@ class CliTest(harness.LoopDeviceTestCase):
         res = self.ctl('devices', env={'DBUS_SYSTEM_BUS_ADDRESS': 'unix:path=/nonexistent/bus'})
         self.assertEqual(res.returncode, EXIT_NO_DAEMON, res.stderr)
 
+    def czech_env(self):
+        """The environment of a Czech user: LANGUAGE=cs, a cs_CZ.UTF-8 locale
+        (built with localedef into a LOCPATH of the test's own, since this
+        machine has none installed) and the build tree's translations."""
+        localedir = os.environ.get('DISKBENCH_BUILT_LOCALEDIR', '')
+        if not os.path.isfile(os.path.join(localedir, 'cs', 'LC_MESSAGES', 'diskbench.mo')):
+            raise AssertionError(f'no built Czech catalogue in {localedir!r} (DISKBENCH_BUILT_LOCALEDIR)')
+        locpath = os.path.join(self.stack.tmp, 'locale')
+        if not os.path.isdir(os.path.join(locpath, 'cs_CZ.UTF-8')):
+            os.makedirs(locpath, exist_ok=True)
+            # localedef exits 1 on mere warnings; the locale is there when it is usable.
+            subprocess.run(['localedef', '-i', 'cs_CZ', '-f', 'UTF-8', os.path.join(locpath, 'cs_CZ.UTF-8')],
+                           capture_output=True)
+            if not os.path.isdir(os.path.join(locpath, 'cs_CZ.UTF-8')):
+                raise AssertionError('localedef could not build cs_CZ.UTF-8')
+            subprocess.run(['chmod', '-R', 'a+rX', locpath], check=True)
+        return {'LOCPATH': locpath, 'LC_ALL': 'cs_CZ.UTF-8', 'LANGUAGE': 'cs', 'DISKBENCH_LOCALEDIR': localedir}
+
+    def test_refusal_details_in_czech(self):
+        # The daemon sends a refusal's details in English (a D-Bus error
+        # carries one string); diskbenchctl reads the failure back from it
+        # and prints it in the user's language (contract/failure_matching.hpp).
+        czech = self.czech_env()
+        # The sweep's own check, its text the catalogue's "must be a power of two".
+        res = self.ctl('run', 'qd-sweep', self.loop.node, 'max_queue_depth=3', env=czech)
+        self.assertEqual(res.returncode, 6, res.stderr)  # InvalidArgument
+        self.assertIn('Nastavení neodpovídá tomuto zařízení: max_queue_depth: musí být mocnina dvou', res.stderr)
+        self.assertNotIn('must be a power of two', res.stderr)
+        # The engine's range check: the numbers and the key kept as they are.
+        res = self.ctl('run', 'seek', self.loop.node, 'count=0', env=czech)
+        self.assertEqual(res.returncode, 6, res.stderr)
+        self.assertRegex(res.stderr, r'count: 0 je mimo rozsah \[1, \d+\]')
+        self.assertNotIn('out of range', res.stderr)
+        # The same refusal for an English user: the daemon's words.
+        res = self.ctl('run', 'seek', self.loop.node, 'count=0')
+        self.assertRegex(res.stderr, r'The settings do not fit this device: count: 0 is out of range \[1, \d+\]')
+
     # ---- hostile result files (issue 26) ----
 
     # Escape sequences a result file may carry into a terminal: its title,

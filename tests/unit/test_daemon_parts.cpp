@@ -66,13 +66,15 @@ TEST_CASE("engine values go back to the matching D-Bus types", "[daemon-parts]")
 TEST_CASE("engine failures map to the error a caller can act on", "[daemon-parts]")
 {
     using namespace diskbench::engine;
-    CHECK(error_code_of(ParameterError("size", "too big")) == ErrorCode::InvalidArgument);
-    CHECK(error_code_of(IoError("full", ENOSPC)) == ErrorCode::NoSpace);
-    CHECK(error_code_of(IoError("quota", EDQUOT)) == ErrorCode::NoSpace);
-    CHECK(error_code_of(IoError("no", EACCES)) == ErrorCode::PermissionDenied);
-    CHECK(error_code_of(IoError("ro", EROFS)) == ErrorCode::PermissionDenied);
-    CHECK(error_code_of(IoError("broken", EIO)) == ErrorCode::Failed);
-    CHECK(error_code_of(TargetError("not a folder")) == ErrorCode::Failed);
+    const Failure failure { "error-fdatasync", { { "target", "/srv" }, { "reason", "the reason" } } };
+    CHECK(error_code_of(ParameterError("size", Failure { "error-negative", { { "value", -1 } } }))
+          == ErrorCode::InvalidArgument);
+    CHECK(error_code_of(IoError(failure, ENOSPC)) == ErrorCode::NoSpace);
+    CHECK(error_code_of(IoError(failure, EDQUOT)) == ErrorCode::NoSpace);
+    CHECK(error_code_of(IoError(failure, EACCES)) == ErrorCode::PermissionDenied);
+    CHECK(error_code_of(IoError(failure, EROFS)) == ErrorCode::PermissionDenied);
+    CHECK(error_code_of(IoError(failure, EIO)) == ErrorCode::Failed);
+    CHECK(error_code_of(TargetError(Failure { "error-not-a-folder", { { "target", "/srv" } } })) == ErrorCode::Failed);
     CHECK(error_code_of(std::runtime_error("?")) == ErrorCode::Failed);
     CHECK(error_name(ErrorCode::NoSpace) == "org.diskbench.DiskBench1.Error.NoSpace");
     CHECK(error_name(ErrorCode::PermissionDenied) == "org.diskbench.DiskBench1.Error.PermissionDenied");
@@ -81,7 +83,8 @@ TEST_CASE("engine failures map to the error a caller can act on", "[daemon-parts
 TEST_CASE("error names follow the documented table", "[daemon-parts]")
 {
     CHECK(error_name(ErrorCode::NotAuthorizedCanObtain) == "org.diskbench.DiskBench1.Error.NotAuthorizedCanObtain");
-    CHECK(make_error(ErrorCode::DeviceBusy, "x").getName() == "org.diskbench.DiskBench1.Error.DeviceBusy");
+    CHECK(make_error(ErrorCode::DeviceBusy, { "error-daemon-exiting" }).getName()
+          == "org.diskbench.DiskBench1.Error.DeviceBusy");
     CHECK_FALSE(authorization_error(Authorization::Authorized, "a", ""));
     CHECK(authorization_error(Authorization::Challenge, "a", "")->getName()
           == "org.diskbench.DiskBench1.Error.NotAuthorizedCanObtain");

@@ -163,15 +163,21 @@ TEST_CASE("the caller's fsgid is its primary group only while its process has it
 TEST_CASE("callers see only error names from our table", "[daemon-parts]")
 {
     using namespace diskbench::engine;
-    CHECK(reply_error(make_error(ErrorCode::NoSpace, "full")).getName() == "org.diskbench.DiskBench1.Error.NoSpace");
+    CHECK(reply_error(make_error(ErrorCode::NoSpace, { "error-fdatasync", { { "target", "/srv" }, { "reason", "full" } } }))
+              .getName()
+          == "org.diskbench.DiskBench1.Error.NoSpace");
     const sdbus::Error foreign("org.freedesktop.DBus.Error.NameHasNoOwner", "gone");
     const sdbus::Error mapped = reply_error(foreign);
     CHECK(mapped.getName() == "org.diskbench.DiskBench1.Error.Failed");
     CHECK_THAT(mapped.getMessage(), Catch::Contains("NameHasNoOwner") && Catch::Contains("gone"));
-    CHECK(reply_error(DeviceBusyError("/dev/loop9: in use")).getName()
+    CHECK(reply_error(DeviceBusyError(Failure { "error-device-in-use", { { "target", "/dev/loop9" } } })).getName()
           == "org.diskbench.DiskBench1.Error.DeviceBusy");
-    CHECK(reply_error(ParameterError("size", "too big")).getName() == "org.diskbench.DiskBench1.Error.InvalidArgument");
-    CHECK(reply_error(IoError("full", ENOSPC)).getName() == "org.diskbench.DiskBench1.Error.NoSpace");
+    const sdbus::Error parameter = reply_error(ParameterError("size", Failure { "error-negative", { { "value", -1 } } }));
+    CHECK(parameter.getName() == "org.diskbench.DiskBench1.Error.InvalidArgument");
+    CHECK(parameter.getMessage() == "size: -1 is negative"); // the key, then the catalogue's English
+    CHECK(reply_error(IoError(Failure { "error-filesystem-full", { { "target", "/srv" }, { "detail", "?" } } }, ENOSPC))
+              .getName()
+          == "org.diskbench.DiskBench1.Error.NoSpace");
     CHECK(reply_error(std::bad_alloc()).getName() == "org.diskbench.DiskBench1.Error.Failed");
     CHECK(error_name(ErrorCode::LimitsExceeded) == "org.diskbench.DiskBench1.Error.LimitsExceeded");
 }

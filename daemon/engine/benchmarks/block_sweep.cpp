@@ -21,10 +21,11 @@ void run(BenchmarkContext& ctx)
     const std::uint64_t amount = fitted_amount(ctx, "amount_per_size", ctx.target.size, sizes.back(),
                                                "amount read per block size");
     if (amount < sizes.back())
-        throw ParameterError("amount_per_size", "must be at least the largest block size");
+        throw ParameterError("amount_per_size", Failure { "error-amount-below-largest-block" });
     if (amount % ctx.target.logical_block != 0)
-        throw ParameterError("amount_per_size", fmt::format("{} is not a multiple of the {}-byte logical block", amount,
-                                                            ctx.target.logical_block));
+        throw ParameterError("amount_per_size",
+                             Failure { "error-not-logical-block-multiple",
+                                       { { "value", amount }, { "logical_block", ctx.target.logical_block } } });
     check_in_flight("queue_depth", 1, queue_depth, sizes.back());
     if (ctx.plan_only)
         return;

@@ -65,18 +65,19 @@ void run(BenchmarkContext& ctx)
     const std::uint32_t block = checked_block_size(ctx, "block_size");
     const std::uint64_t size = fitted_amount(ctx, "size", ctx.target.size, block, "amount written sequentially");
     if (size % ctx.target.logical_block != 0 || size < block)
-        throw ParameterError("size", fmt::format("must be a multiple of the {}-byte logical block and at least one "
-                                                 "block ({})",
-                                                 ctx.target.logical_block, format_bytes(block)));
+        throw ParameterError("size", Failure { "error-size-not-whole-blocks",
+                                               { { "logical_block", ctx.target.logical_block },
+                                                 { "block", format_bytes(block) } } });
     // 4 KiB random writes, or the logical block where that is larger.
     const auto random_block = std::max<std::uint32_t>(4096, ctx.target.logical_block);
     if (random_block > ctx.target.size)
-        throw ParameterError("region_size", fmt::format("the device is smaller than one {} block",
-                                                        format_bytes(random_block)));
+        throw ParameterError("region_size",
+                             Failure { "error-device-below-one-block", { { "block", format_bytes(random_block) } } });
     std::uint64_t region = fitted_amount(ctx, "region_size", ctx.target.size, random_block, "area of random writes");
     region -= region % random_block;
     if (region < random_block)
-        throw ParameterError("region_size", fmt::format("is smaller than one {} block", format_bytes(random_block)));
+        throw ParameterError("region_size",
+                             Failure { "error-below-one-block", { { "block", format_bytes(random_block) } } });
     const std::uint64_t duration_ns = seconds_to_ns(ctx.params.real("duration_s"));
     const std::uint64_t max_bytes = ctx.params.unsigned_value("max_bytes");
     const std::uint64_t seed = ctx.params.unsigned_value("seed");

@@ -82,10 +82,9 @@ WriteMode checked_write_mode(BenchmarkContext& ctx, bool preserve_supported)
 {
     const bool destroy = ctx.params.text("mode") == "destroy";
     if (!destroy && !preserve_supported)
-        throw ParameterError("mode", "this benchmark writes new data over the whole area it tests and cannot preserve "
-                                     "the device's contents; pass mode=destroy with confirm");
+        throw ParameterError("mode", Failure { "error-mode-cannot-preserve", {} });
     if (destroy && ctx.params.text("confirm").empty())
-        throw ParameterError("confirm", "mode=destroy overwrites the device's data; confirm must name the device");
+        throw ParameterError("confirm", Failure { "error-destroy-unconfirmed", {} });
     ctx.result.summary["mode"] = std::string(destroy ? "destroy" : "preserve");
     return destroy ? WriteMode::Destroy : WriteMode::Preserve;
 }

@@ -102,11 +102,10 @@ std::vector<ProfileTest> listed_tests(const ParameterSet& params)
         text = std::string(preset_tests(params.text("preset")));
     const auto tests = parse_profile_tests(text);
     if (!tests)
-        throw ParameterError(params.given("tests") ? "tests" : "preset",
-                             "expected a comma-separated list like \"SEQ1M Q8T1, RND4K Q32T16\"");
+        throw ParameterError(params.given("tests") ? "tests" : "preset", Failure { "error-tests-not-a-list", {} });
     if (tests->size() > max_profile_tests)
-        throw ParameterError("tests", fmt::format("{} tests; at most {} run in one job", tests->size(),
-                                                  max_profile_tests));
+        throw ParameterError("tests", Failure { "error-too-many-tests",
+                                                { { "count", tests->size() }, { "limit", max_profile_tests } } });
     return *tests;
 }
 
@@ -135,11 +134,11 @@ std::vector<FileTest> chosen_tests(const ParameterSet& params, const Selection& 
     if (selected.mixed && !mix.empty()) {
         const auto test = parse_profile_test(mix);
         if (!test)
-            throw ParameterError("mix", "expected one test like \"RND4K Q1T1\", or nothing for no mixed test");
+            throw ParameterError("mix", Failure { "error-mix-not-a-test", {} });
         chosen.push_back({ *test, "MIX " + test->label(), "mix", true });
     }
     if (chosen.empty())
-        throw ParameterError("select", "only the mixed test was chosen, and `mix` names none");
+        throw ParameterError("select", Failure { "error-select-mix-without-mix", {} });
     return chosen;
 }
 
@@ -174,9 +173,10 @@ void run(DirectoryContext& ctx)
     ScratchFile file = open_scratch_file(ctx, want_direct, size);
     for (const FileTest& t : tests)
         if (file.direct && t.test.block % file.target.logical_block != 0)
-            throw ParameterError("tests", fmt::format("{}: {} is not a multiple of this filesystem's {}-byte direct "
-                                                      "I/O alignment", t.label, format_bytes(t.test.block),
-                                                      file.target.logical_block));
+            throw ParameterError("tests", Failure { "error-test-not-direct-io-multiple",
+                                                    { { "test", t.label },
+                                                      { "value", format_bytes(t.test.block) },
+                                                      { "alignment", file.target.logical_block } } });
     explain_cache_mode(ctx, want_direct, file.direct, BufferedUse::Profile);
     const bool zeros = ctx.params.text("data") == "zeros";
     const std::uint32_t zeros_size = std::max<std::uint32_t>(largest, test_file_fill_block);

@@ -61,7 +61,7 @@ void run(DirectoryContext& ctx)
 {
     const auto block = static_cast<std::uint32_t>(ctx.params.unsigned_value("block_size"));
     if (block % 512 != 0)
-        throw ParameterError("block_size", "must be a multiple of 512 bytes");
+        throw ParameterError("block_size", Failure { "error-multiple-of-bytes", { { "bytes", 512 } } });
     const bool writes = ctx.params.boolean("writes");
     const QdGrid grid = plan_qd_grid(ctx.params, ctx.recorder, block, false);
     const std::uint64_t size = test_file_size(ctx, block, "block_size");
@@ -71,8 +71,9 @@ void run(DirectoryContext& ctx)
     const bool want_direct = ctx.params.boolean("direct");
     ScratchFile file = open_scratch_file(ctx, want_direct, size);
     if (file.direct && block % file.target.logical_block != 0)
-        throw ParameterError("block_size", fmt::format("{} is not a multiple of this filesystem's {}-byte direct I/O "
-                                                       "alignment", format_bytes(block), file.target.logical_block));
+        throw ParameterError("block_size", Failure { "error-not-direct-io-multiple",
+                                                     { { "value", format_bytes(block) },
+                                                       { "alignment", file.target.logical_block } } });
     explain_cache_mode(ctx, want_direct, file.direct, BufferedUse::Profile);
     ctx.result.summary["file_size_bytes"] = size;
     fill_test_file(ctx, file, size, nullptr);

@@ -37,13 +37,16 @@ void run(DirectoryContext& ctx)
     const std::uint64_t block = ctx.params.unsigned_value("block_size");
     const std::uint64_t room = usable_space(ctx.facts);
     if (room < block)
-        throw IoError(fmt::format("{}: the filesystem is full: {} free, not even one {} block fits",
-                                  ctx.result.target_name, format_bytes(ctx.facts.available_bytes),
-                                  format_bytes(block)),
+        throw IoError(Failure { "error-filesystem-full-no-block",
+                                { { "target", ctx.result.target_name },
+                                  { "free", format_bytes(ctx.facts.available_bytes) },
+                                  { "block", format_bytes(block) } } },
                       ENOSPC);
     std::uint64_t size = fitted_amount(ctx.params, ctx.recorder, "size", room, block, "the file", "the free space");
     if (size < block)
-        throw ParameterError("size", fmt::format("{} is less than one block ({})", size, format_bytes(block)));
+        throw ParameterError("size",
+                             Failure { "error-less-than-one-block",
+                                       { { "size", size }, { "block", format_bytes(block) } } });
     size -= size % block; // whole blocks, so every direct write is aligned
     if (ctx.plan_only)
         return;
@@ -51,8 +54,9 @@ void run(DirectoryContext& ctx)
     const bool want_direct = ctx.params.boolean("direct");
     ScratchFile file = open_scratch_file(ctx, want_direct, size);
     if (file.direct && block % file.target.logical_block != 0)
-        throw ParameterError("block_size", fmt::format("{} is not a multiple of this filesystem's {}-byte direct I/O "
-                                                       "alignment", block, file.target.logical_block));
+        throw ParameterError("block_size", Failure { "error-not-direct-io-multiple",
+                                                     { { "value", block },
+                                                       { "alignment", file.target.logical_block } } });
     explain_cache_mode(ctx, want_direct, file.direct);
     ctx.result.summary["bytes"] = size;
 

@@ -37,8 +37,8 @@ ScratchFile open_scratch_file(DirectoryContext& ctx, bool want_direct, std::uint
         const int flags = ::fcntl(fd.get(), F_GETFL);
         direct = flags >= 0 && ::fcntl(fd.get(), F_SETFL, flags | O_DIRECT) == 0;
         if (!direct && errno != EINVAL)
-            throw IoError(fmt::format("{}: cannot set O_DIRECT on a scratch file: {}", ctx.scope->name(),
-                                      std::strerror(errno)),
+            throw IoError(Failure { "error-scratch-file-not-direct",
+                                    { { "target", ctx.scope->name() }, { "reason", std::strerror(errno) } } },
                           errno);
     }
     return { target_for_scratch_file(std::move(fd), ctx.scope->name(), size), direct };
@@ -62,19 +62,24 @@ void sync_data(const Target& file)
         rc = ::fdatasync(file.fd.get());
     while (rc != 0 && errno == EINTR);
     if (rc != 0)
-        throw IoError(fmt::format("{}: fdatasync failed: {}", file.name, std::strerror(errno)), errno);
+        throw IoError(Failure { "error-fdatasync", { { "target", file.name }, { "reason", std::strerror(errno) } } },
+                      errno);
 }
 
 IoError explained(const DirectoryContext& ctx, const IoError& error)
 {
     const std::string& where = ctx.result.target_name;
+    // The failure explained is the text's {detail}: a client translates it too.
+    const auto explaining = [&](const char* id) {
+        return IoError(Failure { id, { { "target", where }, { "detail", error.what() } } }, error.error_number());
+    };
     switch (error.error_number()) {
     case ENOSPC:
-        return IoError(fmt::format("{}: the filesystem is full ({})", where, error.what()), ENOSPC);
+        return explaining("error-filesystem-full");
     case EDQUOT:
-        return IoError(fmt::format("{}: your disk quota is used up ({})", where, error.what()), EDQUOT);
+        return explaining("error-quota-used-up");
     case EIO:
-        return IoError(fmt::format("{}: the device reported an I/O error ({})", where, error.what()), EIO);
+        return explaining("error-device-io-error");
     default:
         return error;
     }

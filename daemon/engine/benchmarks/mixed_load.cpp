@@ -140,11 +140,15 @@ private:
     Coordination& coordination_;
 };
 
-void transfer_failed(const Target& file, const char* what, std::uint64_t offset)
+// `id`: error-scratch-read-failed or error-scratch-write-failed.
+void transfer_failed(const Target& file, const char* id, std::uint64_t offset)
 {
     const int error = errno;
-    throw IoError(fmt::format("{}: {} of {} at {} in a scratch file failed: {}", file.name, what,
-                              format_bytes(chunk_size), offset, std::strerror(error)),
+    throw IoError(Failure { id,
+                            { { "target", file.name },
+                              { "chunk", format_bytes(chunk_size) },
+                              { "offset", offset },
+                              { "reason", std::strerror(error) } } },
                   error);
 }
 
@@ -157,7 +161,7 @@ void read_fully(const Target& file, std::byte* into, std::size_t length, std::ui
         if (n <= 0) {
             if (n == 0)
                 errno = EIO; // the file shrank under us: nothing a retry fixes
-            transfer_failed(file, "a read", offset);
+            transfer_failed(file, "error-scratch-read-failed", offset);
         }
         done += static_cast<std::size_t>(n);
     }
@@ -172,7 +176,7 @@ void write_fully(const Target& file, const std::byte* from, std::size_t length, 
         if (n < 0 && errno == EINTR)
             continue;
         if (n < 0)
-            transfer_failed(file, "a write", offset);
+            transfer_failed(file, "error-scratch-write-failed", offset);
         done += static_cast<std::size_t>(n);
     }
 }
@@ -462,16 +466,19 @@ void run(DirectoryContext& ctx)
 {
     const std::uint64_t threads = ctx.params.unsigned_value("threads");
     if (ctx.params.unsigned_value("file_size") % chunk_size != 0)
-        throw ParameterError("file_size", fmt::format("{} is not a whole number of {} chunks",
-                                                      ctx.params.unsigned_value("file_size"), format_bytes(chunk_size)));
+        throw ParameterError("file_size", Failure { "error-file-size-not-whole-chunks",
+                                                    { { "size", ctx.params.unsigned_value("file_size") },
+                                                      { "chunk", format_bytes(chunk_size) } } });
     const std::uint64_t room = usable_space(ctx.facts) / threads;
     if (room < chunk_size) {
-        const std::string why = fmt::format("{} free, not even one {} chunk for each of {} threads",
-                                            format_bytes(ctx.facts.available_bytes), format_bytes(chunk_size),
-                                            threads);
+        const std::vector<contract::MessageArg> why { { "free", format_bytes(ctx.facts.available_bytes) },
+                                                      { "chunk", format_bytes(chunk_size) },
+                                                      { "threads", threads } };
         if (ctx.params.given("threads") && usable_space(ctx.facts) >= chunk_size)
-            throw ParameterError("threads", why);
-        throw IoError(fmt::format("{}: the filesystem is full: {}", ctx.result.target_name, why), ENOSPC);
+            throw ParameterError("threads", Failure { "error-no-chunk-per-thread", why });
+        std::vector<contract::MessageArg> where = why;
+        where.emplace_back("target", ctx.result.target_name);
+        throw IoError(Failure { "error-filesystem-full-no-chunk", std::move(where) }, ENOSPC);
     }
     const std::uint64_t file_size = fitted_amount(ctx.params, ctx.recorder, "file_size", room, chunk_size,
                                                   fmt::format("each of the {} threads' files", threads),
@@ -494,12 +501,12 @@ void run(DirectoryContext& ctx)
         worker->data_seed = worker_seed(seed, index);
         worker->file = open_scratch_file(ctx, index == 0 ? want_direct : workers.front()->file.direct, file_size);
         if (index > 0 && worker->file.direct != workers.front()->file.direct)
-            throw Error(fmt::format("{}: O_DIRECT took on one scratch file but not on another",
-                                    ctx.result.target_name));
+            throw Error(Failure { "error-direct-io-uneven", { { "target", ctx.result.target_name } } });
         if (chunk_size % worker->file.target.logical_block != 0)
-            throw Error(fmt::format("{}: direct I/O here needs {}-byte alignment, which a {} chunk does not have",
-                                    ctx.result.target_name, worker->file.target.logical_block,
-                                    format_bytes(chunk_size)));
+            throw Error(Failure { "error-chunk-misaligned",
+                                  { { "target", ctx.result.target_name },
+                                    { "alignment", worker->file.target.logical_block },
+                                    { "chunk", format_bytes(chunk_size) } } });
         workers.push_back(std::move(worker));
     }
     explain_cache_mode(ctx, want_direct, workers.front()->file.direct, BufferedUse::Sort);
@@ -533,8 +540,10 @@ void run(DirectoryContext& ctx)
         return; // what was measured so far; a half-sorted file proves nothing
     for (const auto& worker : workers)
         if (!worker->verified)
-            throw Error(fmt::format("{}: thread {}'s file is not sorted after the sort ({}); the figures are void",
-                                    ctx.result.target_name, worker->index, worker->verify_failure));
+            throw Error(Failure { "error-not-sorted",
+                                  { { "target", ctx.result.target_name },
+                                    { "thread", worker->index },
+                                    { "why", worker->verify_failure } } });
     ctx.result.summary["sorted"] = true;
 }
 

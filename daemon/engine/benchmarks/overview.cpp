@@ -87,18 +87,16 @@ void run(BenchmarkContext& ctx)
     std::uint64_t sample = fitted_amount(ctx, "sample_size", ctx.target.size, block, "sample");
     sample -= sample % ctx.target.logical_block;
     if (sample < ctx.target.logical_block)
-        throw ParameterError("sample_size", fmt::format("must be at least one {}-byte logical block",
-                                                        ctx.target.logical_block));
+        throw ParameterError("sample_size", Failure { "error-sample-below-logical-block",
+                                                      { { "logical_block", ctx.target.logical_block } } });
     const std::uint64_t count = ctx.params.unsigned_value("samples");
     const std::uint64_t access_reads = ctx.params.unsigned_value("access_reads");
     const bool write = ctx.params.boolean("write");
     // Each sample is kept in memory between its read and its write-back,
     // a buffer of `block` per request.
     if (write && std::uint64_t { block } * ((sample + block - 1) / block) > max_preserved_batch_bytes)
-        throw ParameterError("sample_size", fmt::format("with write, at most {} in whole reads of block_size (each "
-                                                        "sample is kept in memory between its read and its "
-                                                        "write-back)",
-                                                        format_bytes(max_preserved_batch_bytes)));
+        throw ParameterError("sample_size", Failure { "error-sample-too-large-with-write",
+                                                      { { "size", format_bytes(max_preserved_batch_bytes) } } });
     // Samples start on the read size where they can, so a sample is whole
     // blocks at aligned offsets; on the logical block otherwise.
     const std::uint32_t align = sample % block == 0 ? block : ctx.target.logical_block;

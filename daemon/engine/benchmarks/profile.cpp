@@ -22,23 +22,23 @@ void run(BenchmarkContext& ctx)
         text = std::string(preset_tests(ctx.params.text("preset")));
     const auto tests = parse_profile_tests(text);
     if (!tests)
-        throw ParameterError(ctx.params.given("tests") ? "tests" : "preset",
-                             "expected a comma-separated list like \"SEQ1M Q8T1, RND4K Q32T16\"");
+        throw ParameterError(ctx.params.given("tests") ? "tests" : "preset", Failure { "error-tests-not-a-list" });
     // Each test adds a series and a dozen summary keys: a list without end
     // would make replies larger than the bus carries.
     if (tests->size() > max_profile_tests)
-        throw ParameterError("tests", fmt::format("{} tests; at most {} run in one job", tests->size(),
-                                                  max_profile_tests));
+        throw ParameterError("tests", Failure { "error-too-many-tests",
+                                                { { "count", tests->size() }, { "limit", max_profile_tests } } });
     std::uint32_t largest = 0;
     std::vector<ProfileTest> runnable;
     for (const auto& test : *tests) {
         if (test.block % ctx.target.logical_block != 0)
-            throw ParameterError("tests", test.label() + ": block size is not a multiple of the logical block");
+            throw ParameterError("tests",
+                                 Failure { "error-test-block-not-logical-multiple", { { "test", test.label() } } });
         if (test.block > ctx.target.size) {
             // A preset test on a device smaller than its block: leave it
             // out and say so; a test the caller named is an error.
             if (ctx.params.given("tests"))
-                throw ParameterError("tests", test.label() + ": block size is larger than the device");
+                throw ParameterError("tests", Failure { "error-test-block-above-device", { { "test", test.label() } } });
             ctx.recorder.note({ "profile-test-left-out", { { "test", test.label() } } });
             continue;
         }
@@ -47,7 +47,7 @@ void run(BenchmarkContext& ctx)
         runnable.push_back(test);
     }
     if (runnable.empty())
-        throw ParameterError("preset", "no test of the preset fits on this device");
+        throw ParameterError("preset", Failure { "error-no-preset-test-fits" });
     const std::uint64_t region = timed_run_region(ctx, largest);
     if (ctx.plan_only)
         return;

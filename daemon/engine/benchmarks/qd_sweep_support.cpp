@@ -14,7 +14,7 @@ namespace {
 void check_power_of_two(const ParameterSet& params, std::string_view key)
 {
     if (!std::has_single_bit(params.unsigned_value(key)))
-        throw ParameterError(std::string(key), "must be a power of two");
+        throw ParameterError(std::string(key), Failure { "error-must-be-power-of-two", {} });
 }
 
 } // namespace
@@ -53,9 +53,9 @@ QdGrid plan_qd_grid(const ParameterSet& params, Recorder& recorder, std::uint32_
     // so); the first, one request on one thread, must fit.
     check_in_flight("block_size", 1, 1, block);
     if (!grid.runs(1, 1))
-        throw ParameterError("block_size", fmt::format("{} is more than a preserving write keeps in memory at once ({})",
-                                                       format_bytes(block),
-                                                       format_bytes(contract::kinds::max_preserved_bytes)));
+        throw ParameterError("block_size", Failure { "error-block-above-preserved",
+                                                     { { "block", format_bytes(block) },
+                                                       { "limit", format_bytes(contract::kinds::max_preserved_bytes) } } });
     grid.depths = powers_of_two(1, static_cast<std::uint32_t>(params.unsigned_value("max_queue_depth")));
     grid.thread_counts = powers_of_two(1, static_cast<std::uint32_t>(params.unsigned_value("max_threads")));
     // Each reason its own note: past the in-flight limits, or (writing

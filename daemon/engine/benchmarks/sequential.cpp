@@ -23,15 +23,16 @@ void run(BenchmarkContext& ctx)
     const std::uint32_t block = checked_block_size(ctx, "block_size");
     const std::uint64_t start = ctx.params.unsigned_value("offset");
     if (start % ctx.target.logical_block != 0 || start >= ctx.target.size)
-        throw ParameterError("offset", fmt::format("must be a multiple of {} below the device size {}",
-                                                   ctx.target.logical_block, ctx.target.size));
+        throw ParameterError("offset", Failure { "error-offset-not-aligned",
+                                                 { { "logical_block", ctx.target.logical_block },
+                                                   { "size", ctx.target.size } } });
     const std::uint64_t size = fitted_amount(ctx, "size", ctx.target.size - start, ctx.target.logical_block,
                                              "amount read");
     if (size % ctx.target.logical_block != 0)
-        throw ParameterError("size", fmt::format("{} is not a multiple of the {}-byte logical block", size,
-                                                 ctx.target.logical_block));
+        throw ParameterError("size", Failure { "error-not-logical-block-multiple",
+                                               { { "value", size }, { "logical_block", ctx.target.logical_block } } });
     if (size < block)
-        throw ParameterError("size", fmt::format("{} is less than one block ({})", size, block));
+        throw ParameterError("size", Failure { "error-less-than-one-block", { { "size", size }, { "block", block } } });
     const auto queue_depth = static_cast<unsigned>(ctx.params.unsigned_value("queue_depth"));
     check_in_flight("queue_depth", 1, queue_depth, block);
     if (ctx.plan_only)

@@ -28,7 +28,8 @@ void run(DirectoryContext& ctx)
     const std::uint32_t min_size = size_param(ctx, "min_file_size");
     const std::uint32_t max_size = size_param(ctx, "max_file_size");
     if (max_size < min_size)
-        throw ParameterError("max_file_size", fmt::format("{} is smaller than min_file_size ({})", max_size, min_size));
+        throw ParameterError("max_file_size",
+                             Failure { "error-max-below-min-file-size", { { "max", max_size }, { "min", min_size } } });
     // The estimate assumes every file is as large as the largest and takes
     // whole blocks; a directory takes a block.
     const std::uint64_t block = std::max<std::uint64_t>(ctx.facts.block_size, 4096);

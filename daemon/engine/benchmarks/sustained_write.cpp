@@ -29,9 +29,9 @@ void run(BenchmarkContext& ctx)
     else
         size = fitted_amount(ctx, "size", ctx.target.size, block, "area written");
     if (size % ctx.target.logical_block != 0 || size < block)
-        throw ParameterError("size", fmt::format("must be a multiple of the {}-byte logical block and at least one "
-                                                 "block ({})",
-                                                 ctx.target.logical_block, format_bytes(block)));
+        throw ParameterError("size", Failure { "error-size-not-whole-blocks",
+                                               { { "logical_block", ctx.target.logical_block },
+                                                 { "block", format_bytes(block) } } });
     const auto queue_depth = static_cast<unsigned>(ctx.params.unsigned_value("queue_depth"));
     check_in_flight("queue_depth", 1, queue_depth, block);
     const std::uint64_t duration_ns = seconds_to_ns(ctx.params.real("duration_s"));

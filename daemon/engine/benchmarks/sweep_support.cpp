@@ -21,9 +21,11 @@ std::vector<std::uint32_t> sweep_block_sizes(const BenchmarkContext& ctx)
         largest = checked_block_size(ctx, "max_block");
     }
     if (std::has_single_bit(smallest) == false || std::has_single_bit(largest) == false)
-        throw ParameterError(std::has_single_bit(smallest) ? "max_block" : "min_block", "must be a power of two");
+        throw ParameterError(std::has_single_bit(smallest) ? "max_block" : "min_block",
+                             Failure { "error-must-be-power-of-two" });
     if (largest < smallest)
-        throw ParameterError("max_block", fmt::format("{} is smaller than min_block ({})", largest, smallest));
+        throw ParameterError("max_block",
+                             Failure { "error-max-below-min-block", { { "max", largest }, { "min", smallest } } });
     return powers_of_two(smallest, largest);
 }
 

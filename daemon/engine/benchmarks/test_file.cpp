@@ -26,9 +26,11 @@ std::uint64_t test_file_size(DirectoryContext& ctx, std::uint32_t largest_block,
     std::uint64_t size = ctx.params.unsigned_value("file_size");
     if (size > room) {
         if (ctx.params.given("file_size") || room < smallest_test_file)
-            throw IoError(fmt::format("{}: a test file of {} does not fit: {} free ({} usable)",
-                                      ctx.result.target_name, format_bytes(size),
-                                      format_bytes(ctx.facts.available_bytes), format_bytes(room)),
+            throw IoError(Failure { "error-test-file-does-not-fit",
+                                    { { "target", ctx.result.target_name },
+                                      { "size", format_bytes(size) },
+                                      { "free", format_bytes(ctx.facts.available_bytes) },
+                                      { "usable", format_bytes(room) } } },
                           ENOSPC);
         size = room;
         ctx.recorder.note({ "test-file-scaled",
@@ -37,8 +39,9 @@ std::uint64_t test_file_size(DirectoryContext& ctx, std::uint32_t largest_block,
     }
     size -= size % std::max<std::uint64_t>(test_file_fill_block, largest_block);
     if (size < largest_block)
-        throw ParameterError(std::string(block_key), fmt::format("a block of {} is larger than the test file ({})",
-                                                                 format_bytes(largest_block), format_bytes(size)));
+        throw ParameterError(std::string(block_key), Failure { "error-block-above-test-file",
+                                                               { { "block", format_bytes(largest_block) },
+                                                                 { "size", format_bytes(size) } } });
     return size;
 }
 

@@ -66,11 +66,12 @@ std::uint64_t timed_run_region(const BenchmarkContext& ctx, std::uint32_t larges
 {
     const std::uint64_t region = fitted_amount(ctx, "region_size", ctx.target.size, largest_block, "test area");
     if (region % ctx.target.logical_block != 0)
-        throw ParameterError("region_size", fmt::format("{} is not a multiple of the {}-byte logical block", region,
-                                                        ctx.target.logical_block));
+        throw ParameterError("region_size", Failure { "error-not-logical-block-multiple",
+                                                      { { "value", region }, { "logical_block", ctx.target.logical_block } } });
     if (region < largest_block)
-        throw ParameterError("region_size", fmt::format("{} is smaller than the largest block ({})", format_bytes(region),
-                                                        format_bytes(largest_block)));
+        throw ParameterError("region_size", Failure { "error-region-below-largest-block",
+                                                      { { "size", format_bytes(region) },
+                                                        { "block", format_bytes(largest_block) } } });
     return region;
 }
 

@@ -49,7 +49,7 @@ void sync_filesystem(int fd, const std::string& where)
     // syncfs() as HDDTest's "sync", but for this filesystem only; since
     // Linux 5.8 it also reports writeback errors (EIO, ENOSPC).
     if (::syncfs(fd) != 0)
-        throw IoError(fmt::format("{}: syncfs failed: {}", where, std::strerror(errno)), errno);
+        throw IoError(Failure { "error-syncfs", { { "target", where }, { "reason", std::strerror(errno) } } }, errno);
 }
 
 } // namespace
@@ -148,14 +148,17 @@ TreeCounts fitted_tree_counts(DirectoryContext& ctx, std::uint64_t directory_byt
         return counts;
 
     const bool short_of_inodes = inodes(counts) > inode_room;
-    const std::string scarce = short_of_inodes ? fmt::format("{} free inodes", inode_room)
-                                               : fmt::format("{} of free space", format_bytes(byte_room));
+    // What is short, in the words of the failures below: free inodes or free space.
+    const contract::MessageArg scarce = short_of_inodes ? contract::MessageArg("free_inodes", inode_room)
+                                                        : contract::MessageArg("free_space", format_bytes(byte_room));
     if (ctx.params.given("directories") || ctx.params.given("files")) {
         const std::string key = ctx.params.given("files") ? "files" : "directories";
-        throw ParameterError(key, fmt::format("{} directories and {} files do not fit: they need {} inodes and about "
-                                              "{}, and only {} may be used",
-                                              counts.directories, counts.files, inodes(counts),
-                                              format_bytes(bytes(counts)), scarce));
+        throw ParameterError(key, Failure { short_of_inodes ? "error-tree-short-of-inodes" : "error-tree-short-of-space",
+                                            { { "directories", counts.directories },
+                                              { "files", counts.files },
+                                              { "inodes", inodes(counts) },
+                                              { "size", format_bytes(bytes(counts)) },
+                                              scarce } });
     }
     const double factor = std::min(static_cast<double>(inode_room) / static_cast<double>(inodes(counts)),
                                    static_cast<double>(byte_room) / static_cast<double>(bytes(counts)));
@@ -169,8 +172,9 @@ TreeCounts fitted_tree_counts(DirectoryContext& ctx, std::uint64_t directory_byt
             --fitted.files;
     }
     if (fitted.directories == 0 || fitted.files == 0)
-        throw IoError(fmt::format("{}: the filesystem is full: not even one directory and one file fit ({} free)",
-                                  ctx.result.target_name, scarce),
+        throw IoError(Failure { short_of_inodes ? "error-filesystem-full-no-tree-inodes"
+                                                : "error-filesystem-full-no-tree-space",
+                                { { "target", ctx.result.target_name }, scarce } },
                       ENOSPC);
     ctx.recorder.note({ short_of_inodes ? "tree-scaled-to-inodes" : "tree-scaled-to-space",
                         { { "directories", counts.directories },
@@ -197,10 +201,10 @@ TreeRun::TreeRun(DirectoryContext& ctx, const TreePlan& plan, std::uint64_t tota
 {
     try {
         if (!make_directory_beneath(scratch_, root_name, 0700))
-            fail("create", root_name, errno);
+            fail("error-tree-entry-uncreatable", root_name, errno);
         root_ = open_beneath(scratch_, root_name, O_RDONLY | O_DIRECTORY);
         if (!root_.valid())
-            fail("open", root_name, errno);
+            fail("error-tree-entry-unopenable", root_name, errno);
     } catch (const IoError& error) {
         throw explained(ctx_, error);
     }
@@ -228,21 +232,22 @@ UniqueFd TreeRun::open_tree_file(const std::string& path) const
     // symlink anyway; O_NOFOLLOW says so here too.
     UniqueFd fd = open_path_beneath(root_.get(), path, O_RDONLY | O_NONBLOCK | O_NOFOLLOW);
     if (!fd.valid())
-        fail("open", path, errno);
+        fail("error-tree-entry-unopenable", path, errno);
     struct stat st {};
     if (::fstat(fd.get(), &st) != 0)
-        fail("open", path, errno);
+        fail("error-tree-entry-unopenable", path, errno);
     if (!S_ISREG(st.st_mode))
-        throw Error(fmt::format("{}: \"{}\" in the benchmark's tree was replaced by something that is not a file",
-                                ctx_.result.target_name, path));
+        throw Error(Failure { "error-tree-entry-replaced", { { "target", ctx_.result.target_name }, { "name", path } } });
     return fd;
 }
 
-void TreeRun::fail(const std::string& what, const std::string& name, int error_number) const
+void TreeRun::fail(const char* id, const std::string& name, int error_number) const
 {
     // Explained by the caller (timed() or explaining()), once.
-    throw IoError(fmt::format("{}: cannot {} \"{}\" in the benchmark's tree: {}", ctx_.result.target_name, what,
-                              name, std::strerror(error_number)),
+    throw IoError(Failure { id,
+                            { { "target", ctx_.result.target_name },
+                              { "name", name },
+                              { "reason", std::strerror(error_number) } } },
                   error_number);
 }
 
@@ -274,21 +279,21 @@ bool TreeRun::create_below(int directory, std::uint32_t node, bool empty_files)
         for (std::uint32_t f : plan_.child_files[node]) {
             const std::string name = file_name(f);
             if (!open_beneath(directory, name, O_CREAT | O_EXCL | O_WRONLY, 0600).valid())
-                fail("create", name, errno);
+                fail("error-tree-entry-uncreatable", name, errno);
             if (!step())
                 return false;
         }
     for (std::uint32_t child : plan_.child_directories[node]) {
         const std::string name = directory_name(child - 1);
         if (!make_directory_beneath(directory, name, 0700))
-            fail("create", name, errno);
+            fail("error-tree-entry-uncreatable", name, errno);
         if (!step())
             return false;
         if (plan_.child_directories[child].empty() && (!empty_files || plan_.child_files[child].empty()))
             continue; // nothing to put in it: no need to open it
         const UniqueFd fd = open_beneath(directory, name, O_RDONLY | O_DIRECTORY);
         if (!fd.valid())
-            fail("open", name, errno);
+            fail("error-tree-entry-unopenable", name, errno);
         if (!create_below(fd.get(), child, empty_files))
             return false;
     }
@@ -306,7 +311,7 @@ bool TreeRun::write_below(int directory, std::uint32_t node, std::vector<std::by
         const std::string name = file_name(f);
         const UniqueFd fd = open_beneath(directory, name, O_CREAT | O_EXCL | O_WRONLY, 0600);
         if (!fd.valid())
-            fail("create", name, errno);
+            fail("error-tree-entry-uncreatable", name, errno);
         // Every sector stamped with the file's own number and its offset,
         // over the same seeded bytes: cheap, and no two sectors are equal.
         const std::uint32_t size = plan_.file_size[f];
@@ -317,7 +322,7 @@ bool TreeRun::write_below(int directory, std::uint32_t node, std::vector<std::by
             if (n < 0 && errno == EINTR)
                 continue;
             if (n <= 0)
-                fail("write", name, n < 0 ? errno : EIO);
+                fail("error-tree-entry-unwritable", name, n < 0 ? errno : EIO);
             done += static_cast<std::size_t>(n);
         }
         if (!step())
@@ -327,7 +332,7 @@ bool TreeRun::write_below(int directory, std::uint32_t node, std::vector<std::by
         const std::string name = directory_name(child - 1);
         const UniqueFd fd = open_beneath(directory, name, O_RDONLY | O_DIRECTORY);
         if (!fd.valid())
-            fail("open", name, errno);
+            fail("error-tree-entry-unopenable", name, errno);
         if (!write_below(fd.get(), child, data))
             return false;
     }
@@ -398,14 +403,16 @@ std::optional<std::uint64_t> TreeRun::read_files()
                 if (n < 0 && errno == EINTR)
                     continue;
                 if (n < 0)
-                    fail("read", path, errno);
+                    fail("error-tree-entry-unreadable", path, errno);
                 if (n == 0 || (done += static_cast<std::size_t>(n)) == buffer.size())
                     break;
             }
             if (done != plan_.file_size[f])
-                throw Error(fmt::format("{}: \"{}\" in the benchmark's tree was changed during the run ({} bytes "
-                                        "instead of {})",
-                                        ctx_.result.target_name, path, done, plan_.file_size[f]));
+                throw Error(Failure { "error-tree-entry-changed",
+                                      { { "target", ctx_.result.target_name },
+                                        { "name", path },
+                                        { "size", done },
+                                        { "expected", plan_.file_size[f] } } });
             if (!step())
                 return false;
         }
@@ -418,7 +425,7 @@ bool TreeRun::remove_below(int directory, std::uint32_t node)
     for (std::uint32_t f : plan_.child_files[node]) {
         const std::string name = file_name(f);
         if (!unlink_beneath(directory, name, false))
-            fail("remove", name, errno);
+            fail("error-tree-entry-unremovable", name, errno);
         if (!step())
             return false;
     }
@@ -427,12 +434,12 @@ bool TreeRun::remove_below(int directory, std::uint32_t node)
         if (!plan_.child_directories[child].empty() || !plan_.child_files[child].empty()) {
             const UniqueFd fd = open_beneath(directory, name, O_RDONLY | O_DIRECTORY);
             if (!fd.valid())
-                fail("open", name, errno);
+                fail("error-tree-entry-unopenable", name, errno);
             if (!remove_below(fd.get(), child))
                 return false;
         }
         if (!unlink_beneath(directory, name, true))
-            fail("remove", name, errno);
+            fail("error-tree-entry-unremovable", name, errno);
         if (!step())
             return false;
     }
@@ -446,8 +453,9 @@ std::optional<std::uint64_t> TreeRun::remove()
         return time;
     root_.reset();
     if (!unlink_beneath(scratch_, root_name, true))
-        throw explained(ctx_, IoError(fmt::format("{}: cannot remove the benchmark's tree: {}",
-                                                  ctx_.result.target_name, std::strerror(errno)),
+        throw explained(ctx_, IoError(Failure { "error-tree-unremovable",
+                                                { { "target", ctx_.result.target_name },
+                                                  { "reason", std::strerror(errno) } } },
                                       errno));
     removed_ = true;
     return time;

@@ -111,7 +111,8 @@ private:
     bool create_below(int directory, std::uint32_t node, bool empty_files);
     bool write_below(int directory, std::uint32_t node, std::vector<std::byte>& data);
     bool remove_below(int directory, std::uint32_t node);
-    [[noreturn]] void fail(const std::string& what, const std::string& name, int error_number) const;
+    // `id`: one of the catalogue's error-tree-entry-* failures.
+    [[noreturn]] void fail(const char* id, const std::string& name, int error_number) const;
     // One of the tree's files, for reading; fails unless it is still the
     // regular file the run made.
     [[nodiscard]] UniqueFd open_tree_file(const std::string& path) const;

@@ -235,19 +235,18 @@ void run(BenchmarkContext& ctx)
     checked_write_mode(ctx, false);
     const std::uint32_t block = checked_block_size(ctx, "block_size");
     if (block % stamp_unit != 0)
-        throw ParameterError("block_size", fmt::format("must be a multiple of {} bytes", stamp_unit));
+        throw ParameterError("block_size", Failure { "error-multiple-of-bytes", { { "bytes", stamp_unit } } });
     const std::uint64_t claimed = ctx.target.size;
     std::uint64_t probes = ctx.params.unsigned_value("probes");
     if (probes == 0)
         probes = automatic_probes(claimed, block);
     else if (probes < min_probes)
-        throw ParameterError("probes", fmt::format("must be 0 (automatic) or at least {}", min_probes));
+        throw ParameterError("probes", Failure { "error-probes-below-minimum", { { "minimum", min_probes } } });
     // Refused before the layout exists: a head of millions of blocks would
     // cost the root daemon gigabytes of offsets, before any authorization.
     if (const std::uint64_t head = planned_head_blocks(claimed, block, probes); head > max_head_blocks)
-        throw ParameterError("probes", fmt::format("too few for this device and block_size: the head would be {} "
-                                                   "blocks (at most {}); ask for more probes or larger blocks",
-                                                   head, max_head_blocks));
+        throw ParameterError("probes", Failure { "error-probes-head-too-large",
+                                                 { { "head", head }, { "limit", max_head_blocks } } });
     const ProbeLayout layout = plan_probes(claimed, block, ctx.target.logical_block, probes);
     const std::uint64_t seed = ctx.params.unsigned_value("seed");
     auto& summary = ctx.result.summary;

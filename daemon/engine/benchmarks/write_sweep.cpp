@@ -20,9 +20,10 @@ void run(DirectoryContext& ctx)
     const std::uint64_t room = usable_space(ctx.facts);
     const std::uint64_t smallest = ctx.params.unsigned_value("min_block");
     if (room < smallest)
-        throw IoError(fmt::format("{}: the filesystem is full: {} free, not even one {} block fits",
-                                  ctx.result.target_name, format_bytes(ctx.facts.available_bytes),
-                                  format_bytes(smallest)),
+        throw IoError(Failure { "error-filesystem-full-no-block",
+                                { { "target", ctx.result.target_name },
+                                  { "free", format_bytes(ctx.facts.available_bytes) },
+                                  { "block", format_bytes(smallest) } } },
                       ENOSPC);
     WriteSweepPlan plan = plan_write_sweep(ctx.params, ctx.recorder, room, "the free space");
     const std::uint64_t seed = ctx.params.unsigned_value("seed");

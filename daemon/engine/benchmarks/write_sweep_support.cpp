@@ -25,7 +25,7 @@ std::uint64_t power_of_two_param(const ParameterSet& params, std::string_view ke
 {
     const std::uint64_t value = params.unsigned_value(key);
     if (!std::has_single_bit(value))
-        throw ParameterError(std::string(key), fmt::format("{} is not a power of two", value));
+        throw ParameterError(std::string(key), Failure { "error-not-power-of-two", { { "value", value } } });
     return value;
 }
 
@@ -53,15 +53,18 @@ WriteSweepPlan plan_write_sweep(const ParameterSet& params, Recorder& recorder, 
     const std::uint64_t smallest = power_of_two_param(params, "min_block");
     std::uint64_t largest = power_of_two_param(params, "max_block");
     if (largest < smallest)
-        throw ParameterError("max_block", fmt::format("{} is smaller than min_block ({})", largest, smallest));
+        throw ParameterError("max_block",
+                             Failure { "error-max-below-min-block", { { "max", largest }, { "min", smallest } } });
     std::uint64_t amount = fitted_amount(params, recorder, "amount_per_size", room, smallest,
                                          "the amount written per block size", where);
     if (amount < smallest)
-        throw ParameterError("amount_per_size", fmt::format("{} is less than min_block ({})", amount, smallest));
+        throw ParameterError("amount_per_size",
+                             Failure { "error-amount-below-min-block", { { "amount", amount }, { "min", smallest } } });
     if (amount < largest) {
         if (params.given("max_block"))
-            throw ParameterError("max_block", fmt::format("{} is more than the {} written per block size",
-                                                          format_bytes(largest), format_bytes(amount)));
+            throw ParameterError("max_block", Failure { "error-block-above-amount",
+                                                        { { "block", format_bytes(largest) },
+                                                          { "amount", format_bytes(amount) } } });
         largest = std::bit_floor(amount);
         recorder.note({ "largest-block-scaled-to-amount", { { "block", format_bytes(largest) } } });
     }
@@ -76,8 +79,9 @@ void keep_aligned_sizes(WriteSweepPlan& plan, Recorder& recorder, std::uint32_t 
     const std::uint32_t largest = plan.sizes.empty() ? 0 : plan.sizes.back();
     std::erase_if(plan.sizes, [&](std::uint32_t size) { return size % alignment != 0; });
     if (plan.sizes.empty())
-        throw ParameterError("max_block", fmt::format("no block size up to {} is a multiple of the {}-byte {}",
-                                                      format_bytes(largest), alignment, why));
+        throw ParameterError("max_block", Failure { why == device_logical_block ? "error-no-block-fits-logical-block"
+                                                                                : "error-no-block-fits-direct-io",
+                                                    { { "block", format_bytes(largest) }, { "alignment", alignment } } });
     if (plan.sizes.front() != smallest)
         recorder.note({ why == device_logical_block ? "small-blocks-left-out-logical-block"
                                                     : "small-blocks-left-out-direct-io",

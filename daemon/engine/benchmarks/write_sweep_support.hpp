@@ -29,8 +29,8 @@ struct WriteSweepPlan {
 WriteSweepPlan plan_write_sweep(const ParameterSet& params, Recorder& recorder, std::uint64_t room,
                                 std::string_view where);
 // Leaves out the sizes that are not multiples of `alignment`, with a note;
-// ParameterError("max_block") when none is left. `why` ends the note.
-// `why` is one of these two (each has its own catalogue message).
+// ParameterError("max_block") when none is left. `why` is one of these
+// two (each has its own catalogue messages, the note's and the failure's).
 inline constexpr std::string_view device_logical_block = "the device's logical block";
 inline constexpr std::string_view direct_io_alignment = "this filesystem's direct I/O alignment";
 void keep_aligned_sizes(WriteSweepPlan& plan, Recorder& recorder, std::uint32_t alignment, std::string_view why);

@@ -1,0 +1,192 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "failure_matching.hpp"
+
+#include "failure_messages.hpp"
+
+#include <algorithm>
+#include <charconv>
+#include <stdexcept>
+
+namespace diskbench::contract {
+
+namespace {
+
+// A format cut into literal text and placeholders.
+struct Part {
+    std::string_view literal;
+    std::string_view name; // empty for a literal
+    int decimals = -1;
+};
+
+std::vector<Part> parts_of(std::string_view format)
+{
+    std::vector<Part> parts;
+    std::size_t done = 0;
+    for (std::size_t open = format.find('{'); open != std::string_view::npos; open = format.find('{', done)) {
+        const std::size_t close = format.find('}', open);
+        if (close == std::string_view::npos)
+            throw std::invalid_argument("failure format: unclosed '{'");
+        if (open > done)
+            parts.push_back({ format.substr(done, open - done), {}, -1 });
+        const std::string_view inside = format.substr(open + 1, close - open - 1);
+        const std::size_t colon = inside.find(':');
+        Part placeholder { {}, inside.substr(0, colon), -1 };
+        // The spec is checked by render_message(); here only its count of decimals matters.
+        if (colon != std::string_view::npos && inside.size() == colon + 4)
+            placeholder.decimals = inside[colon + 2] - '0';
+        parts.push_back(placeholder);
+        done = close + 1;
+    }
+    if (done < format.size())
+        parts.push_back({ format.substr(done), {}, -1 });
+    return parts;
+}
+
+std::size_t literal_chars(const std::vector<Part>& parts)
+{
+    std::size_t count = 0;
+    for (const Part& part : parts)
+        count += part.literal.size();
+    return count;
+}
+
+using Captures = std::vector<std::pair<std::string_view, std::string_view>>;
+
+// Whether parts[index...] match text[at...] exactly, capturing each
+// placeholder's text (shortest first, backtracking).
+bool match_from(const std::vector<Part>& parts, std::size_t index, std::string_view text, std::size_t at,
+                Captures& captures)
+{
+    if (index == parts.size())
+        return at == text.size();
+    const Part& part = parts[index];
+    if (part.name.empty())
+        return text.substr(at).starts_with(part.literal)
+            && match_from(parts, index + 1, text, at + part.literal.size(), captures);
+    const auto earlier = std::find_if(captures.begin(), captures.end(),
+                                      [&](const auto& capture) { return capture.first == part.name; });
+    if (earlier != captures.end())
+        return text.substr(at).starts_with(earlier->second)
+            && match_from(parts, index + 1, text, at + earlier->second.size(), captures);
+    for (std::size_t end = at + 1; end <= text.size(); ++end) {
+        captures.emplace_back(part.name, text.substr(at, end - at));
+        if (match_from(parts, index + 1, text, end, captures))
+            return true;
+        captures.pop_back();
+    }
+    return false;
+}
+
+// The length of a "key: " at the start of `text`, or 0.
+std::size_t key_prefix_length(std::string_view text)
+{
+    const std::size_t colon = text.find(": ");
+    if (colon == 0 || colon == std::string_view::npos)
+        return 0;
+    const std::string_view key = text.substr(0, colon);
+    const bool word = std::all_of(key.begin(), key.end(),
+                                  [](char c) { return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_'; });
+    return word ? colon + 2 : 0;
+}
+
+// At most this many prefixes ("directory: " before a key's) and nested
+// failures: deeper is no text the daemon writes.
+constexpr int max_depth = 3;
+
+// A captured number, read as the daemon wrote it (C locale), or nothing.
+std::optional<double> number_in(std::string_view text)
+{
+    double value = 0;
+    const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+    if (error != std::errc() || end != text.data() + text.size())
+        return std::nullopt;
+    return value;
+}
+
+std::string localized(std::string_view english, const std::function<const char*(const char*)>& translate,
+                      const NumberText& number_text, int depth)
+{
+    if (depth > max_depth)
+        return std::string(english);
+    const std::optional<FailureMatch> match = match_failure(english);
+    if (!match)
+        return std::string(english);
+    const MessageFormat* format = find_failure_format(match->id);
+    const std::span<const std::string_view> nested = nested_failure_arguments();
+    std::vector<MessageArg> args;
+    for (const Part& part : parts_of(format->english)) {
+        if (part.name.empty() || std::any_of(args.begin(), args.end(), [&](const MessageArg& arg) {
+                return arg.name == part.name;
+            }))
+            continue;
+        const auto captured = std::find_if(match->args.begin(), match->args.end(),
+                                           [&](const MessageArg& arg) { return arg.name == part.name; });
+        const std::string& text = std::get<std::string>(captured->value);
+        if (std::find(nested.begin(), nested.end(), part.name) != nested.end())
+            args.emplace_back(std::string(part.name), localized(text, translate, number_text, depth + 1));
+        else if (const std::optional<double> number = part.decimals >= 0 ? number_in(text) : std::nullopt)
+            args.emplace_back(std::string(part.name), *number);
+        else
+            args.emplace_back(std::string(part.name), text);
+    }
+    try {
+        return match->prefix + render_message(translate(format->english), args, number_text);
+    } catch (const std::invalid_argument&) {
+        return std::string(english); // a translation naming an argument the format lacks
+    }
+}
+
+} // namespace
+
+std::optional<FailureMatch> match_failure(std::string_view text)
+{
+    std::optional<FailureMatch> best;
+    std::size_t prefix_length = 0;
+    for (int depth = 0; depth <= max_depth; ++depth) {
+        const std::string_view rest = text.substr(prefix_length);
+        // A prefix's ": " counts as literal text, as a generic format's would.
+        const std::size_t prefix_chars = static_cast<std::size_t>(depth) * 2;
+        for (const MessageFormat& format : failure_catalogue()) {
+            const std::vector<Part> parts = parts_of(format.english);
+            const std::size_t score = literal_chars(parts) + prefix_chars;
+            if (best && score <= best->literal_chars)
+                continue;
+            Captures captures;
+            if (!match_from(parts, 0, rest, 0, captures))
+                continue;
+            FailureMatch match { std::string(text.substr(0, prefix_length)), format.id, {}, score };
+            for (const auto& [name, value] : captures)
+                match.args.emplace_back(std::string(name), value);
+            best = std::move(match);
+        }
+        const std::size_t next = key_prefix_length(rest);
+        if (next == 0)
+            break;
+        prefix_length += next;
+    }
+    return best;
+}
+
+std::optional<std::vector<MessageArg>> match_failure_format(std::string_view format, std::string_view text)
+{
+    Captures captures;
+    if (!match_from(parts_of(format), 0, text, 0, captures))
+        return std::nullopt;
+    std::vector<MessageArg> args;
+    for (const auto& [name, value] : captures)
+        args.emplace_back(std::string(name), value);
+    return args;
+}
+
+std::size_t failure_format_literal_chars(std::string_view format)
+{
+    return literal_chars(parts_of(format));
+}
+
+std::string localized_failure(std::string_view english, const std::function<const char*(const char*)>& translate,
+                              const NumberText& number_text)
+{
+    return localized(english, translate, number_text, 0);
+}
+
+} // namespace diskbench::contract

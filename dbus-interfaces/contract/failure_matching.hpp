@@ -1,0 +1,53 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "messages.hpp"
+
+#include <functional>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace diskbench::contract {
+
+// Reading a failure's id and arguments back from the English text the
+// daemon sent (failure_messages.hpp): a D-Bus error carries one string, so
+// the text is all a client gets.
+//
+// The rule: each catalogue format is a pattern whose literal parts must
+// match exactly and whose "{name}" or "{name:.Nf}" each match a non-empty
+// run of text (the shortest that lets the rest match; a name used twice
+// must capture the same text twice). The text may start with "key: "
+// prefixes (lower-case letters, digits and '_' before ": "): a
+// ParameterError's parameter key, or the service's "directory: ", which
+// are kept as they are. Of all the formats that match, the one with the
+// most literal characters (a prefix's ": " counting as two) wins, so a
+// generic format such as "{target}: {detail}" cannot take the text of a
+// specific one; on a tie the catalogue's order decides (the tests keep
+// the catalogue free of ties for its own texts).
+struct FailureMatch {
+    std::string prefix; // "key: " parts, as they were
+    std::string_view id;
+    std::vector<MessageArg> args; // each as the text captured
+    std::size_t literal_chars = 0;
+};
+
+std::optional<FailureMatch> match_failure(std::string_view text);
+
+// The arguments `text` gives one format (the rule above, no prefixes), or
+// nothing when it does not match; and how many literal characters it has.
+std::optional<std::vector<MessageArg>> match_failure_format(std::string_view format, std::string_view text);
+std::size_t failure_format_literal_chars(std::string_view format);
+
+// `english` in the user's language: the matched format through
+// `translate` (gettext), rendered with the captured arguments; a captured
+// "{name:.Nf}" that reads as a number is written again with `number_text`
+// (a Czech decimal comma), and a nested argument
+// (nested_failure_arguments()) is translated the same way. A text no
+// format matches (an older or newer daemon, a failure outside the
+// catalogue) stays as it is.
+std::string localized_failure(std::string_view english, const std::function<const char*(const char*)>& translate,
+                              const NumberText& number_text);
+
+} // namespace diskbench::contract
