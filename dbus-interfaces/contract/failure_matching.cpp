@@ -103,12 +103,14 @@ std::optional<double> number_in(std::string_view text)
     return value;
 }
 
+std::optional<FailureMatch> best_match(std::string_view text, int depth);
+
 std::string localized(std::string_view english, const std::function<const char*(const char*)>& translate,
                       const NumberText& number_text, int depth)
 {
     if (depth > max_depth)
         return std::string(english);
-    const std::optional<FailureMatch> match = match_failure(english);
+    const std::optional<FailureMatch> match = best_match(english, depth);
     if (!match)
         return std::string(english);
     const MessageFormat* format = find_failure_format(match->id);
@@ -122,7 +124,10 @@ std::string localized(std::string_view english, const std::function<const char*(
         const auto captured = std::find_if(match->args.begin(), match->args.end(),
                                            [&](const MessageArg& arg) { return arg.name == part.name; });
         const std::string& text = std::get<std::string>(captured->value);
-        if (std::find(nested.begin(), nested.end(), part.name) != nested.end())
+        // A {target} is a name (a device, a folder, a file) unless it is
+        // "the folder": a folder called "a string" stays as it is called.
+        const bool name_not_words = part.name == "target" && text != failure_english({ "error-the-folder", {} });
+        if (!name_not_words && std::find(nested.begin(), nested.end(), part.name) != nested.end())
             args.emplace_back(std::string(part.name), localized(text, translate, number_text, depth + 1));
         else if (const std::optional<double> number = part.decimals >= 0 ? number_in(text) : std::nullopt)
             args.emplace_back(std::string(part.name), *number);
@@ -136,24 +141,40 @@ std::string localized(std::string_view english, const std::function<const char*(
     }
 }
 
-} // namespace
-
-std::optional<FailureMatch> match_failure(std::string_view text)
+// The best match of `text` (see the header's rule), nested failures
+// scored too, `depth` levels of nesting already spent.
+std::optional<FailureMatch> best_match(std::string_view text, int depth)
 {
     std::optional<FailureMatch> best;
+    std::size_t best_own = 0; // its literal characters without nested ones
+    if (depth > max_depth)
+        return best;
+    const std::span<const std::string_view> nested = nested_failure_arguments();
     std::size_t prefix_length = 0;
-    for (int depth = 0; depth <= max_depth; ++depth) {
+    for (int prefixes = 0; prefixes <= max_depth; ++prefixes) {
         const std::string_view rest = text.substr(prefix_length);
         // A prefix's ": " counts as literal text, as a generic format's would.
-        const std::size_t prefix_chars = static_cast<std::size_t>(depth) * 2;
+        const std::size_t prefix_chars = static_cast<std::size_t>(prefixes) * 2;
         for (const MessageFormat& format : failure_catalogue()) {
             const std::vector<Part> parts = parts_of(format.english);
-            const std::size_t score = literal_chars(parts) + prefix_chars;
-            if (best && score <= best->literal_chars)
-                continue;
             Captures captures;
             if (!match_from(parts, 0, rest, 0, captures))
                 continue;
+            // A wrapped failure's own literal text counts for the wrapper:
+            // "{target}: the filesystem is full ({detail})" around a write's
+            // failure outscores the write's format taking the whole
+            // explanation into its {target}.
+            const std::size_t own = literal_chars(parts) + prefix_chars;
+            std::size_t score = own;
+            for (const auto& [name, value] : captures)
+                if (std::find(nested.begin(), nested.end(), name) != nested.end())
+                    if (const std::optional<FailureMatch> inner = best_match(value, depth + 1))
+                        score += inner->literal_chars;
+            // On a tie, the text more of it literal here: "key: " and a
+            // format beat "{target}: {detail}" around the same format.
+            if (best && (score < best->literal_chars || (score == best->literal_chars && own <= best_own)))
+                continue;
+            best_own = own;
             FailureMatch match { std::string(text.substr(0, prefix_length)), format.id, {}, score };
             for (const auto& [name, value] : captures)
                 match.args.emplace_back(std::string(name), value);
@@ -165,6 +186,13 @@ std::optional<FailureMatch> match_failure(std::string_view text)
         prefix_length += next;
     }
     return best;
+}
+
+} // namespace
+
+std::optional<FailureMatch> match_failure(std::string_view text)
+{
+    return best_match(text, 0);
 }
 
 std::optional<std::vector<MessageArg>> match_failure_format(std::string_view format, std::string_view text)

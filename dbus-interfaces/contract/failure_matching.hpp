@@ -22,15 +22,19 @@ namespace diskbench::contract {
 // prefixes (lower-case letters, digits and '_' before ": "): a
 // ParameterError's parameter key, or the service's "directory: ", which
 // are kept as they are. Of all the formats that match, the one with the
-// most literal characters (a prefix's ": " counting as two) wins, so a
-// generic format such as "{target}: {detail}" cannot take the text of a
-// specific one; on a tie the catalogue's order decides (the tests keep
+// most literal characters wins (a prefix's ": " counting as two, and a
+// nested argument's text (nested_failure_arguments()) adding its own best
+// match's count), so a generic format such as "{target}: {detail}" cannot
+// take the text of a specific one, nor a wrapped failure's format the
+// explanation around it; on a tie the match with more literal characters
+// of its own (a key prefix and a format rather than "{target}: {detail}"
+// around that format), then the catalogue's order decides (the tests keep
 // the catalogue free of ties for its own texts).
 struct FailureMatch {
     std::string prefix; // "key: " parts, as they were
     std::string_view id;
     std::vector<MessageArg> args; // each as the text captured
-    std::size_t literal_chars = 0;
+    std::size_t literal_chars = 0; // the score above, nested matches included
 };
 
 std::optional<FailureMatch> match_failure(std::string_view text);

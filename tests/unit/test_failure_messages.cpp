@@ -136,9 +136,51 @@ TEST_CASE("a failure in another language: the translated format with the capture
     // "directory: " before a key's: both kept.
     CHECK(localized_failure("directory: size: -3 is negative", translate, czech_numbers)
           == "directory: size: -3 je záporné");
+    // A {target} is a name: a folder called like a catalogue phrase keeps its name.
+    CHECK(localized_failure("a string: fdatasync failed: No space left on device", translate, czech_numbers)
+          == "a string: fdatasync selhal: No space left on device");
     // A text no format has (an older or newer daemon) stays as it came.
     CHECK(localized_failure("the disk caught fire", translate, czech_numbers) == "the disk caught fire");
     CHECK(localized_failure("", translate, czech_numbers).empty());
+}
+
+TEST_CASE("an explanation around a failure is read as the explanation, with the failure inside it",
+          "[failures]")
+{
+    // Every wrapper explained() and the folder check write, around every
+    // failure they may wrap: the wrapper's id, its {detail} the inner
+    // failure's text, and in Czech no English word of either is left.
+    const std::map<std::string, std::string> czech = testing::po_translations("cs");
+    const auto translate = [&](const char* format) -> const char* {
+        const auto found = czech.find(format);
+        return found == czech.end() ? format : found->second.c_str();
+    };
+    const std::vector<Message> inner {
+        { "error-write-failed", { { "target", "/srv/f" }, { "length", 1048576 }, { "offset", 0 },
+                                  { "reason", "No space left on device" } } },
+        { "error-read-failed", { { "target", "/srv/f" }, { "length", 4096 }, { "offset", 8192 },
+                                 { "reason", "Input/output error" } } },
+        { "error-scratch-write-failed", { { "target", "/srv" }, { "chunk", "1 MiB" }, { "offset", 0 },
+                                          { "reason", "Disk quota exceeded" } } },
+        { "error-fdatasync", { { "target", "/srv/f" }, { "reason", "No space left on device" } } },
+    };
+    for (const char* wrapper : { "error-filesystem-full", "error-quota-used-up", "error-device-io-error",
+                                 "error-folder-not-writable" })
+        for (const Message& failure : inner) {
+            const std::string detail = failure_english(failure);
+            const std::string text = failure_english({ wrapper, { { "target", "/srv" }, { "detail", detail } } });
+            INFO(text);
+            const std::optional<FailureMatch> match = match_failure(text);
+            REQUIRE(match);
+            CHECK(match->id == wrapper);
+            CHECK(captured(match->args, "detail") == detail);
+            const std::string translated = localized_failure(text, translate, c_number_text);
+            INFO(translated);
+            CHECK(translated != text);
+            for (const char* english : { "failed", "filesystem is full", "is used up", "reported", "may not create",
+                                         " of ", " at " })
+                CHECK(translated.find(english) == std::string::npos);
+        }
 }
 
 TEST_CASE("a {x:.Nf} number is written again in the user's notation", "[failures]")
