@@ -8,6 +8,8 @@
 
 #include <glib/gi18n-lib.h>
 
+#include <utility>
+
 #include <cstdlib>
 #include <memory>
 
@@ -344,8 +346,14 @@ void Window::select_device(const std::string& selection)
 
 bool Window::select_device_node(const std::string& node)
 {
-    if (!client_)
-        return false;
+    // A script (or --device) may ask as the window opens, before the
+    // daemon has answered: selecting the first device then, and saying
+    // there is no such device, would be wrong twice.
+    if (!client_ || !client_->devices_listed()) {
+        pending_device_node_ = node;
+        return true;
+    }
+    pending_device_node_.clear();
     const DeviceEntry* device = client_->device_by_node(node);
     if (!device)
         return false;
@@ -358,6 +366,15 @@ void Window::devices_changed()
 {
     if (!client_)
         return;
+    // The device a script asked for before the list came (select_device_node).
+    if (!pending_device_node_.empty() && client_->devices_listed()) {
+        const std::string node = std::exchange(pending_device_node_, {});
+        if (const DeviceEntry* device = client_->device_by_node(node)) {
+            select_device(device->path);
+        } else {
+            toast(_("No such device."));
+        }
+    }
     // Keep the selection; pick the first device when nothing is selected.
     if (!client_->device(selected_device_))
         selected_device_.clear();

@@ -32,6 +32,8 @@ public:
     [[nodiscard]] GtkWindow* window() const noexcept { return GTK_WINDOW(window_.get()); }
 
     // Used by the application's actions (and so by scripts over D-Bus).
+    // Before the daemon's devices are listed, the node is remembered and
+    // selected once they are (false only when the list has no such node).
     bool select_device_node(const std::string& node);
     // Adds the folder to the sidebar and selects it (after checking we can open it).
     bool select_folder(const std::string& path);
@@ -157,6 +159,7 @@ private:
     std::vector<std::string> reference_kinds_; // beside each path: the kind of the run meant (a set's)
     Ref<GtkWidget> focus_before_picker_; // where Ctrl+R came from
     std::string selected_device_;
+    std::string pending_device_node_; // asked for before the devices were listed
     std::set<std::string> kept_jobs_; // runs already written to the recent results
     bool destroyed_ = false;
     std::function<void()> status_listener_;

@@ -68,7 +68,21 @@ bool match_from(const std::vector<Part>& parts, std::size_t index, std::string_v
     if (earlier != captures.end())
         return text.substr(at).starts_with(earlier->second)
             && match_from(parts, index + 1, text, at + earlier->second.size(), captures);
+    // The last part takes the rest; one before a literal ends only where
+    // that literal starts (a long path with many ": " in it stays cheap).
+    if (index + 1 == parts.size()) {
+        if (at >= text.size())
+            return false;
+        captures.emplace_back(part.name, text.substr(at));
+        return true;
+    }
+    const std::string_view next_literal = parts[index + 1].literal;
     for (std::size_t end = at + 1; end <= text.size(); ++end) {
+        if (!next_literal.empty()) {
+            end = text.find(next_literal, end);
+            if (end == std::string_view::npos)
+                return false;
+        }
         captures.emplace_back(part.name, text.substr(at, end - at));
         if (match_from(parts, index + 1, text, end, captures))
             return true;
@@ -84,8 +98,10 @@ std::size_t key_prefix_length(std::string_view text)
     if (colon == 0 || colon == std::string_view::npos)
         return 0;
     const std::string_view key = text.substr(0, colon);
-    const bool word = std::all_of(key.begin(), key.end(),
-                                  [](char c) { return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_'; });
+    // Parameter keys, and options such as auth.no_user_interaction.
+    const bool word = std::all_of(key.begin(), key.end(), [](char c) {
+        return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_' || c == '.';
+    });
     return word ? colon + 2 : 0;
 }
 

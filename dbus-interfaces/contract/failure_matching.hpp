@@ -19,7 +19,7 @@ namespace diskbench::contract {
 // match exactly and whose "{name}" or "{name:.Nf}" each match a non-empty
 // run of text (the shortest that lets the rest match; a name used twice
 // must capture the same text twice). The text may start with "key: "
-// prefixes (lower-case letters, digits and '_' before ": "): a
+// prefixes (lower-case letters, digits, '_' and '.' before ": "): a
 // ParameterError's parameter key, or the service's "directory: ", which
 // are kept as they are. Of all the formats that match, the one with the
 // most literal characters wins (a prefix's ": " counting as two, and a

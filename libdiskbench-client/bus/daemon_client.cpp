@@ -270,6 +270,7 @@ void DaemonClient::apply_objects(const ObjectMap& objects)
         }
     }
     devices_ = std::move(devices);
+    devices_listed_ = true;
     std::vector<std::string> gone;
     for (const auto& [path, job] : jobs_)
         if (std::find(seen_jobs.begin(), seen_jobs.end(), path) == seen_jobs.end())

@@ -57,6 +57,10 @@ public:
     void remove_observer(Observer* observer);
 
     [[nodiscard]] const std::map<std::string, DeviceEntry>& devices() const noexcept { return devices_; }
+    // Whether the daemon's objects have been listed once (before that,
+    // devices() is empty because nothing is known yet, not because there
+    // are none).
+    [[nodiscard]] bool devices_listed() const noexcept { return devices_listed_; }
     [[nodiscard]] const std::map<std::string, JobEntry>& jobs() const noexcept { return jobs_; }
     [[nodiscard]] const std::vector<BenchmarkInfo>& benchmarks() const noexcept { return benchmarks_; }
     [[nodiscard]] const BenchmarkInfo* benchmark(const std::string& kind) const;
@@ -122,6 +126,7 @@ private:
     std::vector<sdbus::Slot> matches_;
     std::vector<Observer*> observers_;
     std::map<std::string, DeviceEntry> devices_;
+    bool devices_listed_ = false;
     std::map<std::string, JobEntry> jobs_;
     std::map<std::string, SampleStream> streams_; // per job: which samples we have
     std::map<std::string, std::unique_ptr<sdbus::IProxy>> job_proxies_; // for GetSampleRange and Cancel
