@@ -166,6 +166,29 @@ def user_home(stack, user='dbtest-in'):
     return home
 
 
+# A user polkit lets read devices but not write them (the scheduled runs'
+# user, who has no rule of the stack's own): for the read kinds that write
+# when asked (the overview's write rate, the queue-depth sweep's writes).
+READ_ONLY_USER = 'dbtest-sched'
+READ_ONLY_RULES = """// Installed by diskbench's integration tests (%s); removed when they end.
+polkit.addRule(function(action, subject) {
+    if (subject.user == "%s") {
+        if (action.id == "org.diskbench.read-device")
+            return polkit.Result.YES;
+        if (action.id.indexOf("org.diskbench.") == 0)
+            return polkit.Result.NO;
+    }
+});
+"""
+
+
+def install_read_only_rules(stack, test_file):
+    """Rules that allow READ_ONLY_USER org.diskbench.read-device and refuse
+    every other diskbench action; removed when the stack ends."""
+    name = test_file.removesuffix('.py').replace('_', '-')
+    stack.install_polkit_rules(f'00-diskbench-read-only-{name}.rules', READ_ONLY_RULES % (test_file, READ_ONLY_USER))
+
+
 def run_ctl(stack, home, *args, user='dbtest-in', timeout=240):
     """diskbenchctl (DISKBENCHCTL) ARGS as USER on the stack's bus, its
     history in HOME, never asking for a password; the CompletedProcess."""

@@ -30,19 +30,7 @@ def series(result, name):
 
 
 
-# A user polkit lets read devices but not write them (the scheduled runs'
-# user has no rule of the stack's own).
-READ_ONLY_USER = 'dbtest-sched'
-READ_ONLY_RULES = '''// Installed by diskbench's integration tests (test_overview.py); removed when they end.
-polkit.addRule(function(action, subject) {
-    if (subject.user == "%s") {
-        if (action.id == "org.diskbench.read-device")
-            return polkit.Result.YES;
-        if (action.id.indexOf("org.diskbench.") == 0)
-            return polkit.Result.NO;
-    }
-});
-''' % READ_ONLY_USER
+READ_ONLY_USER = harness.READ_ONLY_USER
 
 
 class OverviewTest(harness.IntegrationTestCase):
@@ -54,7 +42,7 @@ class OverviewTest(harness.IntegrationTestCase):
         cls.loop = cls.stack.attach_loop(size=SIZE)
         cls.home = harness.user_home(cls.stack)
         cls.reader_home = harness.user_home(cls.stack, READ_ONLY_USER)
-        cls.stack.install_polkit_rules('00-diskbench-overview-test.rules', READ_ONLY_RULES)
+        harness.install_read_only_rules(cls.stack, 'test_overview.py')
         # A device that is mounted (a filesystem of our own on it).
         cls.mounted = cls.stack.attach_loop(size=64 * MiB)
         cls.stack.mount_new_filesystem(cls.mounted)

@@ -24,18 +24,7 @@ CTL = os.environ.get('DISKBENCHCTL')
 MiB = 1024 * 1024
 SMALL_GRID = ['max_queue_depth=4', 'max_threads=2', 'duration_s=0.1', 'warmup_s=0.02']
 
-# A user polkit lets read devices but not write them.
-READ_ONLY_USER = 'dbtest-sched'
-READ_ONLY_RULES = '''// Installed by diskbench's integration tests (test_qd_sweep.py); removed when they end.
-polkit.addRule(function(action, subject) {
-    if (subject.user == "%s") {
-        if (action.id == "org.diskbench.read-device")
-            return polkit.Result.YES;
-        if (action.id.indexOf("org.diskbench.") == 0)
-            return polkit.Result.NO;
-    }
-});
-''' % READ_ONLY_USER
+READ_ONLY_USER = harness.READ_ONLY_USER
 
 
 def series(result, name):
@@ -51,7 +40,7 @@ class QdSweepTest(harness.IntegrationTestCase):
         cls.loop = cls.stack.attach_loop(size=64 * MiB)
         cls.home = harness.user_home(cls.stack)
         cls.reader_home = harness.user_home(cls.stack, READ_ONLY_USER)
-        cls.stack.install_polkit_rules('00-diskbench-qd-sweep-test.rules', READ_ONLY_RULES)
+        harness.install_read_only_rules(cls.stack, 'test_qd_sweep.py')
         # A mounted device (ext4 of our own), whose filesystem is also the
         # folder sweep's.
         cls.mounted = cls.stack.attach_loop(size=96 * MiB)

@@ -25,16 +25,8 @@ namespace {
 QdCellFigures file_cell(DirectoryContext& ctx, BenchmarkContext& on_file, const ScratchFile& file,
                         std::uint64_t size, bool writes, const QdCell& cell)
 {
-    TimedRunPlan plan;
-    plan.test = cell.test;
-    plan.region = size;
-    plan.warmup_ns = seconds_to_ns(ctx.params.real("warmup_s"));
-    plan.duration_ns = seconds_to_ns(ctx.params.real("duration_s"));
-    plan.max_bytes = ctx.params.unsigned_value("max_bytes");
-    plan.seed = cell.seed;
+    TimedRunPlan plan = qd_cell_plan(ctx.params, cell, size);
     plan.data_seed = cell.seed;
-    plan.progress_before = cell.progress_before;
-    plan.progress_share = cell.progress_share;
     plan.direction = writes ? IoDirection::Write : IoDirection::Read;
     try {
         // The warm-up's writes are synced outside the cell's time, so the
@@ -51,7 +43,7 @@ QdCellFigures file_cell(DirectoryContext& ctx, BenchmarkContext& on_file, const 
         // A buffered run's next cell reads the file, not the page cache
         // (what explain_cache_mode's warning says).
         ::posix_fadvise(file.target.fd.get(), 0, 0, POSIX_FADV_DONTNEED);
-        return { stats.iops(), to_us(stats.latency.percentile(0.99)), stats.cancelled };
+        return qd_cell_figures(stats);
     } catch (const IoError& error) {
         throw explained(ctx, error);
     }

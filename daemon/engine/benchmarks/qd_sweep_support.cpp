@@ -77,6 +77,25 @@ QdGrid plan_qd_grid(const ParameterSet& params, Recorder& recorder, std::uint32_
     return grid;
 }
 
+TimedRunPlan qd_cell_plan(const ParameterSet& params, const QdCell& cell, std::uint64_t region)
+{
+    TimedRunPlan plan;
+    plan.test = cell.test;
+    plan.region = region;
+    plan.warmup_ns = seconds_to_ns(params.real("warmup_s"));
+    plan.duration_ns = seconds_to_ns(params.real("duration_s"));
+    plan.max_bytes = params.unsigned_value("max_bytes");
+    plan.seed = cell.seed;
+    plan.progress_before = cell.progress_before;
+    plan.progress_share = cell.progress_share;
+    return plan;
+}
+
+QdCellFigures qd_cell_figures(const IoRunStats& stats)
+{
+    return { stats.iops(), to_us(stats.latency.percentile(0.99)), stats.cancelled };
+}
+
 void run_qd_grid(Recorder& recorder, Result& result, const QdGrid& grid, std::uint64_t seed, const QdCellRun& measure,
                  double progress_before, double progress_share)
 {

@@ -9,6 +9,7 @@
 
 #include "../benchmark_support.hpp"
 #include "profile_tests.hpp"
+#include "timed_run.hpp"
 
 #include <functional>
 
@@ -54,6 +55,13 @@ struct QdCellFigures {
 };
 
 using QdCellRun = std::function<QdCellFigures(const QdCell& cell)>;
+
+// A cell as a timed run of reads over [0, region): its test, seed and
+// share of the bar, and the parameters' duration_s, warmup_s and max_bytes.
+TimedRunPlan qd_cell_plan(const ParameterSet& params, const QdCell& cell, std::uint64_t region);
+
+// The figures a cell's run gives the grid.
+QdCellFigures qd_cell_figures(const IoRunStats& stats);
 
 // Runs every cell of `grid` in turn through `measure`, drawing the series
 // "iops-tN" and "p99-tN" and recording pattern, direction, cells and the

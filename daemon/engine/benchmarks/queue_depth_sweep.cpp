@@ -23,17 +23,7 @@ namespace {
 
 QdCellFigures read_cell(BenchmarkContext& ctx, const QdCell& cell, std::uint64_t region)
 {
-    TimedRunPlan plan;
-    plan.test = cell.test;
-    plan.region = region;
-    plan.warmup_ns = seconds_to_ns(ctx.params.real("warmup_s"));
-    plan.duration_ns = seconds_to_ns(ctx.params.real("duration_s"));
-    plan.max_bytes = ctx.params.unsigned_value("max_bytes");
-    plan.seed = cell.seed;
-    plan.progress_before = cell.progress_before;
-    plan.progress_share = cell.progress_share;
-    const IoRunStats stats = timed_run(ctx, plan);
-    return { stats.iops(), to_us(stats.latency.percentile(0.99)), stats.cancelled };
+    return qd_cell_figures(timed_run(ctx, qd_cell_plan(ctx.params, cell, region)));
 }
 
 // A cell's requests, batch by batch: request i of a batch from thread
