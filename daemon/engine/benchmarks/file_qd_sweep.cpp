@@ -91,10 +91,8 @@ BenchmarkInfo file_qd_sweep()
         false);
     params.push_back(test_file_size_param());
     params.push_back(direct_param());
-    params.push_back(real_param("duration_s", "Measured seconds per test.", 1.0, 0.05, 3600));
-    params.push_back(real_param("warmup_s", "Unmeasured seconds before each test.", 0.2, 0, 600));
-    params.push_back(unsigned_param("max_bytes", "Also stop a test after this many bytes (0: time only).", 0, 0,
-                                    1ULL << 60));
+    for (auto& spec : timing_params(1.0, 0.2))
+        params.push_back(std::move(spec));
     return {
         "file-qd-sweep",
         "Queue depth sweep",

@@ -51,15 +51,24 @@ private:
 
 } // namespace
 
-std::vector<ParamSpec> timed_run_params(double duration_s, double warmup_s)
+std::vector<ParamSpec> timing_params(double duration_s, double warmup_s)
 {
     return {
-        unsigned_param("region_size", "Bytes from the start of the device the tests stay in (the test area).", GiB, 1,
-                       1ULL << 60),
         real_param("duration_s", "Measured seconds per test.", duration_s, 0.05, 3600),
         real_param("warmup_s", "Unmeasured seconds before each test.", warmup_s, 0, 600),
         unsigned_param("max_bytes", "Also stop a test after this many bytes (0: time only).", 0, 0, 1ULL << 60),
     };
+}
+
+std::vector<ParamSpec> timed_run_params(double duration_s, double warmup_s)
+{
+    std::vector<ParamSpec> params {
+        unsigned_param("region_size", "Bytes from the start of the device the tests stay in (the test area).", GiB, 1,
+                       1ULL << 60),
+    };
+    for (auto& spec : timing_params(duration_s, warmup_s))
+        params.push_back(std::move(spec));
+    return params;
 }
 
 std::uint64_t timed_run_region(const BenchmarkContext& ctx, std::uint32_t largest_block)

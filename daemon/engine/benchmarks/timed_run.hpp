@@ -38,7 +38,9 @@ struct TimedRunPlan {
 // Empty stats with cancelled set when cancelled during warm-up.
 IoRunStats timed_run(BenchmarkContext& ctx, const TimedRunPlan& plan);
 
-// The shared `region_size`, `duration_s`, `warmup_s`, `max_bytes` parameters.
+// The shared `duration_s`, `warmup_s`, `max_bytes` parameters.
+std::vector<ParamSpec> timing_params(double duration_s, double warmup_s);
+// A device's: `region_size`, then the timing_params().
 std::vector<ParamSpec> timed_run_params(double duration_s, double warmup_s);
 
 // `region_size` fitted to the device and at least `largest_block`.
