@@ -7,11 +7,15 @@
 #include "fs_scope.hpp"
 #include "passes.hpp"
 #include "storage/cross_check.hpp"
+#include "storage/device_holders.hpp"
 #include "storage/stack.hpp"
 
 #include <fcntl.h>
 
 #include <fmt/format.h>
+
+#include <chrono>
+#include <thread>
 
 namespace diskbench::engine {
 
@@ -93,6 +97,32 @@ void finish_result(Result& result, Recorder& recorder, const CancelToken& cancel
     result.finished = std::chrono::system_clock::now();
 }
 
+// A raw write refuses a device that another program has open: O_EXCL and
+// the BSD lock keep out only those who ask for them, and whatever the other
+// program writes during a preserve-mode run could be put back to what it
+// was (storage/device_holders.hpp). udevd opens a device for a moment after
+// a writer's close (its probe, which our lock turns away) and blkid or a
+// desktop's disk watcher may too, so the device is looked at again every
+// 20 ms for up to a second before it counts as held.
+void refuse_other_holders(const Target& target, const CancelToken& cancel)
+{
+    if (!target.is_block_device)
+        return;
+    constexpr int looks = 50;
+    constexpr std::chrono::milliseconds between { 20 };
+    std::vector<storage::DeviceHolder> holders;
+    for (int look = 0; look < looks && !cancel.cancelled(); ++look) {
+        holders = storage::other_holders(target.fd.get());
+        if (holders.empty())
+            return;
+        std::this_thread::sleep_for(between);
+    }
+    if (cancel.cancelled())
+        return;
+    throw DeviceBusyError(Failure { "error-device-open-elsewhere",
+                                    { { "target", target.name }, { "holders", storage::holders_text(holders) } } });
+}
+
 void warn_about_fallback(Recorder& recorder, const IoRunner& io)
 {
     if (!io.fallback_reason().empty())
@@ -126,7 +156,12 @@ Result run_benchmark(const BenchmarkInfo& info, const Target& target, const Valu
         if (flags < 0 || (flags & O_ACCMODE) != O_RDWR)
             throw TargetError(Failure { "error-not-opened-for-writing",
                                         { { "target", target.name }, { "kind", std::string(info.kind) } } });
+        refuse_other_holders(target, cancel);
     }
+    // From here on every byte written to the device must be the run's own.
+    std::optional<storage::BlockWriteWatch> write_watch;
+    if (info.target_for(params.values()) == TargetKind::DeviceWrite)
+        write_watch.emplace(target.fd.get());
     IoRunner io(backend_preference(params), budget);
     storage::BlockCrossCheck cross_check(storage::Sysfs(), storage::checked_devices(storage::Sysfs(), target.fd.get()));
     io.observe_phases(&cross_check);
@@ -144,7 +179,8 @@ Result run_benchmark(const BenchmarkInfo& info, const Target& target, const Valu
         recorder.warn({ "target-regular-file", {} });
     run_passes(params, recorder, result, cancel,
                [&](const ParameterSet& pass_params, Recorder& pass_recorder, Result& pass_result) {
-                   BenchmarkContext ctx { target, pass_params, pass_recorder, pass_result, cancel, io, false };
+                   BenchmarkContext ctx { target, pass_params, pass_recorder, pass_result, cancel, io, false,
+                                          write_watch ? &*write_watch : nullptr };
                    info.run(ctx);
                });
     cross_check.report(result, recorder);

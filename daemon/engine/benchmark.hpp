@@ -10,6 +10,7 @@
 #include "result.hpp"
 #include "sample_sink.hpp"
 #include "target.hpp"
+#include "storage/block_write_watch.hpp"
 
 #include <span>
 #include <string_view>
@@ -27,6 +28,11 @@ struct BenchmarkContext {
     // Set by check_benchmark(): the benchmark checks its parameters against
     // the target, records its notes, and returns before any I/O.
     bool plan_only = false;
+    // A device write's count of what the block layer wrote to the device,
+    // for the whole run (every pass, every batch of preserve mode's writes):
+    // a write between two of the run's batched_writes() calls is seen too.
+    // Null for a plan and for a read.
+    storage::BlockWriteWatch* write_watch = nullptr;
 };
 
 class FilesystemScope;

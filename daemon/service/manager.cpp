@@ -226,6 +226,10 @@ void Manager::authorize(const std::shared_ptr<StartRequest>& request, const char
                           touch();
                           log_debug("polkit answered {} for {}", static_cast<int>(answer), request->sender);
                           if (auto refusal = authorization_error(answer, action, detail)) {
+                              // A "no" (with or without a password that could
+                              // be asked): a polkit round trip that bought nothing.
+                              if (answer == Authorization::NotAuthorized || answer == Authorization::Challenge)
+                                  refused_starts_.count(request->uid);
                               request->reply.returnError(*refusal);
                               return;
                           }
@@ -313,6 +317,7 @@ std::string Manager::device_path_with_number(dev_t number) const
 
 void Manager::owner_vanished(const std::string& bus_name)
 {
+    caller_uids_.forget(bus_name);
     // Cancel the jobs of a connection that went away, so a crashed or closed
     // client does not leave a disk busy.
     for (auto& [path, job] : jobs_) {

@@ -14,6 +14,8 @@
 #include "main_loop.hpp"
 #include "owner_watch.hpp"
 #include "pending_authorizations.hpp"
+#include "refused_starts.hpp"
+#include "caller_uids.hpp"
 #include "polkit_authority.hpp"
 #include "user_limits.hpp"
 
@@ -188,6 +190,10 @@ private:
     UserLimits limits_;
     // At most 8 start requests of one user wait for polkit at once.
     PendingAuthorizations pending_ { 8 };
+    // And at most 16 of its starts refused by polkit in 2 s: past that,
+    // its starts are refused before anything of them is read or asked.
+    RefusedStarts refused_starts_ { 16, std::chrono::seconds(2) };
+    CallerUids caller_uids_;
     PendingAuthorizations pending_cancels_;
     bool accepting_ = true;
     bool flush_scheduled_ = false;

@@ -28,7 +28,9 @@ bool Manager::read_start_request(StartRequest& request, const std::string& kind,
 {
     const sdbus::Message* message = getObject().getCurrentlyProcessedMessage();
     request.sender = message->getSender();
-    request.uid = message->getCredsUid();
+    request.uid = caller_uids_.uid_of(*message);
+    // First: a user whose starts polkit keeps refusing costs us no more.
+    refused_starts_.check(request.uid);
     request.benchmark = engine::find_benchmark(kind);
     if (!request.benchmark)
         return false;

@@ -115,6 +115,14 @@ constexpr std::array catalogue {
     MessageFormat { "error-no-direct-io", N_("{target}: the filesystem or device does not support direct I/O (O_DIRECT)") },
     MessageFormat { "error-device-in-use", N_("{target}: the device is in use (mounted, or held by another program); unmount it first") },
     MessageFormat { "error-device-locked", N_("{target}: another program holds the device's lock (partitioning or formatting it?)") },
+    // TRANSLATORS: {holders} lists programs as "qemu-system-x86 (pid 4242), dd (pid 17)".
+    MessageFormat { "error-device-open-elsewhere", N_("{target}: the device is open in another program ({holders}); writing to it now could undo what that program writes. Close it first") },
+    // TRANSLATORS: {written} is a size such as "4 KiB".
+    MessageFormat { "error-foreign-write", N_("{target}: another program wrote {written} to the device during the run; stopped before writing back anything it may have changed") },
+    MessageFormat { "error-foreign-write-by", N_("{target}: another program wrote {written} to the device during the run (it is open in {holders}); stopped before writing back anything it may have changed") },
+    // TRANSLATORS: {written} and {reverted} are sizes such as "4 KiB".
+    MessageFormat { "error-foreign-write-reverted", N_("{target}: another program wrote {written} to the device while the run wrote its data back; stopped, but up to {reverted} of what it wrote may hold the older data again") },
+    MessageFormat { "error-foreign-write-reverted-by", N_("{target}: another program wrote {written} to the device while the run wrote its data back (it is open in {holders}); stopped, but up to {reverted} of what it wrote may hold the older data again") },
     MessageFormat { "error-cannot-lock", N_("{target}: cannot lock the device: {reason}") },
     MessageFormat { "error-not-a-directory", N_("{target}: not a directory") },
     // TRANSLATORS: {filesystem} is a filesystem type such as proc or sysfs.
@@ -214,6 +222,7 @@ constexpr std::array catalogue {
     MessageFormat { "error-folder-private", N_("the folder of a benchmark in a folder is for the user who started it (and root)") },
     MessageFormat { "error-samples-private", N_("the samples of a benchmark in a folder are for the user who started it (and root)") },
     MessageFormat { "error-limit-pending-authorizations", N_("uid {uid} already has {count} requests waiting for authorization; answer those first") },
+    MessageFormat { "error-limit-refused-starts", N_("uid {uid} had {count} benchmark starts refused by polkit within a few seconds; try again in {seconds} s") },
     // TRANSLATORS: {jobs} lists jobs' object paths.
     MessageFormat { "error-limit-stuck-runs", N_("uid {uid} has {count} cancelled benchmarks whose threads still wait for I/O that a device or filesystem has not answered ({jobs}), the most one user may have; they end when it answers again") },
     MessageFormat { "error-limit-stuck-runs-total", N_("diskbenchd already has {count} cancelled benchmarks whose threads wait for I/O that a device or filesystem has not answered; no new benchmark starts until some of it comes back") },

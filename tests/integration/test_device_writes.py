@@ -13,7 +13,7 @@ import time
 
 import harness
 from loop_devices import sha256_of
-from harness import JOB_IFACE, MANAGER_IFACE, MANAGER_PATH, run
+from harness import JOB_IFACE, MANAGER_IFACE, MANAGER_PATH, run, wait_until
 
 MiB = 1024 * 1024
 # Small and quick: the loop device is 64 MiB.
@@ -155,16 +155,19 @@ class DeviceWriteTest(harness.LoopDeviceTestCase):
         # A lock held for longer (a partitioner) is DeviceBusy.
         import fcntl
         import threading
+        # The lock goes with the descriptor, as udevd's does (the daemon
+        # also refuses a device someone merely has open).
         holder = os.open(self.loop.node, os.O_RDONLY)
         try:
             fcntl.flock(holder, fcntl.LOCK_SH)
-            threading.Timer(0.3, lambda: fcntl.flock(holder, fcntl.LOCK_UN)).start()
+            threading.Timer(0.3, lambda: os.close(holder)).start()
             started = time.monotonic()
             done, props = self.run_job('device-write', QUICK)
             self.assertIsNotNone(done, f'not started: {props}')
             self.assertEqual(done['completed'], 'finished', done)
             self.assertUnchanged()
             self.assertGreater(time.monotonic() - started, 0.3)
+            holder = os.open(self.loop.node, os.O_RDONLY)
             fcntl.flock(holder, fcntl.LOCK_SH)
             # While the daemon tries again, it answers others at once: the
             # wait is on its loop's timers, not on its bus thread.
@@ -188,6 +191,72 @@ class DeviceWriteTest(harness.LoopDeviceTestCase):
         finally:
             os.close(holder)
         self.assertUnchanged()
+
+    def holding_process(self, mode):
+        """Another program with the device open (as QEMU on a raw disk, or
+        dd): no O_EXCL, no flock. MODE 'hold' only keeps it open; 'write'
+        writes 64 KiB of 0x5a at 32 MiB once told to (a line on stdin),
+        syncs and says so, then keeps it open until stdin closes."""
+        program = r"""
+import mmap, os, sys
+fd = os.open(sys.argv[1], os.O_RDWR | os.O_DIRECT)
+print('open', flush=True)
+if sys.argv[2] == 'write':
+    sys.stdin.readline()
+    buffer = mmap.mmap(-1, 65536)
+    buffer.write(b'\x5a' * 65536)
+    os.pwritev(fd, [buffer], 32 << 20)
+    os.fsync(fd)
+    print('written', flush=True)
+sys.stdin.read()
+"""
+        import subprocess
+        proc = subprocess.Popen(['/usr/bin/python3', '-c', program, self.loop.node, mode],
+                                stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+        self.addCleanup(lambda: (proc.poll() is None and proc.kill(), proc.wait()))
+        self.assertEqual(proc.stdout.readline().strip(), 'open')
+        return proc
+
+    def test_a_device_another_program_has_open_is_busy(self):
+        holder = self.holding_process('hold')
+        done, props = self.run_job('device-write', QUICK)
+        holder.stdin.close()
+        holder.wait(10)
+        self.assertIsNotNone(done, props)
+        self.assertEqual(done['completed'], 'failed', done)
+        self.assertEqual(props['ErrorName'], harness.ERROR_PREFIX + 'DeviceBusy', props)
+        self.assertIn('the device is open in another program', props['ErrorMessage'])
+        self.assertIn(f'python3 (pid {holder.pid})', props['ErrorMessage'])
+        self.assertUnchanged()
+
+    def test_a_write_by_another_program_stops_a_preserve_run(self):
+        # Random writes in [0, 8 MiB) for up to a minute; the other program
+        # writes at 32 MiB, where the run never does, once the run is
+        # writing (its first samples).
+        options = dict(QUICK, duration_s=('d', 60.0))
+        with open(self.loop.backing, 'rb') as f:
+            expected = bytearray(f.read())
+        expected[32 << 20:(32 << 20) + 65536] = b'\x5a' * 65536
+        with self.stack.client('dbtest-in', (self.loop.object_path, 'device-write', options)) as c:
+            self.assertIsNone(c.error)
+            wait_until(lambda: c.samples_signals(), 60, what='the run to write')
+            writer = self.holding_process('write')
+            writer.stdin.write('go\n')
+            writer.stdin.flush()
+            self.assertEqual(writer.stdout.readline().strip(), 'written')
+            # Well before its minute: it stops at the next batch.
+            done = c.wait_completed(30)
+            props = self.job_props(c.job)
+        writer.stdin.close()
+        writer.wait(10)
+        self.assertEqual(done['completed'], 'failed', done)
+        self.assertEqual(props['ErrorName'], harness.ERROR_PREFIX + 'DeviceBusy', props)
+        self.assertIn('another program wrote 64 KiB to the device', props['ErrorMessage'])
+        # What the other program wrote is there, and every other byte is as it was.
+        with open(self.loop.backing, 'rb') as f:
+            after = f.read()
+        self.assertEqual(after[32 << 20:(32 << 20) + 65536], b'\x5a' * 65536)
+        self.assertTrue(after == bytes(expected), 'the run changed bytes besides what the other program wrote')
 
     def test_busctl_alone_can_run_it(self):
         res = self.stack.busctl(

@@ -99,6 +99,70 @@ print(json.dumps(replies))
 '''
 
 
+# Keeps 32 calls of START (device, kind, options) in flight on one
+# connection, sending another as each is answered, until its stdin closes:
+# what a flooder does rather than wait for each answer. Prints
+# {"flooding": true} after its first 8 answers and, at the end, how many
+# calls were answered and the error names they got. Run as a test user.
+FLOOD_STARTS = r"""
+import json, os, sys
+import dbus, dbus.mainloop.glib
+from gi.repository import GLib
+TYPES = {'b': dbus.Boolean, 't': dbus.UInt64, 's': dbus.String}
+dbus.mainloop.glib.DBusGMainLoop(set_as_default=True)
+device, kind, options = json.loads(sys.argv[1])
+bus = dbus.bus.BusConnection(os.environ['DBUS_SYSTEM_BUS_ADDRESS'])
+manager = dbus.Interface(bus.get_object('org.diskbench.DiskBench1', '/org/diskbench/DiskBench1'),
+                         'org.diskbench.DiskBench1.Manager')
+options = dbus.Dictionary({k: TYPES[sig](v, variant_level=1) for k, (sig, v) in options.items()}, signature='sv')
+loop = GLib.MainLoop()
+state = {'answered': 0, 'in_flight': 0, 'stopping': False, 'errors': {}}
+def answered(name):
+    state['errors'][name] = state['errors'].get(name, 0) + 1
+    state['answered'] += 1
+    state['in_flight'] -= 1
+    if state['answered'] == 8:
+        print(json.dumps({'flooding': True}), flush=True)
+    if not state['stopping']:
+        send()
+    elif state['in_flight'] == 0:
+        loop.quit()
+def send():
+    state['in_flight'] += 1
+    manager.StartBenchmark(dbus.ObjectPath(device), kind, options, timeout=120,
+                           reply_handler=lambda job: answered('(started)'),
+                           error_handler=lambda e: answered(e.get_dbus_name()))
+def stdin_closed(*_):
+    state['stopping'] = True
+    if state['in_flight'] == 0:
+        loop.quit()
+    return False
+GLib.io_add_watch(sys.stdin.fileno(), GLib.IO_IN | GLib.IO_HUP, stdin_closed)
+for _ in range(32):
+    send()
+loop.run()
+print(json.dumps({'calls': state['answered'], 'errors': state['errors']}), flush=True)
+"""
+
+# Reads the Manager's Version N times, one call after another, on one
+# connection (the daemon answers Properties.Get on its bus thread, as it
+# does every call), and prints how long each took from send to reply (s).
+TIMED_CALLS = r"""
+import json, os, sys, time
+import dbus
+bus = dbus.bus.BusConnection(os.environ['DBUS_SYSTEM_BUS_ADDRESS'])
+properties = dbus.Interface(bus.get_object('org.diskbench.DiskBench1', '/org/diskbench/DiskBench1'),
+                            'org.freedesktop.DBus.Properties')
+properties.Get('org.diskbench.DiskBench1.Manager', 'Version')
+took = []
+for _ in range(int(sys.argv[1])):
+    started = time.monotonic()
+    properties.Get('org.diskbench.DiskBench1.Manager', 'Version')
+    took.append(time.monotonic() - started)
+print(json.dumps(took))
+"""
+
+
 def start_together(stack, user, starts):
     res = subprocess.run(stack.as_user(user, ['/usr/bin/python3', '-c', START_TOGETHER, json.dumps(starts)]),
                          env=dict(os.environ, **stack.bus_env()), capture_output=True, text=True, timeout=180)
@@ -533,6 +597,75 @@ polkit.addRule(function(action, subject) {{
         out = subprocess.run(['pkaction', '--verbose', '--action-id', 'org.diskbench.write-device'],
                              capture_output=True, text=True, check=True, env=dict(os.environ, LANG='C')).stdout
         self.assertIn('$(device)', out)
+
+class RefusedFloodTest(harness.IntegrationTestCase):
+    """A user allowed nothing, flooding the daemon with the costliest start
+    there is to check (a capacity check of a million probes of 512 bytes:
+    its plan was built before polkit was asked, 16-20 ms of the bus thread
+    a call), from six processes at once: another user's calls are still
+    answered within 100 ms, and past 16 refusals in 2 s the flooder's starts
+    are refused before they are read (LimitsExceeded)."""
+
+    FLOODERS = 6
+    CALLS = 40
+
+    @classmethod
+    def prepare(cls):
+        # 512 MiB of 512-byte blocks: a million probes fit.
+        cls.loop = cls.stack.attach_loop(size=512 * 1024 * 1024)
+
+    def test_a_flood_of_refused_starts_leaves_others_answered(self):
+        options = {'mode': ('s', 'destroy'), 'confirm': ('s', self.loop.node), 'probes': ('t', 1000000),
+                   'block_size': ('t', 512), 'auth.no_user_interaction': ('b', True)}
+        start = json.dumps([self.loop.object_path, 'verify-capacity', options])
+        flooders = [subprocess.Popen(self.stack.as_user('dbtest-out', ['/usr/bin/python3', '-c', FLOOD_STARTS, start]),
+                                     env=dict(os.environ, **self.stack.bus_env()), stdin=subprocess.PIPE,
+                                     stdout=subprocess.PIPE, text=True)
+                    for _ in range(self.FLOODERS)]
+        reports = []
+        try:
+            for flooder in flooders:
+                line = flooder.stdout.readline()
+                self.assertEqual(json.loads(line), {'flooding': True}, 'a flooder did not get going')
+            # Every flooder is sending now; another user's calls, one after
+            # another, each timed from its send to its reply.
+            timing = subprocess.run(
+                self.stack.as_user('dbtest-in', ['/usr/bin/python3', '-c', TIMED_CALLS, str(self.CALLS)]),
+                env=dict(os.environ, **self.stack.bus_env()), capture_output=True, text=True, timeout=120)
+            self.assertEqual(timing.returncode, 0, timing.stderr)
+            latencies = json.loads(timing.stdout)
+        finally:
+            for flooder in flooders:
+                try:
+                    flooder.stdin.close()
+                except OSError:
+                    pass
+            for flooder in flooders:
+                out = flooder.stdout.read()
+                flooder.stdout.close()
+                flooder.wait(120)
+                if out.strip():
+                    reports.append(json.loads(out.strip().splitlines()[-1]))
+        self.assertEqual(len(latencies), self.CALLS)
+        print(f'another user during the flood: max {max(latencies) * 1000:.1f} ms, median '
+              f'{sorted(latencies)[len(latencies) // 2] * 1000:.1f} ms over {self.CALLS} calls', file=sys.stderr)
+        self.assertLess(max(latencies), 0.1,
+                        f'another user waited up to {max(latencies) * 1000:.0f} ms during the flood '
+                        f'(median {sorted(latencies)[len(latencies) // 2] * 1000:.1f} ms)')
+        self.assertEqual(len(reports), self.FLOODERS)
+        errors = {}
+        for report in reports:
+            for name, count in report['errors'].items():
+                errors[name] = errors.get(name, 0) + count
+        # polkit said no to some; the rest were refused before they were read.
+        self.assertNotIn('(started)', errors)
+        self.assertGreater(errors.get(f'{BUS_NAME}.Error.NotAuthorized', 0), 0, errors)
+        self.assertGreater(errors.get(f'{BUS_NAME}.Error.LimitsExceeded', 0), 0, errors)
+        self.assertEqual(set(errors) - {f'{BUS_NAME}.Error.NotAuthorized', f'{BUS_NAME}.Error.LimitsExceeded'},
+                         set(), errors)
+        # The daemon is the same one, and it still starts a permitted user's job.
+        job = self.stack.start_benchmark(self.loop, 'seek', {'count': ('t', 20), 'detach': ('b', True)})
+        self.wait_job_state(job, {'finished'}, timeout=60)
 
 
 if __name__ == '__main__':

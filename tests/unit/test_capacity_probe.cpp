@@ -125,6 +125,29 @@ TEST_CASE("the head's size is known before the layout is built", "[faults]")
     CHECK(planned_head_blocks(16'000'000'000'000ULL, 512, 100) > 300'000'000);
 }
 
+TEST_CASE("the probes are counted before the layout is built, as many as it has", "[faults]")
+{
+    // Sizes on and off the block, spacings that end on the claimed end and
+    // ones that do not, a device of fewer blocks than probes, 4 KiB sectors.
+    for (const std::uint64_t claimed : { 64 * MiB, 10 * MiB + 3 * 512, 8 * 64 * KiB, 64 * KiB, 1000 * MiB + 4096,
+                                         3 * MiB + 512 * 7 })
+        for (const std::uint32_t block : { 512U, 4096U, 64U * 1024U })
+            for (const std::uint32_t logical : { 512U, 4096U })
+                for (const std::uint64_t probes : { 1ULL, 7ULL, 64ULL, 100ULL, 5000ULL }) {
+                    if (claimed < block || block % logical != 0 || claimed % logical != 0)
+                        continue;
+                    INFO(claimed << " " << block << " " << logical << " " << probes);
+                    const ProbeLayout layout = plan_probes(claimed, block, logical, probes);
+                    const PlannedProbes planned = planned_probes(claimed, block, logical, probes);
+                    CHECK(planned.blocks == layout.offsets.size());
+                    CHECK(planned.spacing == layout.spacing);
+                }
+    // A 16 TB disk with a million probes of 64 KiB: counted without a
+    // million offsets in memory.
+    const PlannedProbes big = planned_probes(16'000'000'000'000ULL, 64 * 1024, 512, 1'000'000);
+    CHECK(big.blocks > 1'000'000);
+}
+
 TEST_CASE("a probe read back: intact, zeros, another sector's data, another run's data", "[faults]")
 {
     const std::vector<std::byte> filler = filler_of(4096);

@@ -9,6 +9,7 @@
 #include "service/background_disposal.hpp"
 #include "service/job_sink.hpp"
 #include "service/log.hpp"
+#include "service/refused_starts.hpp"
 #include "service/user_limits.hpp"
 
 #include <catch2/catch.hpp>
@@ -339,4 +340,41 @@ TEST_CASE("a series the daemon adds mid-run keeps the engine's points on their o
     CHECK(std::get<0>(batch.samples[1]) == 1);
     CHECK(std::get<2>(batch.samples[1]) == 41.0);
     CHECK(std::get<0>(batch.samples[2]) == 0);
+}
+
+TEST_CASE("a user's starts refused by polkit are counted, and past the cap refused before anything is read",
+          "[daemon-parts]")
+{
+    using Clock = service::RefusedStarts::Clock;
+    service::RefusedStarts refused(3, std::chrono::seconds(2));
+    const Clock::time_point start = Clock::now();
+    const uid_t flooder = 1001, other = 1002;
+    for (int i = 0; i < 3; ++i) {
+        CHECK_NOTHROW(refused.check(flooder, start));
+        refused.count(flooder, start + std::chrono::milliseconds(i));
+    }
+    const auto limit_error = [&](uid_t uid, Clock::time_point at) -> std::string {
+        try {
+            refused.check(uid, at);
+        } catch (const sdbus::Error& error) {
+            return error.getName() + ": " + error.getMessage();
+        }
+        return "";
+    };
+    const std::string refusal = limit_error(flooder, start + std::chrono::milliseconds(10));
+    CHECK(refusal.find("org.diskbench.DiskBench1.Error.LimitsExceeded") == 0);
+    CHECK(refusal.find("uid 1001 had 3 benchmark starts refused") != std::string::npos);
+    CHECK(refusal.find("try again in 2 s") != std::string::npos);
+    // Another user is not held to the flooder's count.
+    CHECK(limit_error(other, start + std::chrono::milliseconds(10)).empty());
+    // The window slides: once the first refusal is 2 s old, one more may try.
+    CHECK(!limit_error(flooder, start + std::chrono::milliseconds(1999)).empty());
+    CHECK(limit_error(flooder, start + std::chrono::milliseconds(2000)).empty());
+    // A long quiet time forgets the user altogether.
+    CHECK(limit_error(flooder, start + std::chrono::seconds(60)).empty());
+    // The count of one user never grows past the cap, however much is counted.
+    for (int i = 0; i < 1000; ++i)
+        refused.count(other, start + std::chrono::seconds(61));
+    CHECK(!limit_error(other, start + std::chrono::seconds(61)).empty());
+    CHECK(limit_error(other, start + std::chrono::seconds(63)).empty());
 }

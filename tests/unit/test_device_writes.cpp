@@ -14,11 +14,17 @@
 #include "result_checks.hpp"
 #include "scratch.hpp"
 #include "slowdown.hpp"
+#include "storage/device_holders.hpp"
 #include "target.hpp"
 
 #include <catch2/catch.hpp>
 
 #include <sys/file.h>
+#include <sys/sysmacros.h>
+#include <sys/wait.h>
+
+#include <csignal>
+#include <cstring>
 
 #include <sys/stat.h>
 
@@ -432,6 +438,149 @@ TEST_CASE("write runs stop when cancelled; a cancelled preserve run still gives 
     }
     if (kind != "sustained-write")
         CHECK(sha256(backing) == before);
+}
+
+namespace {
+
+// Writes `pattern` at `offset` of `node` through a descriptor of its own
+// (no O_EXCL: nothing in the kernel refuses it) the first time a point
+// arrives, as another program would while the run writes.
+class WritingSink final : public SampleSink {
+public:
+    WritingSink(std::string node, std::uint64_t offset, std::vector<std::byte> pattern)
+        : node_(std::move(node)), offset_(offset), pattern_(std::move(pattern))
+    {
+    }
+    void series_added(std::size_t, const SeriesInfo&) override {}
+    void point_added(std::size_t, const SeriesPoint&) override
+    {
+        if (wrote)
+            return;
+        wrote = true;
+        const UniqueFd other(::open(node_.c_str(), O_WRONLY | O_CLOEXEC));
+        REQUIRE(other.valid());
+        REQUIRE(::pwrite(other.get(), pattern_.data(), pattern_.size(), static_cast<off_t>(offset_))
+                == static_cast<ssize_t>(pattern_.size()));
+        REQUIRE(::fsync(other.get()) == 0);
+    }
+    void progress_changed(double) override {}
+    bool wrote = false;
+
+private:
+    std::string node_;
+    std::uint64_t offset_;
+    std::vector<std::byte> pattern_;
+};
+
+} // namespace
+
+TEST_CASE("a preserve run stops at the first write it did not issue, and undoes none of it",
+          "[device-writes][loop]")
+{
+    const auto kind = GENERATE(as<std::string> {}, "device-write", "qd-sweep", "overview");
+    INFO(kind);
+    ScratchDir dir;
+    const auto backing = make_data_file(dir, "backing", device_size, 21);
+    std::vector<char> expected = contents(backing);
+    // Beyond every range the run writes ([0, 8 MiB), the sweep's region,
+    // the overview's samples are at other places but it gets one too).
+    const std::uint64_t offset = kind == "overview" ? 3 * MiB + 512 * 1024 : 16 * MiB;
+    std::vector<std::byte> pattern(4096, std::byte { 0x5a });
+    std::memcpy(expected.data() + offset, pattern.data(), pattern.size());
+    {
+        LoopDevice loop(backing, 512);
+        const Target target = open_target_for_write(loop.path());
+        ValueMap params;
+        if (kind == "device-write")
+            params = { { "size", 8 * MiB }, { "block_size", std::uint64_t { 65536 } }, { "region_size", 8 * MiB },
+                       { "duration_s", 30.0 } };
+        else if (kind == "qd-sweep")
+            params = { { "writes", true }, { "duration_s", 0.2 }, { "warmup_s", 0.0 },
+                       { "region_size", 8 * MiB } };
+        else
+            params = { { "write", true }, { "samples", std::uint64_t { 400 } },
+                       { "sample_size", std::uint64_t { 4096 } }, { "block_size", std::uint64_t { 4096 } },
+                       { "access_reads", std::uint64_t { 0 } } };
+        WritingSink sink(loop.path(), offset, pattern);
+        CancelToken cancel;
+        try {
+            run_benchmark(*find_benchmark(kind), target, params, &sink, cancel);
+            FAIL("the run went on after another program wrote to the device");
+        } catch (const DeviceBusyError& error) {
+            CHECK_THAT(error.what(), Catch::Contains(loop.path())
+                                         && Catch::Contains("another program wrote 4 KiB to the device"));
+        }
+        REQUIRE(sink.wrote);
+    }
+    // What the other program wrote is there; every other byte as it was.
+    const std::vector<char> after = contents(backing);
+    REQUIRE(after.size() == expected.size());
+    CHECK(std::memcmp(after.data() + offset, pattern.data(), pattern.size()) == 0);
+    CHECK((after == expected));
+}
+
+TEST_CASE("a raw write refuses a device another program holds open, naming it", "[device-writes][loop]")
+{
+    ScratchDir dir;
+    const auto backing = make_data_file(dir, "backing", device_size, 22);
+    const std::string before = sha256(backing);
+    {
+        LoopDevice loop(backing, 512);
+        // As QEMU on a raw disk or dd would: a plain open, no O_EXCL, no flock.
+        const std::string command = "exec sleep 600 <> " + loop.path();
+        const pid_t holder = ::fork();
+        REQUIRE(holder >= 0);
+        if (holder == 0) {
+            ::execl("/bin/sh", "sh", "-c", command.c_str(), static_cast<char*>(nullptr));
+            ::_exit(127);
+        }
+        const auto ended = [holder] {
+            ::kill(holder, SIGKILL);
+            ::waitpid(holder, nullptr, 0);
+        };
+        // Until the shell has become sleep with the device open.
+        const dev_t device = [&] {
+            struct stat st {};
+            REQUIRE(::stat(loop.path().c_str(), &st) == 0);
+            return st.st_rdev;
+        }();
+        const std::string fd0 = "/proc/" + std::to_string(holder) + "/fd/0";
+        for (struct stat st {}; !(::stat(fd0.c_str(), &st) == 0 && S_ISBLK(st.st_mode) && st.st_rdev == device);)
+            std::this_thread::yield();
+        try {
+            const Target target = open_target_for_write(loop.path()); // O_EXCL and the lock do not see it
+            ValueMap params = small_params("device-write", "psync");
+            CancelToken cancel;
+            run_benchmark(*find_benchmark("device-write"), target, params, nullptr, cancel);
+            ended();
+            FAIL("a device another program holds was written");
+        } catch (const DeviceBusyError& error) {
+            ended();
+            CHECK_THAT(error.what(), Catch::Contains("the device is open in another program")
+                                         && Catch::Contains("sleep (pid " + std::to_string(holder) + ")"));
+        }
+    }
+    CHECK(sha256(backing) == before);
+}
+
+TEST_CASE("the holders of a device's node are read from /proc/locks", "[faults]")
+{
+    // The node /dev/loop7 is inode 613 on devtmpfs (00:05); POSIX, OFD
+    // (no pid), flock, a waiter and another inode's lock.
+    const std::string locks = "1: POSIX  ADVISORY  WRITE 4242 00:05:613 0 EOF\n"
+                              "2: OFDLCK ADVISORY  READ  -1 00:05:613 100 101\n"
+                              "3: FLOCK  ADVISORY  WRITE 77 00:05:613 0 EOF\n"
+                              "3: -> FLOCK  ADVISORY  WRITE 4243 00:05:613 0 EOF\n"
+                              "4: POSIX  ADVISORY  WRITE 5000 00:05:614 0 EOF\n"
+                              "5: POSIX  ADVISORY  WRITE 5001 fd:01:613 0 EOF\n"
+                              "garbage\n";
+    const auto holders = storage::lock_holders(locks, ::makedev(0, 5), 613, 77);
+    REQUIRE(holders.size() == 3);
+    CHECK(holders[0].pid == 4242);
+    CHECK(holders[1].pid == -1);
+    CHECK(holders[2].pid == 4243);
+    CHECK(storage::holders_text({ { 4242, "qemu-system-x86" }, { -1, "" }, { 9, "" } })
+          == "qemu-system-x86 (pid 4242), a lock without a process id (an open file description lock), pid 9");
 }
 
 TEST_CASE("steady-state detection on made-up series", "[steady-state]")

@@ -46,6 +46,25 @@ std::uint64_t planned_head_blocks(std::uint64_t claimed, std::uint32_t block, st
     return std::min(spacing, claimed) / block;
 }
 
+PlannedProbes planned_probes(std::uint64_t claimed, std::uint32_t block, std::uint32_t logical_block,
+                             std::uint64_t probes) noexcept
+{
+    PlannedProbes planned;
+    if (block == 0 || logical_block == 0 || claimed < block)
+        return planned;
+    planned.spacing = probe_spacing(claimed, block, probes);
+    // The same three parts as plan_probes(), counted: the head's blocks
+    // (whole blocks below `spacing` that fit), one block at every multiple
+    // of `spacing` that fits, and the last block when it is beyond both.
+    const std::uint64_t fitting = (claimed - block) / block + 1;
+    const std::uint64_t head = std::min(planned.spacing / block, fitting);
+    const std::uint64_t spaced = (claimed - block) / planned.spacing;
+    const std::uint64_t highest = std::max((head - 1) * block, spaced * planned.spacing);
+    const std::uint64_t last = (claimed - block) / logical_block * logical_block;
+    planned.blocks = head + spaced + (highest < last ? 1 : 0);
+    return planned;
+}
+
 ProbeLayout plan_probes(std::uint64_t claimed, std::uint32_t block, std::uint32_t logical_block,
                         std::uint64_t probes)
 {

@@ -48,6 +48,17 @@ struct ProbeLayout {
 // memory is spent on it.
 std::uint64_t planned_head_blocks(std::uint64_t claimed, std::uint32_t block, std::uint64_t probes) noexcept;
 
+// What plan_probes() would lay out, computed without building it: the
+// daemon checks a request before polkit is asked, and the layout of a big
+// device is up to millions of offsets (16-20 ms of the bus thread a call);
+// only an authorized run builds it, on its own thread.
+struct PlannedProbes {
+    std::uint64_t spacing = 0;
+    std::uint64_t blocks = 0; // == plan_probes(...).offsets.size()
+};
+PlannedProbes planned_probes(std::uint64_t claimed, std::uint32_t block, std::uint32_t logical_block,
+                             std::uint64_t probes) noexcept;
+
 // The probes for a device of `claimed` bytes (a multiple of
 // `logical_block`), `block` bytes each (a multiple of `logical_block`, at
 // most `claimed`), about `probes` of them beyond the head: fewer when the

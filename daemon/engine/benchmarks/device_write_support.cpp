@@ -4,6 +4,8 @@
 #include "../errors.hpp"
 #include "../request_sources.hpp"
 #include "../io_buffers.hpp"
+#include "../storage/block_write_watch.hpp"
+#include "../storage/device_holders.hpp"
 #include "file_support.hpp"
 
 #include <algorithm>
@@ -54,6 +56,25 @@ void deal_out(const std::vector<IoRequest>& requests, std::vector<std::vector<Io
         list.clear();
     for (std::size_t i = 0; i < requests.size(); ++i)
         dealt[i % dealt.size()].push_back(requests[i]);
+}
+
+// Preserve mode stops at the first byte written to the device that it did
+// not write (storage/block_write_watch.hpp), naming who has the device open
+// now when it can. `reverted`: how much of the batch was written back after
+// the other program's write may have landed (0: the batch's copy was not
+// written back, so nothing it wrote was undone).
+[[noreturn]] void stop_at_foreign_write(const Target& target, std::uint64_t foreign, std::uint64_t reverted)
+{
+    const std::string holders = storage::holders_text(storage::other_holders(target.fd.get()));
+    contract::Message failure { reverted ? "error-foreign-write-reverted" : "error-foreign-write",
+                                { { "target", target.name }, { "written", format_bytes(foreign) } } };
+    if (reverted)
+        failure.args.push_back({ "reverted", format_bytes(reverted) });
+    if (!holders.empty()) {
+        failure.id += "-by";
+        failure.args.push_back({ "holders", holders });
+    }
+    throw DeviceBusyError(failure);
 }
 
 } // namespace
@@ -111,6 +132,12 @@ BatchedWriteStats batched_writes(BenchmarkContext& ctx, const BatchedWritePlan& 
     spec.random = plan.random;
 
     BatchedWriteStats stats;
+    // Every byte the device is told to write must be ours: the run's watch,
+    // or (a caller that made its own context) one from here on.
+    std::optional<storage::BlockWriteWatch> own_watch;
+    if (!ctx.write_watch && preserve)
+        own_watch.emplace(ctx.target.fd.get());
+    storage::BlockWriteWatch* watch = ctx.write_watch ? ctx.write_watch : own_watch ? &*own_watch : nullptr;
     std::vector<IoRequest> requests;
     // A batch's requests (or its reads), one list per worker.
     std::vector<std::vector<IoRequest>> dealt(workers);
@@ -153,6 +180,10 @@ BatchedWriteStats batched_writes(BenchmarkContext& ctx, const BatchedWritePlan& 
             spec.measured = false;  // not timed, see above
             if (ctx.io.run(ctx.target, spec).cancelled)
                 break;
+            // Written to while we read (or since the last batch): the copy
+            // may be older than the device, so it is not written back.
+            if (const std::uint64_t foreign = watch ? watch->foreign_since_last(0) : 0)
+                stop_at_foreign_write(ctx.target, foreign, 0);
         }
 
         spec.direction = IoDirection::Write;
@@ -170,6 +201,10 @@ BatchedWriteStats batched_writes(BenchmarkContext& ctx, const BatchedWritePlan& 
         // is on the medium, not in the device's cache.
         sync_data(ctx.target);
         const std::uint64_t measured = monotonic_ns() - written.started_ns;
+        // Destroy mode counts its writes too, so the next preserve batch of
+        // the run (none today) would not take them for another program's.
+        if (const std::uint64_t foreign = watch ? watch->foreign_since_last(written.bytes) : 0; foreign && preserve)
+            stop_at_foreign_write(ctx.target, foreign, std::min(foreign, written.bytes));
 
         stats.operations += written.operations;
         stats.bytes += written.bytes;

@@ -247,17 +247,21 @@ void run(BenchmarkContext& ctx)
     if (const std::uint64_t head = planned_head_blocks(claimed, block, probes); head > max_head_blocks)
         throw ParameterError("probes", Failure { "error-probes-head-too-large",
                                                  { { "head", head }, { "limit", max_head_blocks } } });
-    const ProbeLayout layout = plan_probes(claimed, block, ctx.target.logical_block, probes);
+    // Counted, not laid out: this much runs before authorization (the
+    // daemon's check of a request, on its bus thread); the layout itself,
+    // up to millions of offsets, only for a run.
+    const PlannedProbes planned = planned_probes(claimed, block, ctx.target.logical_block, probes);
     const std::uint64_t seed = ctx.params.unsigned_value("seed");
     auto& summary = ctx.result.summary;
     summary["claimed_bytes"] = claimed;
     summary["probe_block"] = static_cast<std::uint64_t>(block);
-    summary["probe_spacing"] = layout.spacing;
-    summary["probes"] = static_cast<std::uint64_t>(layout.offsets.size());
-    summary["written_bytes"] = static_cast<std::uint64_t>(layout.offsets.size()) * block;
+    summary["probe_spacing"] = planned.spacing;
+    summary["probes"] = planned.blocks;
+    summary["written_bytes"] = planned.blocks * block;
     summary["written_range_bytes"] = claimed;
     if (ctx.plan_only)
         return;
+    const ProbeLayout layout = plan_probes(claimed, block, ctx.target.logical_block, probes);
 
     const std::uint64_t started_ns = monotonic_ns();
     CapacityRun run(ctx, layout, seed);
