@@ -25,6 +25,7 @@ from cleanup import PHASE_FILES, USER_TAG
 from harness import JOB_IFACE, SEEK_LONG, run, wait_until
 
 CTL = os.environ.get('DISKBENCHCTL')
+PROMTOOL = '/usr/bin/promtool'  # Debian's prometheus (.ci/debian-packages)
 MiB = 1024 * 1024
 
 # Exit statuses (client-cli/exit_codes.hpp, diskbenchctl.1).
@@ -477,6 +478,29 @@ class CliTest(harness.LoopDeviceTestCase):
         self.assertEqual(res.returncode, EXIT_OK, res.stderr)
         self.assert_no_terminal_controls(res.stdout)
         self.assertEqual(json.loads(res.stdout)['notes'], ['note' + self.EVIL])
+
+    def hostile_export_result(self):
+        return self.write_file(os.path.join(self.homes['dbtest-in'], 'evil-export.json'),
+                               self.result_json(text=self.EVIL))
+
+    def test_openmetrics_export_of_a_hostile_result_file_escapes_it(self):
+        path = self.hostile_export_result()
+        # On standard output (a terminal) and in a file: the controls as
+        # \xNN text (\\xNN in the label's escaping), still metrics
+        # Prometheus reads.
+        res = self.ctl_bytes('export', '--format=openmetrics', path)
+        self.assertEqual(res.returncode, EXIT_OK, res.stderr)
+        self.assert_no_terminal_controls(res.stdout + res.stderr)
+        self.assertIn(b'model="USB disk\\\\x1b]0;owned\\\\x07\\\\x1b[2J\\\\x1b[H\\nverified OK '
+                      b'\\\\xc2\\\\x9b31m\\\\x7f"', res.stdout)
+        self.assertIn(b'kind="seek\\\\x1b]0;owned', res.stdout)
+        check = run([PROMTOOL, 'check', 'metrics'], input=res.stdout.decode(), check=False)
+        self.assertEqual((check.returncode, check.stdout + check.stderr), (0, ''))
+        metrics = os.path.join(self.homes['dbtest-in'], 'evil.prom')
+        res_file = self.ctl_bytes('export', '--format=openmetrics', '--output', metrics, path)
+        self.assertEqual(res_file.returncode, EXIT_OK, res_file.stderr)
+        with open(metrics, 'rb') as f:
+            self.assertEqual(f.read(), res.stdout)
 
     def test_deeply_nested_result_files_are_refused_not_a_crash(self):
         home = self.homes['dbtest-out']
