@@ -107,9 +107,11 @@ ExitCode compare_command(const CommandLine& line)
 
 namespace {
 
-// `export --format=csv RESULT [--output PREFIX]`: PREFIX-SERIES.csv for
-// each series (PREFIX: the result file's path without ".json"), each
-// written whole or not at all; their names on standard output.
+// `export --format=csv RESULT [--output PREFIX]`: PREFIX-NAME.csv for
+// each series (PREFIX: the result file's path without ".json"; NAME its
+// name made a file's, numbered where two are the same: result_csv.hpp),
+// each written whole or not at all; their names on standard output, each
+// once.
 ExitCode export_csv(const CommandLine& line)
 {
     const auto result = load(line.args[0]);
@@ -124,7 +126,7 @@ ExitCode export_csv(const CommandLine& line)
         return exit_file;
     }
     for (const client::CsvFile& file : files) {
-        const std::string path = client::csv_file_name(prefix, file.series);
+        const std::string path = client::csv_file_name(prefix, file);
         if (const std::string error = client::write_file_atomically(path, file.text); !error.empty()) {
             print_error(client::terminal_text(path) + ": " + error);
             return exit_file;

@@ -205,7 +205,7 @@ void Window::export_shown_data(const std::string& path)
     const std::string prefix = path.ends_with(".csv") ? path.substr(0, path.size() - 4) : path;
     std::size_t written = 0;
     for (const CsvFile& file : result_csv(*result)) {
-        if (const std::string error = write_file_atomically(csv_file_name(prefix, file.series), file.text);
+        if (const std::string error = write_file_atomically(csv_file_name(prefix, file), file.text);
             !error.empty()) {
             toast(error);
             return;

@@ -42,6 +42,19 @@ std::vector<Part> parts_of(std::string_view format)
     return parts;
 }
 
+// The catalogue's formats cut into parts once: a text is tried against
+// each of them at every prefix and nesting level.
+const std::vector<std::vector<Part>>& catalogue_parts()
+{
+    static const std::vector<std::vector<Part>> cut = [] {
+        std::vector<std::vector<Part>> parts;
+        for (const MessageFormat& format : failure_catalogue())
+            parts.push_back(parts_of(format.english));
+        return parts;
+    }();
+    return cut;
+}
+
 std::size_t literal_chars(const std::vector<Part>& parts)
 {
     std::size_t count = 0;
@@ -52,22 +65,67 @@ std::size_t literal_chars(const std::vector<Part>& parts)
 
 using Captures = std::vector<std::pair<std::string_view, std::string_view>>;
 
+// The header's bound on one match's work, shared by everything one call
+// of match_failure() or localized_failure() does.
+class Work {
+public:
+    explicit Work(MatchCost& cost) : cost_(cost) {}
+    // Counts one step that read `chars` characters of text; false once
+    // the budget is spent, and from then on, so every level of the
+    // backtracking stops where it is. Comparing and searching are
+    // vectorised (memcmp, memchr): 64 characters read cost a step more.
+    bool step(std::size_t chars = 0)
+    {
+        if (cost_.gave_up)
+            return false;
+        cost_.steps += 1 + chars / 64;
+        if (cost_.steps > failure_match_budget)
+            cost_.gave_up = true;
+        return !cost_.gave_up;
+    }
+    [[nodiscard]] bool gave_up() const { return cost_.gave_up; }
+
+private:
+    MatchCost& cost_;
+};
+
+// text.find(literal, from), its work counted: a step for each place the
+// literal's first character is found (each a comparison; a text full of
+// ": " has many) and for every 64 characters skipped to get there.
+std::size_t find_counted(std::string_view text, std::string_view literal, std::size_t from, Work& work)
+{
+    if (literal.empty())
+        return from;
+    for (std::size_t at = from; at < text.size(); ++at) {
+        const std::size_t candidate = text.find(literal.front(), at);
+        const std::size_t reached = candidate == std::string_view::npos ? text.size() : candidate;
+        if (!work.step(reached - at) || candidate == std::string_view::npos)
+            return std::string_view::npos;
+        if (text.substr(candidate).starts_with(literal))
+            return candidate;
+        at = candidate;
+    }
+    return std::string_view::npos;
+}
+
 // Whether parts[index...] match text[at...] exactly, capturing each
 // placeholder's text (shortest first, backtracking).
 bool match_from(const std::vector<Part>& parts, std::size_t index, std::string_view text, std::size_t at,
-                Captures& captures)
+                Captures& captures, Work& work)
 {
+    if (!work.step())
+        return false;
     if (index == parts.size())
         return at == text.size();
     const Part& part = parts[index];
     if (part.name.empty())
-        return text.substr(at).starts_with(part.literal)
-            && match_from(parts, index + 1, text, at + part.literal.size(), captures);
+        return work.step(part.literal.size()) && text.substr(at).starts_with(part.literal)
+            && match_from(parts, index + 1, text, at + part.literal.size(), captures, work);
     const auto earlier = std::find_if(captures.begin(), captures.end(),
                                       [&](const auto& capture) { return capture.first == part.name; });
     if (earlier != captures.end())
-        return text.substr(at).starts_with(earlier->second)
-            && match_from(parts, index + 1, text, at + earlier->second.size(), captures);
+        return work.step(earlier->second.size()) && text.substr(at).starts_with(earlier->second)
+            && match_from(parts, index + 1, text, at + earlier->second.size(), captures, work);
     // The last part takes the rest; one before a literal ends only where
     // that literal starts (a long path with many ": " in it stays cheap).
     if (index + 1 == parts.size()) {
@@ -79,22 +137,24 @@ bool match_from(const std::vector<Part>& parts, std::size_t index, std::string_v
     const std::string_view next_literal = parts[index + 1].literal;
     for (std::size_t end = at + 1; end <= text.size(); ++end) {
         if (!next_literal.empty()) {
-            end = text.find(next_literal, end);
+            end = find_counted(text, next_literal, end, work);
             if (end == std::string_view::npos)
                 return false;
         }
         captures.emplace_back(part.name, text.substr(at, end - at));
-        if (match_from(parts, index + 1, text, end, captures))
+        if (match_from(parts, index + 1, text, end, captures, work))
             return true;
         captures.pop_back();
+        if (work.gave_up())
+            return false;
     }
     return false;
 }
 
 // The length of a "key: " at the start of `text`, or 0.
-std::size_t key_prefix_length(std::string_view text)
+std::size_t key_prefix_length(std::string_view text, Work& work)
 {
-    const std::size_t colon = text.find(": ");
+    const std::size_t colon = find_counted(text, ": ", 0, work);
     if (colon == 0 || colon == std::string_view::npos)
         return 0;
     const std::string_view key = text.substr(0, colon);
@@ -119,15 +179,18 @@ std::optional<double> number_in(std::string_view text)
     return value;
 }
 
-std::optional<FailureMatch> best_match(std::string_view text, int depth);
+std::optional<FailureMatch> best_match(std::string_view text, int depth, Work& work);
 
+// A nested argument's translation is no use once the budget ran out: the
+// caller (localized_failure) then returns the whole text in English.
 std::string localized(std::string_view english, const std::function<const char*(const char*)>& translate,
-                      const NumberText& number_text, int depth)
+                      const NumberText& number_text, int depth, Work& work)
 {
     if (depth > max_depth)
         return std::string(english);
-    const std::optional<FailureMatch> match = best_match(english, depth);
-    if (!match)
+    const std::optional<FailureMatch> match = best_match(english, depth, work);
+    // The arguments are copied and rendered: the text read twice more.
+    if (!match || !work.step(2 * english.size()))
         return std::string(english);
     const MessageFormat* format = find_failure_format(match->id);
     const std::span<const std::string_view> nested = nested_failure_arguments();
@@ -144,7 +207,7 @@ std::string localized(std::string_view english, const std::function<const char*(
         // "the folder": a folder called "a string" stays as it is called.
         const bool name_not_words = part.name == "target" && text != failure_english({ "error-the-folder", {} });
         if (!name_not_words && std::find(nested.begin(), nested.end(), part.name) != nested.end())
-            args.emplace_back(std::string(part.name), localized(text, translate, number_text, depth + 1));
+            args.emplace_back(std::string(part.name), localized(text, translate, number_text, depth + 1, work));
         else if (const std::optional<double> number = part.decimals >= 0 ? number_in(text) : std::nullopt)
             args.emplace_back(std::string(part.name), *number);
         else
@@ -159,7 +222,7 @@ std::string localized(std::string_view english, const std::function<const char*(
 
 // The best match of `text` (see the header's rule), nested failures
 // scored too, `depth` levels of nesting already spent.
-std::optional<FailureMatch> best_match(std::string_view text, int depth)
+std::optional<FailureMatch> best_match(std::string_view text, int depth, Work& work)
 {
     std::optional<FailureMatch> best;
     std::size_t best_own = 0; // its literal characters without nested ones
@@ -171,10 +234,11 @@ std::optional<FailureMatch> best_match(std::string_view text, int depth)
         const std::string_view rest = text.substr(prefix_length);
         // A prefix's ": " counts as literal text, as a generic format's would.
         const std::size_t prefix_chars = static_cast<std::size_t>(prefixes) * 2;
-        for (const MessageFormat& format : failure_catalogue()) {
-            const std::vector<Part> parts = parts_of(format.english);
+        for (std::size_t entry = 0; entry < failure_catalogue().size(); ++entry) {
+            const MessageFormat& format = failure_catalogue()[entry];
+            const std::vector<Part>& parts = catalogue_parts()[entry];
             Captures captures;
-            if (!match_from(parts, 0, rest, 0, captures))
+            if (!match_from(parts, 0, rest, 0, captures, work))
                 continue;
             // A wrapped failure's own literal text counts for the wrapper:
             // "{target}: the filesystem is full ({detail})" around a write's
@@ -184,37 +248,67 @@ std::optional<FailureMatch> best_match(std::string_view text, int depth)
             std::size_t score = own;
             for (const auto& [name, value] : captures)
                 if (std::find(nested.begin(), nested.end(), name) != nested.end())
-                    if (const std::optional<FailureMatch> inner = best_match(value, depth + 1))
+                    if (const std::optional<FailureMatch> inner = best_match(value, depth + 1, work))
                         score += inner->literal_chars;
             // On a tie, the text more of it literal here: "key: " and a
             // format beat "{target}: {detail}" around the same format.
             if (best && (score < best->literal_chars || (score == best->literal_chars && own <= best_own)))
                 continue;
             best_own = own;
+            // Copying the captures reads the text once more.
+            if (!work.step(text.size()))
+                break;
             FailureMatch match { std::string(text.substr(0, prefix_length)), format.id, {}, score };
             for (const auto& [name, value] : captures)
                 match.args.emplace_back(std::string(name), value);
             best = std::move(match);
         }
-        const std::size_t next = key_prefix_length(rest);
+        const std::size_t next = key_prefix_length(rest, work);
         if (next == 0)
             break;
         prefix_length += next;
     }
+    if (work.gave_up())
+        return std::nullopt;
     return best;
+}
+
+// Where a call's cost is kept when its caller does not ask for it.
+MatchCost& cost_or(MatchCost* cost, MatchCost& own)
+{
+    return cost ? *cost : own;
+}
+
+// The length half of the header's bound.
+bool too_long(std::string_view text, MatchCost& cost)
+{
+    const bool is = text.size() > max_matched_failure_bytes;
+    cost.gave_up = cost.gave_up || is;
+    return is;
 }
 
 } // namespace
 
-std::optional<FailureMatch> match_failure(std::string_view text)
+std::optional<FailureMatch> match_failure(std::string_view text, MatchCost* cost)
 {
-    return best_match(text, 0);
+    MatchCost own;
+    MatchCost& used = cost_or(cost, own);
+    if (too_long(text, used))
+        return std::nullopt;
+    Work work(used);
+    return best_match(text, 0, work);
 }
 
-std::optional<std::vector<MessageArg>> match_failure_format(std::string_view format, std::string_view text)
+std::optional<std::vector<MessageArg>> match_failure_format(std::string_view format, std::string_view text,
+                                                            MatchCost* cost)
 {
+    MatchCost own;
+    MatchCost& used = cost_or(cost, own);
+    if (too_long(text, used))
+        return std::nullopt;
+    Work work(used);
     Captures captures;
-    if (!match_from(parts_of(format), 0, text, 0, captures))
+    if (!match_from(parts_of(format), 0, text, 0, captures, work))
         return std::nullopt;
     std::vector<MessageArg> args;
     for (const auto& [name, value] : captures)
@@ -228,9 +322,16 @@ std::size_t failure_format_literal_chars(std::string_view format)
 }
 
 std::string localized_failure(std::string_view english, const std::function<const char*(const char*)>& translate,
-                              const NumberText& number_text)
+                              const NumberText& number_text, MatchCost* cost)
 {
-    return localized(english, translate, number_text, 0);
+    MatchCost own;
+    MatchCost& used = cost_or(cost, own);
+    if (too_long(english, used))
+        return std::string(english);
+    Work work(used);
+    std::string text = localized(english, translate, number_text, 0, work);
+    // Half translated is no better than the English it came from.
+    return work.gave_up() ? std::string(english) : text;
 }
 
 } // namespace diskbench::contract

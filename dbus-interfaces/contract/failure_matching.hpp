@@ -3,6 +3,7 @@
 
 #include "messages.hpp"
 
+#include <cstddef>
 #include <functional>
 #include <optional>
 #include <string>
@@ -37,11 +38,34 @@ struct FailureMatch {
     std::size_t literal_chars = 0; // the score above, nested matches included
 };
 
-std::optional<FailureMatch> match_failure(std::string_view text);
+//
+// The matching backtracks over every format, up to max_depth "key: "
+// prefixes and nested failures; a text made for it (a parameter's value
+// echoed in "error-not-a-choice" with many ": " and copies of the formats'
+// literal parts) would make that polynomial of high degree in its length,
+// seconds to minutes of a client's CPU before it shows the refusal. So the
+// work has a hard bound: a text longer than max_matched_failure_bytes is
+// not matched at all, and a match that has taken failure_match_budget
+// steps (a step: trying a part of a format, one comparison or search, and
+// one more for every 64 characters it read) gives up, within milliseconds.
+// Either way it is as if no format matched: the text stays in English,
+// intact. Real failures (paths of PATH_MAX, a 4096-byte parameter text)
+// stay far below both; the tests keep it so.
+inline constexpr std::size_t max_matched_failure_bytes = 32 * 1024;
+inline constexpr std::size_t failure_match_budget = 1'000'000;
+
+// What one match cost, for the tests of the bound above.
+struct MatchCost {
+    std::size_t steps = 0;
+    bool gave_up = false; // past one of the limits: no match
+};
+
+std::optional<FailureMatch> match_failure(std::string_view text, MatchCost* cost = nullptr);
 
 // The arguments `text` gives one format (the rule above, no prefixes), or
 // nothing when it does not match; and how many literal characters it has.
-std::optional<std::vector<MessageArg>> match_failure_format(std::string_view format, std::string_view text);
+std::optional<std::vector<MessageArg>> match_failure_format(std::string_view format, std::string_view text,
+                                                            MatchCost* cost = nullptr);
 std::size_t failure_format_literal_chars(std::string_view format);
 
 // `english` in the user's language: the matched format through
@@ -50,8 +74,8 @@ std::size_t failure_format_literal_chars(std::string_view format);
 // (a Czech decimal comma), and a nested argument
 // (nested_failure_arguments()) is translated the same way. A text no
 // format matches (an older or newer daemon, a failure outside the
-// catalogue) stays as it is.
+// catalogue), and one past the bound above, stays as it is.
 std::string localized_failure(std::string_view english, const std::function<const char*(const char*)>& translate,
-                              const NumberText& number_text);
+                              const NumberText& number_text, MatchCost* cost = nullptr);
 
 } // namespace diskbench::contract

@@ -231,13 +231,21 @@ std::string escape_label_value(std::string_view value)
     const std::string text = valid ? valid : "";
     g_free(valid);
     std::string escaped;
-    for (char c : text) {
+    for (std::size_t i = 0; i < text.size(); ++i) {
+        const char c = text[i];
+        const auto byte = static_cast<unsigned char>(c);
+        // U+0080..U+009F, C2 80..C2 9F: valid UTF-8 already.
+        const bool c1 = byte == 0xC2 && i + 1 < text.size() && static_cast<unsigned char>(text[i + 1]) <= 0x9F;
         if (c == '\\')
             escaped += "\\\\";
         else if (c == '"')
             escaped += "\\\"";
         else if (c == '\n')
             escaped += "\\n";
+        else if (byte < 0x20 || byte == 0x7F)
+            escaped += fmt::format("\\\\x{:02x}", byte); // the text \x1b, its backslash escaped
+        else if (c1)
+            escaped += fmt::format("\\\\xc2\\\\x{:02x}", static_cast<unsigned char>(text[++i]));
         else
             escaped += c;
     }

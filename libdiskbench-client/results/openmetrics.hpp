@@ -23,7 +23,15 @@ namespace diskbench::client {
 
 // A label value as both formats want it: backslash, double quote and line
 // feed escaped; text that is not UTF-8 made valid (U+FFFD), since a model
-// name comes from the drive's firmware.
+// name comes from the drive's firmware. Every other control character (C0,
+// DEL and the C1 U+0080..U+009F, which a terminal reads as CSI and the
+// like) becomes the text "\xNN" (each of a C1's two bytes), as `show`
+// writes them (text/terminal_text.hpp): both formats allow raw controls in
+// a label value, but a metrics file is read by people too, on a terminal
+// (`export` to standard output, `cat`), where a result file's ESC ] 0; or
+// ESC [2J in a model name would set the window's title or clear the
+// screen. The backslash of "\xNN" is escaped as any other ("\\x1b" in the
+// text), so Prometheus reads the label as the four characters \x1b.
 std::string escape_label_value(std::string_view value);
 
 // The device label of a result: the disk's /dev/disk/by-id name when the

@@ -13,7 +13,8 @@ namespace diskbench::client {
 // with the most literal text winning, a leading "key: " kept as it is),
 // then translated through gettext and rendered with the same arguments,
 // numbers in the locale's notation. A text no format matches (an older or
-// newer daemon, another service's error) is shown as it came.
+// newer daemon, another service's error), and one past the matcher's bound
+// on its work (a crafted parameter value echoed back), is shown as it came.
 std::string localized_failure_text(const std::string& english);
 
 } // namespace diskbench::client

@@ -25,6 +25,7 @@ from cleanup import PHASE_FILES, USER_TAG
 from harness import JOB_IFACE, SEEK_LONG, run, wait_until
 
 CTL = os.environ.get('DISKBENCHCTL')
+PROMTOOL = '/usr/bin/promtool'  # Debian's prometheus (.ci/debian-packages)
 MiB = 1024 * 1024
 
 # Exit statuses (client-cli/exit_codes.hpp, diskbenchctl.1).
@@ -477,6 +478,64 @@ class CliTest(harness.LoopDeviceTestCase):
         self.assertEqual(res.returncode, EXIT_OK, res.stderr)
         self.assert_no_terminal_controls(res.stdout)
         self.assertEqual(json.loads(res.stdout)['notes'], ['note' + self.EVIL])
+
+    # Series a spreadsheet would run as formulas, two that come to the
+    # same file name (a/b and a_b), and the escape sequences in a name.
+    HOSTILE_SERIES = ['=HYPERLINK("http://x","y")', '+1', '-2', '@SUM(A1)', '\tx', 'a/b', 'a_b',
+                      'latency' + EVIL]
+
+    def hostile_export_result(self):
+        result = json.loads(self.result_json(text=self.EVIL))
+        result['series'] = [{'name': name, 'x_unit': 'B', 'y_unit': 'us', 'style': 'line',
+                             'points': [[-1, -2.5], [4096, 2.0]]} for name in self.HOSTILE_SERIES]
+        return self.write_file(os.path.join(self.homes['dbtest-in'], 'evil-export.json'), json.dumps(result))
+
+    def test_openmetrics_export_of_a_hostile_result_file_escapes_it(self):
+        path = self.hostile_export_result()
+        # On standard output (a terminal) and in a file: the controls as
+        # \xNN text (\\xNN in the label's escaping), still metrics
+        # Prometheus reads.
+        res = self.ctl_bytes('export', '--format=openmetrics', path)
+        self.assertEqual(res.returncode, EXIT_OK, res.stderr)
+        self.assert_no_terminal_controls(res.stdout + res.stderr)
+        self.assertIn(b'model="USB disk\\\\x1b]0;owned\\\\x07\\\\x1b[2J\\\\x1b[H\\nverified OK '
+                      b'\\\\xc2\\\\x9b31m\\\\x7f"', res.stdout)
+        self.assertIn(b'kind="seek\\\\x1b]0;owned', res.stdout)
+        check = run([PROMTOOL, 'check', 'metrics'], input=res.stdout.decode(), check=False)
+        self.assertEqual((check.returncode, check.stdout + check.stderr), (0, ''))
+        metrics = os.path.join(self.homes['dbtest-in'], 'evil.prom')
+        res_file = self.ctl_bytes('export', '--format=openmetrics', '--output', metrics, path)
+        self.assertEqual(res_file.returncode, EXIT_OK, res_file.stderr)
+        with open(metrics, 'rb') as f:
+            self.assertEqual(f.read(), res.stdout)
+
+    def test_csv_export_of_a_hostile_result_file_neutralises_it(self):
+        path = self.hostile_export_result()
+        # Each series its own file, listed once; no formula, no control.
+        prefix = os.path.join(self.homes['dbtest-in'], 'evil-csv')
+        res = self.ctl_bytes('export', '--format=csv', '--output', prefix, path)
+        self.assertEqual(res.returncode, EXIT_OK, res.stderr)
+        self.assert_no_terminal_controls(res.stdout + res.stderr)
+        written = res.stdout.decode().splitlines()
+        self.assertEqual(len(written), len(self.HOSTILE_SERIES), written)
+        self.assertEqual(len(set(written)), len(written), written)
+        self.assertIn(prefix + '-a_b.csv', written)
+        self.assertIn(prefix + '-a_b-2.csv', written)
+        headers = []
+        for name in written:
+            with open(name, 'rb') as f:
+                data = f.read()
+            self.assert_no_terminal_controls(data)
+            self.assertFalse(any(b < 0x20 and b not in b'\r\n' for b in data), (name, data))
+            rows = list(csv.reader(data.decode().splitlines()))
+            headers.append(rows[0][1])
+            # Our numbers, negative ones too, stay numbers.
+            self.assertEqual(rows[1:], [['-1', '-2.5'], ['4096', '2']])
+        self.assertEqual(headers, ['\'=HYPERLINK("http://x","y") (us)', "'+1 (us)", "'-2 (us)", "'@SUM(A1) (us)",
+                                   '\\x09x (us)', 'a/b (us)', 'a_b (us)',
+                                   'latency\\x1b]0;owned\\x07\\x1b[2J\\x1b[H\\x0averified OK \\xc2\\x9b31m\\x7f (us)'])
+        for cell in headers:
+            self.assertNotIn(cell[0], '=+-@\t\r')
 
     def test_deeply_nested_result_files_are_refused_not_a_crash(self):
         home = self.homes['dbtest-out']

@@ -16,6 +16,7 @@
 #include <catch2/catch.hpp>
 
 #include <map>
+#include <string_view>
 #include <string>
 
 using namespace diskbench;
@@ -141,4 +142,33 @@ TEST_CASE("a target the engine cannot open reads back, its system error text kep
     const Error error = refusal([] { open_target_for_read("/nonexistent/diskbench-failure-test"); });
     check_read_back(error, "");
     CHECK(in_czech(error.what()).find("/nonexistent/diskbench-failure-test") == 0);
+}
+
+TEST_CASE("a 4 KiB text the engine echoes in its refusal: read back when plain, English when made to be slow",
+          "[failures-engine]")
+{
+    const Target device = small_device();
+    const auto refused = [&](const std::string& backend) {
+        return refusal([&] { check_benchmark(*find_benchmark("sequential"), device, { { "backend", backend } }); });
+    };
+    // The most the engine takes (max_text_bytes): still the user's language.
+    const Error plain = refused(std::string(max_text_bytes, 'x'));
+    REQUIRE(plain.failure());
+    CHECK(plain.failure()->id == "error-not-a-choice");
+    check_read_back(plain, "backend");
+
+    // Made of a format's literal parts: matching it gives up within its
+    // budget (failure_matching.hpp) and the refusal stays as the daemon wrote it.
+    const std::string_view piece = ": short read at offset : of  bytes";
+    std::string value;
+    while (value.size() + piece.size() <= max_text_bytes)
+        value += piece;
+    const Error crafted = refused(value);
+    const std::string english = crafted.what();
+    CHECK(english == "backend: \"" + value + "\" is not one of: auto, io_uring, psync");
+    contract::MatchCost cost;
+    CHECK_FALSE(contract::match_failure(english, &cost));
+    CHECK(cost.gave_up);
+    CHECK(cost.steps <= contract::failure_match_budget + 1 + english.size() / 64);
+    CHECK(in_czech(english) == english);
 }

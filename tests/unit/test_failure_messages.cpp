@@ -19,6 +19,7 @@
 #include <set>
 #include <sstream>
 #include <string>
+#include <string_view>
 
 using namespace diskbench;
 using namespace diskbench::contract;
@@ -249,5 +250,105 @@ TEST_CASE("the daemon names only failures the catalogue has, and every one it ha
     for (const MessageFormat& format : failure_catalogue()) {
         INFO(format.id << " is in the catalogue but the daemon never reports it");
         CHECK((named.count(std::string(format.id)) == 1 || composed.count(std::string(format.id)) == 1));
+    }
+}
+
+namespace {
+
+// A parameter's text refused as the engine refuses it (ParameterError in
+// daemon/engine/errors.hpp: the key, ": ", the failure's English).
+std::string not_a_choice(const std::string& value)
+{
+    return "backend: "
+        + failure_english({ "error-not-a-choice", { { "value", value }, { "choices", "auto, io_uring, psync" } } });
+}
+
+std::string repeated(std::string_view piece, std::size_t size)
+{
+    std::string text;
+    while (text.size() + piece.size() <= size)
+        text += piece;
+    return text;
+}
+
+// The most one match may overshoot the budget: its last step.
+std::size_t budget_with_last_step(const std::string& text)
+{
+    return failure_match_budget + 1 + 2 * text.size() / 64;
+}
+
+} // namespace
+
+TEST_CASE("matching has a hard bound: a text made to be slow stays English, real ones are translated",
+          "[failures]")
+{
+    const std::map<std::string, std::string> czech = testing::po_translations("cs");
+    const auto translate = [&](const char* format) -> const char* {
+        const auto found = czech.find(format);
+        return found == czech.end() ? format : found->second.c_str();
+    };
+
+    SECTION("a value made of the formats' literal parts, 4 KiB and 13 KB")
+    {
+        // Before the bound, the 4 KiB ones took seconds each (the first
+        // 12 s), and 13 KB many minutes: backtracking over every way the
+        // repeated parts could end the placeholders before them.
+        const std::pair<std::string_view, std::size_t> values[] {
+            { ": short read at offset : of  bytes", 4096 },
+            { "x: short read at offset 1: 2 of 3 bytes: ", 4096 },
+            { "a: ", 4096 },
+            { "\" is not one of: a: ", 4096 },
+            { ": short read at offset : of  bytes", 13000 },
+            { "a: ", 13000 },
+            { "x: \"y\" in the benchmark's tree was changed during the run (1 bytes instead of 2)", 13000 },
+        };
+        for (const auto& [piece, size] : values) {
+            const std::string text = not_a_choice(repeated(piece, size));
+            INFO(text.size() << " bytes of " << piece);
+            MatchCost cost;
+            CHECK(localized_failure(text, translate, c_number_text, &cost) == text);
+            CHECK(cost.gave_up);
+            CHECK(cost.steps <= budget_with_last_step(text));
+            MatchCost match_cost;
+            CHECK_FALSE(match_failure(text, &match_cost));
+            CHECK(match_cost.gave_up);
+            CHECK(match_cost.steps <= budget_with_last_step(text));
+        }
+    }
+    SECTION("real failures, the longest ones too, are translated well within the budget")
+    {
+        MatchCost cost;
+        CHECK(localized_failure(not_a_choice("fast"), translate, c_number_text, &cost)
+              == "backend: „fast“ není žádná z možností: auto, io_uring, psync");
+        CHECK_FALSE(cost.gave_up);
+        // The longest text the engine lets through (max_text_bytes), ordinary characters.
+        const std::string value(4096, 'x');
+        cost = {};
+        CHECK(localized_failure(not_a_choice(value), translate, c_number_text, &cost)
+              == "backend: „" + value + "“ není žádná z možností: auto, io_uring, psync");
+        CHECK_FALSE(cost.gave_up);
+        CHECK(cost.steps < failure_match_budget / 10);
+        // Two paths of PATH_MAX, a write's failure inside a full filesystem's explanation.
+        const std::string folder = "/srv/" + std::string(4090, 'p');
+        const std::string write = failure_english({ "error-write-failed", { { "target", folder + "/f" },
+                                                                           { "length", 1048576 },
+                                                                           { "offset", 0 },
+                                                                           { "reason", "No space left on device" } } });
+        const std::string full = failure_english({ "error-filesystem-full", { { "target", folder }, { "detail", write } } });
+        cost = {};
+        const std::string shown = localized_failure("directory: " + full, translate, c_number_text, &cost);
+        INFO(shown);
+        CHECK(shown.starts_with("directory: " + folder + ": souborový systém je plný ("));
+        CHECK(shown.find("failed") == std::string::npos);
+        CHECK_FALSE(cost.gave_up);
+        CHECK(cost.steps < failure_match_budget / 2);
+    }
+    SECTION("a text past the length bound is not matched at all")
+    {
+        const std::string text = not_a_choice(std::string(max_matched_failure_bytes, 'x'));
+        MatchCost cost;
+        CHECK(localized_failure(text, translate, c_number_text, &cost) == text);
+        CHECK(cost.gave_up);
+        CHECK(cost.steps == 0);
     }
 }

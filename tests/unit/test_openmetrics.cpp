@@ -125,6 +125,34 @@ TEST_CASE("model names with quotes, backslashes, newlines and Cyrillic are escap
     CHECK(lines_of(text).size() == lines_of(openmetrics_text({ profile_result("plain", 1'800'000'000) })).size());
 }
 
+TEST_CASE("control characters of a hostile result become \\xNN text in every label, raw in none",
+          "[openmetrics]")
+{
+    // A result file's escape sequences: the window's title (OSC ... BEL),
+    // clear screen, a line of its own, a C1 CSI (U+009B), DEL, a tab and CR.
+    const std::string evil = "\x1b]0;owned\x07\x1b[2J\nverified OK \u009b31m\x7f\t\r";
+    CHECK(escape_label_value(evil)
+          == R"(\\x1b]0;owned\\x07\\x1b[2J\nverified OK \\xc2\\x9b31m\\x7f\\x09\\x0d)");
+    // U+00A0 and later are text, not controls.
+    CHECK(escape_label_value("\u00a0\u00e9") == "\u00a0\u00e9");
+    SavedResult result = profile_result("USB disk" + evil, 1'800'000'000);
+    result.kind = "profile" + evil;
+    result.device_info["serial"] = std::string("S1") + evil;
+    result.device_info["by_id"] = std::string("usb-") + evil;
+    result.device_info["stack_line"] = std::string("sda") + evil;
+    const std::string text = openmetrics_text({ result });
+    CHECK(text.find(R"(model="USB disk\\x1b]0;owned\\x07\\x1b[2J\nverified OK \\xc2\\x9b31m\\x7f\\x09\\x0d")")
+          != std::string::npos);
+    CHECK(text.find("diskbench_throughput_bytes_per_second{") != std::string::npos);
+    for (const char c : text) {
+        const auto byte = static_cast<unsigned char>(c);
+        CHECK(((byte >= 0x20 && byte != 0x7F) || c == '\n'));
+    }
+    CHECK(text.find("\xC2\x9B") == std::string::npos);
+    for (const auto& line : lines_of(text))
+        CHECK_FALSE(line.starts_with("verified OK"));
+}
+
 TEST_CASE("one series per device and kind: the newest finished run", "[openmetrics]")
 {
     SavedResult old_run = profile_result("Samsung SSD 860", 1'700'000'000);

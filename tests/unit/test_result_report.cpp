@@ -14,9 +14,12 @@
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+#include <cctype>
 #include <cstdlib>
 #include <ctime>
 #include <fstream>
+#include <set>
 #include <sstream>
 
 using namespace diskbench;
@@ -197,9 +200,73 @@ TEST_CASE("a result's series as CSV: one file per series, units in the header, C
     CHECK(files[1].text == "position (B),\"access, \"\"odd\"\" (us)\"\r\n4096,8512.5\r\n");
     CHECK(files[2].text == "time (s),../../etc/passwd\r\n");
     // File names stay in the prefix's folder, whatever a series is called.
-    CHECK(client::csv_file_name("out/seek", "read") == "out/seek-read.csv");
-    CHECK(client::csv_file_name("out/seek", "../../etc/passwd") == "out/seek-_._.__etc_passwd.csv");
-    CHECK(client::csv_file_name("out/seek", "") == "out/seek-series.csv");
+    CHECK(client::csv_file_name("out/seek", files[0]) == "out/seek-read.csv");
+    CHECK(client::csv_file_name("out/seek", files[2]) == "out/seek-_._.__etc_passwd.csv");
+    result.series = { { "", "s", "", "line", {} } };
+    CHECK(client::csv_file_name("out/seek", client::result_csv(result).at(0)) == "out/seek-series.csv");
     CHECK(client::csv_field("plain") == "plain");
     CHECK(client::csv_field("a\nb") == "\"a\nb\"");
+}
+
+TEST_CASE("CSV of a hostile result: no formula, no control character, no file written over another", "[cli]")
+{
+    SavedResult result = seek_result();
+    result.kind = "overview";
+    const std::vector<contract::SeriesPoint> points { { -1, -2.5 }, { 0, 1e-3 } };
+    result.series = { { "=HYPERLINK(\"http://x\")", "B", "", "line", points },
+                      { "+1", "B", "", "line", points },
+                      { "-2", "B", "", "line", points },
+                      { "@SUM(A1)", "B", "", "line", points },
+                      { "\tx", "B", "", "line", points },
+                      { "\rx", "B", "", "line", points },
+                      { "evil\x1b]0;owned\x07\x1b[2J\nverified OK \u009b31m\x7f", "B", "", "line", points },
+                      { "a/b", "s", "=cmd", "line", points },
+                      { "a_b", "s", "", "line", points },
+                      { "A_B", "s", "", "line", points },
+                      { "a_b-2", "s", "", "line", points } };
+    const std::vector<client::CsvFile> files = client::result_csv(result);
+    REQUIRE(files.size() == 11);
+    // Formula-leading text cells get their "'"; the numbers we write, negative ones too, stay numbers.
+    CHECK(files[0].text == "position (B),\"'=HYPERLINK(\"\"http://x\"\")\"\r\n-1,-2.5\r\n0,0.001\r\n");
+    CHECK(files[1].text.starts_with("position (B),'+1\r\n-1,-2.5\r\n"));
+    CHECK(files[2].text.starts_with("position (B),'-2\r\n-1,-2.5\r\n"));
+    CHECK(files[3].text.starts_with("position (B),'@SUM(A1)\r\n"));
+    // A tab or CR is written as its \xNN text, no longer first: no "'" needed, none added.
+    CHECK(files[4].text.starts_with("position (B),\\x09x\r\n"));
+    CHECK(files[5].text.starts_with("position (B),\\x0dx\r\n"));
+    CHECK(files[6].text.starts_with(
+        "position (B),evil\\x1b]0;owned\\x07\\x1b[2J\\x0averified OK \\xc2\\x9b31m\\x7f\r\n-1,-2.5\r\n"));
+    CHECK(files[7].text.starts_with("time (s),a/b (=cmd)\r\n"));
+    for (const client::CsvFile& file : files) {
+        INFO(file.text);
+        CHECK(std::none_of(file.text.begin(), file.text.end(), [](char c) {
+            const auto byte = static_cast<unsigned char>(c);
+            return (byte < 0x20 && c != '\r' && c != '\n') || byte == 0x7F;
+        }));
+        CHECK(file.text.find("\xC2\x9B") == std::string::npos);
+        // One header row and the points' rows: no line break of a name starts a row.
+        CHECK(std::count(file.text.begin(), file.text.end(), '\n') == 3);
+    }
+    // The cell rule alone, for any text.
+    CHECK(client::csv_text_field("-3") == "'-3");
+    CHECK(client::csv_text_field("=1+2") == "'=1+2");
+    CHECK(client::csv_text_field("a=1") == "a=1");
+    CHECK(client::csv_text_field("") == "");
+    CHECK(client::csv_text_field("x, y") == "\"x, y\"");
+    // Names that come to the same file: numbered in the result's order,
+    // the case ignored (FAT, exFAT), a name already numbered taken into account.
+    std::vector<std::string> names;
+    for (const client::CsvFile& file : files)
+        names.push_back(client::csv_file_name("out/r", file));
+    CHECK(names[7] == "out/r-a_b.csv");
+    CHECK(names[8] == "out/r-a_b-2.csv");
+    CHECK(names[9] == "out/r-A_B-3.csv");
+    CHECK(names[10] == "out/r-a_b-2-2.csv");
+    std::set<std::string> folded;
+    for (std::string name : names) {
+        std::transform(name.begin(), name.end(), name.begin(), [](unsigned char c) { return std::tolower(c); });
+        CHECK(folded.insert(name).second);
+    }
+    // The same result, the same names.
+    CHECK(client::csv_file_name("out/r", client::result_csv(result)[9]) == names[9]);
 }
