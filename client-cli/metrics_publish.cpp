@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "metrics_publish.hpp"
 
+#include "metrics_lines.hpp"
+#include "textfile_directory.hpp"
+
 #include "results/folder.hpp"
 #include "results/recent_results.hpp"
 #include "text/printf_text.hpp"
@@ -26,17 +29,18 @@ using client::printf_text;
 constexpr off_t max_staged_bytes = 4 * 1024 * 1024;
 constexpr std::string_view end_marker = "# EOF\n";
 
-// The staged file's descriptor, closed on every return.
-class StagedFd {
+// A file's descriptor (the staged file, the new output), closed on every
+// return.
+class FileFd {
 public:
-    explicit StagedFd(int fd) noexcept : fd_(fd) {}
-    ~StagedFd()
+    explicit FileFd(int fd) noexcept : fd_(fd) {}
+    ~FileFd()
     {
         if (fd_ >= 0)
             ::close(fd_);
     }
-    StagedFd(const StagedFd&) = delete;
-    StagedFd& operator=(const StagedFd&) = delete;
+    FileFd(const FileFd&) = delete;
+    FileFd& operator=(const FileFd&) = delete;
     [[nodiscard]] int get() const noexcept { return fd_; }
 
 private:
@@ -64,6 +68,51 @@ std::string system_error(const std::string& path, int error)
     return printf_text(_("%s: %s"), path.c_str(), g_strerror(error));
 }
 
+bool write_all(int fd, const std::string& text)
+{
+    std::size_t done = 0;
+    while (done < text.size()) {
+        const ssize_t wrote = ::write(fd, text.data() + done, text.size() - done);
+        if (wrote < 0 && errno == EINTR)
+            continue;
+        if (wrote <= 0)
+            return false;
+        done += static_cast<std::size_t>(wrote);
+    }
+    return true;
+}
+
+// Writes TEXT as NAME in DIRECTORY, touching nothing but that directory's
+// own entries (no path is resolved again): a new file of a name nobody has
+// (O_EXCL, O_NOFOLLOW), mode 0644 whatever the umask (node_exporter reads
+// it as its own user), synced, then renamed over NAME, so a scrape sees the
+// old file or the new one, never half of one. Its temporary name starts
+// with "." and does not end in ".prom": the collector never reads it.
+// Returns "" or the system's words.
+std::string write_in_directory(const client::DirectoryFd& directory, const std::string& name, const std::string& text)
+{
+    std::string temporary;
+    int fd = -1;
+    for (int attempt = 0; fd < 0 && attempt < 100; ++attempt) {
+        temporary = printf_text(".%s.%08x", name.c_str(), g_random_int());
+        fd = ::openat(directory.get(), temporary.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+        if (fd < 0 && errno != EEXIST)
+            return g_strerror(errno);
+    }
+    if (fd < 0)
+        return g_strerror(EEXIST);
+    const FileFd file(fd);
+    if (!write_all(file.get(), text) || ::fchmod(file.get(), 0644) != 0 || ::fsync(file.get()) != 0
+        || ::renameat(directory.get(), temporary.c_str(), directory.get(), name.c_str()) != 0) {
+        const int code = errno;
+        ::unlinkat(directory.get(), temporary.c_str(), 0);
+        return g_strerror(code);
+    }
+    // The rename itself on disk: a crash after "published" keeps the file.
+    ::fsync(directory.get());
+    return {};
+}
+
 } // namespace
 
 PublishOutcome publish_metrics(const std::string& staged, const std::string& output)
@@ -80,7 +129,7 @@ PublishOutcome publish_metrics(const std::string& staged, const std::string& out
         return outcome;
     }
     const std::string name = base_name_of(staged);
-    const StagedFd file(::openat(directory.get(), name.c_str(),
+    const FileFd file(::openat(directory.get(), name.c_str(),
                                  O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC));
     if (file.get() < 0) {
         if (errno != ENOENT)
@@ -119,12 +168,28 @@ PublishOutcome publish_metrics(const std::string& staged, const std::string& out
                                     staged.c_str());
         return outcome;
     }
-    // Readable by node_exporter's own user whatever root's umask is.
-    const mode_t old_umask = ::umask(022);
-    outcome.error = client::write_file_atomically(output, text);
-    ::umask(old_umask);
-    if (!outcome.error.empty()) {
-        outcome.error = output + ": " + outcome.error;
+    // Root writes what another user chose: only diskbench's own metrics,
+    // nothing another parser could read as something else, and no series
+    // of another exporter.
+    if (const std::size_t line = first_refused_metrics_line(text); line != 0) {
+        outcome.error = printf_text(_("%s:%u: not a line of diskbench's metrics (only diskbench_* samples in "
+                                      "OpenMetrics text, their # HELP, # TYPE and # UNIT lines, and # EOF): "
+                                      "not published"),
+                                    staged.c_str(), static_cast<unsigned>(line));
+        return outcome;
+    }
+    const std::string output_name = base_name_of(output);
+    if (output_name == "." || output_name == ".." || output_name == "/") {
+        outcome.error = system_error(output, EISDIR);
+        return outcome;
+    }
+    const client::DirectoryFd textfile = open_textfile_directory(directory_of(output), error);
+    if (!textfile) {
+        outcome.error = error;
+        return outcome;
+    }
+    if (const std::string failed = write_in_directory(textfile, output_name, text); !failed.empty()) {
+        outcome.error = output + ": " + failed;
         return outcome;
     }
     ::unlinkat(directory.get(), name.c_str(), 0);

@@ -54,6 +54,20 @@ int line_of(const std::string& text, const std::string& group, const std::string
     return 0;
 }
 
+// The line (1-based) of GROUP's header, for messages; 0 when not found.
+int group_line(const std::string& text, const std::string& group)
+{
+    std::istringstream in(text);
+    std::string line;
+    for (int number = 1; std::getline(in, line); ++number) {
+        const auto first = line.find_first_not_of(" \t");
+        if (first != std::string::npos && line[first] == '['
+            && line.substr(first + 1, line.find(']') - first - 1) == group)
+            return number;
+    }
+    return 0;
+}
+
 // "NAME:LINE: key Devices: ..." as compilers say it, so editors jump there.
 std::string key_error(const std::string& text, const std::string& name, const std::string& group,
                       const std::string& key, const std::string& why)
@@ -94,7 +108,11 @@ std::optional<ScheduledConfig> parse_scheduled_config(const std::string& text, c
 {
     std::unique_ptr<GKeyFile, KeyFileFree> file(g_key_file_new());
     GError* gerror = nullptr;
-    if (!g_key_file_load_from_data(file.get(), text.data(), text.size(), G_KEY_FILE_NONE, &gerror)) {
+    // KEEP_TRANSLATIONS: without it GKeyFile drops every KEY[LOCALE] of
+    // another locale than the process's, so "write[en]=true" would vanish
+    // instead of being refused, depending on LANG; kept, they are refused below.
+    if (!g_key_file_load_from_data(file.get(), text.data(), text.size(), G_KEY_FILE_KEEP_TRANSLATIONS,
+                                   &gerror)) {
         error = printf_text(_("%s: %s"), name.c_str(), gerror->message);
         g_error_free(gerror);
         return std::nullopt;
@@ -109,8 +127,8 @@ std::optional<ScheduledConfig> parse_scheduled_config(const std::string& text, c
         const std::string group = *g;
         const bool is_main = group == main_group;
         if (!is_main && !group.starts_with(kind_group_prefix)) {
-            error = printf_text(_("%s: unknown group [%s] (known: [Scheduled], [Kind NAME])"), name.c_str(),
-                                group.c_str());
+            error = printf_text(_("%s:%d: unknown group [%s] (known: [Scheduled], [Kind NAME])"), name.c_str(),
+                                group_line(text, group), group.c_str());
             return std::nullopt;
         }
         std::unique_ptr<gchar*, StrvFree> keys(g_key_file_get_keys(file.get(), *g, nullptr, nullptr));
@@ -122,6 +140,11 @@ std::optional<ScheduledConfig> parse_scheduled_config(const std::string& text, c
                 error = key_error(text, name, group, key, why);
                 return std::nullopt;
             };
+            // A translation of a key (KEY[LOCALE]) is no setting of ours,
+            // in any group: a kind's "write[en]" must not slip past the
+            // check of "write" below.
+            if (key.find_first_of("[]") != std::string::npos)
+                return fail(_("a localized key (KEY[LOCALE]) is not a setting of this file"));
             if (!is_main)
                 continue; // a kind's parameters: taken below, typed against the daemon's list later
             if (key == "Devices" || key == "Kinds") {

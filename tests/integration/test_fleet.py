@@ -47,7 +47,7 @@ NODE_EXPORTER = '/usr/bin/prometheus-node-exporter'
 PROMTOOL = '/usr/bin/promtool'
 
 USER = 'dbtest-sched'  # stands for _diskbench: no group, no rule of the test stack
-EXIT_OK, EXIT_USAGE, EXIT_NOT_AUTHORIZED, EXIT_CANCELLED = 0, 2, 3, 12
+EXIT_OK, EXIT_USAGE, EXIT_NOT_AUTHORIZED, EXIT_CANCELLED, EXIT_FILE = 0, 2, 3, 12, 14
 MODEL = 'Lab SSD 1000'
 DRIVES = {
     # machine: (serial, by-id name)
@@ -407,6 +407,99 @@ scrape_configs:
             queried |= set(re.findall(r'\bdiskbench_[a-z_]+', expr))
         missing = queried - scraped - NEEDS_HARDWARE
         self.assertFalse(missing, f'the dashboard queries metrics no scrape has: {sorted(missing)}')
+
+    def test_4_publish_refuses_a_textfile_directory_its_parent_owner_swapped(self):
+        """Debian's layout: /var/lib/prometheus belongs to the prometheus
+        user, node-exporter/ in it to root. The root step (--publish, the
+        real binary) writes there; when prometheus (played by the test
+        user) puts a symbolic link to another directory (a stand-in for
+        /etc/logrotate.d) or a directory of its own in node-exporter's
+        place, it refuses and writes nothing anywhere; staged text that is
+        not diskbench's metrics is refused too, keeping the published file."""
+        m = self.machines['a']
+        base = tempfile.mkdtemp(prefix='debian-layout-', dir=self.stack.tmp)
+        os.chmod(base, 0o755)
+        prometheus = os.path.join(base, 'prometheus')
+        textfile = os.path.join(prometheus, 'node-exporter')
+        logrotate = os.path.join(base, 'logrotate.d')
+        for d in (prometheus, textfile, logrotate):
+            os.mkdir(d)
+            os.chmod(d, 0o755)
+        os.chown(prometheus, self.uid, self.gid)
+        output = os.path.join(textfile, 'diskbench.prom')
+        config = os.path.join(m['etc'], 'debian-layout.conf')
+        with open(config, 'w') as f:
+            f.write(config_text(DRIVES['a'][0], output))
+        os.chmod(config, 0o644)
+        real = ('# HELP diskbench_scheduled_last_run_timestamp_seconds When the last scheduled run ended.\n'
+                '# TYPE diskbench_scheduled_last_run_timestamp_seconds gauge\n'
+                '# UNIT diskbench_scheduled_last_run_timestamp_seconds seconds\n'
+                'diskbench_scheduled_last_run_timestamp_seconds 1800000100\n'
+                'diskbench_scheduled_skipped{device="ata-Lab_SSD_1000_DBF0001",model="Lab \\"SSD\\" 1000",'
+                'serial="DBF0001",reason="busy"} 1\n# EOF\n')
+
+        def stage(text):
+            # As the service's user writes it: its own file in its own directory.
+            with open(m['staged'], 'w') as f:
+                f.write(text)
+            os.chown(m['staged'], self.uid, self.gid)
+
+        def publish():
+            return run([CTL, 'scheduled', '--config', config, '--publish', m['staged']], check=False,
+                       timeout=60, env=dict(os.environ, LC_ALL='C.UTF-8'))
+
+        def as_prometheus(*argv):
+            run(['runuser', '-u', USER, '--'] + list(argv), timeout=30)
+
+        stage(real)
+        published = publish()
+        self.assertEqual(published.returncode, EXIT_OK, published.stderr)
+        with open(output) as f:
+            self.assertEqual(f.read(), real)
+        facts = os.stat(output)
+        self.assertEqual((facts.st_uid, facts.st_mode & 0o777), (0, 0o644))
+
+        # A symbolic link in node-exporter's place.
+        as_prometheus('mv', textfile, textfile + '.old')
+        as_prometheus('ln', '-s', logrotate, textfile)
+        stage(real)
+        refused = publish()
+        self.assertEqual(refused.returncode, EXIT_FILE, refused.stdout + refused.stderr)
+        self.assertIn(f'{textfile} is a symbolic link', refused.stderr)
+        self.assertEqual(os.listdir(logrotate), [])
+        self.assertTrue(os.path.exists(m['staged']))
+
+        # A directory of prometheus' own in its place.
+        as_prometheus('rm', textfile)
+        as_prometheus('mkdir', '-m', '0755', textfile)
+        refused = publish()
+        self.assertEqual(refused.returncode, EXIT_FILE, refused.stdout + refused.stderr)
+        self.assertIn(f'{textfile} belongs to another user', refused.stderr)
+        self.assertEqual(os.listdir(textfile), [])
+
+        # Back as it was: what the staged text may be.
+        as_prometheus('rmdir', textfile)
+        as_prometheus('mv', textfile + '.old', textfile)
+        for forged, line in (('# TYPE diskbench_iops gauge\nnode_filesystem_avail_bytes{mountpoint="/"} 1e15\n'
+                              '# EOF\n', 2),
+                             ('/var/log/*.log {\n    postrotate\n        touch /tmp/owned\n    endscript\n}\n'
+                              '# EOF\n', 1),
+                             ('diskbench_iops{__name__="node_load1"} 99\n# EOF\n', 1)):
+            stage(forged)
+            refused = publish()
+            self.assertEqual(refused.returncode, EXIT_FILE, refused.stdout + refused.stderr)
+            self.assertIn(f"{m['staged']}:{line}: not a line of diskbench's metrics", refused.stderr)
+            with open(output) as f:
+                self.assertEqual(f.read(), real, 'the published file was changed')
+        self.assertEqual(os.listdir(textfile), ['diskbench.prom'])
+        self.assertEqual(os.listdir(logrotate), [])
+
+        stage(real.replace('1800000100', '1800000200'))
+        published = publish()
+        self.assertEqual(published.returncode, EXIT_OK, published.stderr)
+        self.assertFalse(os.path.exists(m['staged']))
+        with open(output) as f:
+            self.assertIn('diskbench_scheduled_last_run_timestamp_seconds 1800000200\n', f.read())
 
 
 def requests_names(api):

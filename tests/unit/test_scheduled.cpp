@@ -171,6 +171,20 @@ TEST_CASE("scheduled runs never write: write and folder kinds are refused", "[sc
     CHECK(error.empty());
 }
 
+TEST_CASE("localized keys (KEY[LOCALE]) and unknown groups are refused, with their line", "[scheduled]")
+{
+    // GKeyFile reads write[en] as a translation of write, which it drops
+    // unless the process runs in that locale: it must be refused, not ignored.
+    CHECK(parse_error("[Scheduled]\nKinds=overview\n\n[Kind overview]\nwrite[en]=true\n")
+          == "scheduled.conf:5: [Kind overview] write[en]: a localized key (KEY[LOCALE]) is not a setting of this file");
+    CHECK(parse_error("[Scheduled]\nKinds=seek\n[Kind seek]\ncount[C]=5\n")
+              .starts_with("scheduled.conf:4: [Kind seek] count[C]: a localized key"));
+    CHECK(parse_error("[Scheduled]\n# comment\nKinds[cs]=seek\n")
+              .starts_with("scheduled.conf:3: [Scheduled] Kinds[cs]: a localized key"));
+    CHECK(parse_error("[Scheduled]\nKinds=seek\n\n[Schedule]\nKinds=profile\n")
+          == "scheduled.conf:4: unknown group [Schedule] (known: [Scheduled], [Kind NAME])");
+}
+
 TEST_CASE("device rules: all is whole, fixed disks; the others match what they name", "[scheduled]")
 {
     const DeviceIdentity ssd { "/dev/sda", "Samsung SSD 860 EVO", "S3Z1NB0K", "ata-Samsung_SSD_860_EVO_S3Z1NB0K",
