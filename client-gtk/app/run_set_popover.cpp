@@ -68,7 +68,6 @@ RunSetPopover::RunSetPopover(Actions actions) : actions_(std::move(actions))
     }
     /* TRANSLATORS: a set of benchmarks the user ticks */
     add_choice(std::string(custom_run_set), _("Custom"), {});
-    gtk_check_button_set_active(GTK_CHECK_BUTTON(presets_.front().second), TRUE);
     custom_box_ = gtk_grid_new();
     gtk_grid_set_column_homogeneous(GTK_GRID(custom_box_), TRUE);
     gtk_widget_set_margin_start(custom_box_, 22);
@@ -116,6 +115,9 @@ RunSetPopover::RunSetPopover(Actions actions) : actions_(std::move(actions))
     gtk_widget_set_margin_end(button_, 6);
     gtk_widget_set_margin_top(button_, 6);
     gtk_widget_set_margin_bottom(button_, 6);
+    // Last: "toggled" calls update_sensitivity(), which needs every widget
+    // above (set earlier, it gave four GTK criticals at every start).
+    gtk_check_button_set_active(GTK_CHECK_BUTTON(presets_.front().second), TRUE);
     update_sensitivity();
 }
 

@@ -34,6 +34,7 @@ with python3-gi (a prerequisite of the integration tests anyway).
 import json
 import os
 import pwd
+import re
 import shlex
 import struct
 import subprocess
@@ -235,6 +236,24 @@ def series_pixels(path, colours=SERIES_COLOURS, tolerance=12, solid_area=40, sol
 # ---- the warnings card ----------------------------------------------------------
 
 # libadwaita's warning colour (light): the card's dialog-warning icon.
+# GLib's own lines for g_warning() and g_critical(), of the app, GTK or GLib.
+GLIB_COMPLAINT = re.compile(r'^(?:\*\* )?\(diskbench:\d+\): (?:[\w-]+-)?(?:CRITICAL|WARNING) \*\*')
+
+
+# GTK 4.8's word on the display rather than on the app: under Xvfb with no
+# window manager, xdotool moving the keyboard focus away from a window
+# whose entry has it sends no FocusOut, and GtkText says so (gtktext.c,
+# "did not receive a focus-out event"). A desktop's window manager always
+# sends one.
+NOT_THE_APPS = ('GtkText - did not receive a focus-out event.',)
+
+
+def glib_complaints(output):
+    """The lines of OUTPUT that are GLib warnings or criticals."""
+    return [line for line in output.splitlines()
+            if GLIB_COMPLAINT.match(line) and not any(line.endswith(text) for text in NOT_THE_APPS)]
+
+
 WARNING_ICON_COLOURS = ((0x9c, 0x6e, 0x03),)
 CARD_WHITE = (0xff, 0xff, 0xff)
 PAGE_BACKGROUND = (0xfa, 0xfa, 0xfa)
@@ -482,6 +501,13 @@ class GuiStack:
     def app_log(self):
         return _read(self.app.logpath if self.app else None) or '(no output)'
 
+    def app_complaints(self):
+        """The GLib warnings and criticals in the app's output, of every run
+        of it in this stack (its log is appended to): GTK's
+        "(diskbench:42): Gtk-CRITICAL **: …" and the app's own
+        "** (diskbench:42): WARNING **: …". Each is a defect of the app."""
+        return glib_complaints(_read(self.app.logpath if self.app else None) or '')
+
     # ---- accessibility (AT-SPI), as Orca reads the app ----
 
     def start_accessibility_bus(self):
@@ -705,14 +731,20 @@ def _make_test_case():
         def tearDownClass(cls):
             # The app first (it may hold a folder of the mount open), then
             # the mount of user_folder_on_new_filesystem().
+            complaints = []
             try:
                 if cls.gui and cls.gui.app:
                     stop_process(cls.stack, cls.gui.app)
+                    complaints = cls.gui.app_complaints()
                 if getattr(cls, 'mount', None):
                     cls.stack.umount(cls.mount)
             finally:
                 # Whatever failed above, the stack still ends all it started.
                 super().tearDownClass()
+            # A GLib critical or warning of the app fails its tests, even
+            # when everything they asserted held.
+            if complaints:
+                raise AssertionError('the app complained (GLib warnings or criticals):\n' + '\n'.join(complaints))
 
         @classmethod
         def user_folder_on_new_filesystem(cls, name, size=256 * MiB):

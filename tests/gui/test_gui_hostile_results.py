@@ -9,7 +9,7 @@ Besides two good results of the loop device, the folder holds one nested
 app crashed at start), one larger than a result can be (a sparse file) and
 a FIFO (which would block a reader): the app starts, the History page lists
 the two good results ("history:idle:2"), and the bad files are skipped with
-one warning each.
+one message each.
 
 Run (as root): meson test -C BUILD --print-errorlogs gui-hostile-results; by
 hand, with the arguments every GUI test file takes (tests/gui/README.md).

@@ -106,6 +106,31 @@ class PngTest(unittest.TestCase):
             png_size(path)
 
 
+class AppComplaintsTest(unittest.TestCase):
+    """What fails a GUI test class at its end: GLib's lines for warnings
+    and criticals in the app's output (the four "gtk_widget_set_sensitive:
+    assertion 'GTK_IS_WIDGET (widget)' failed" the app printed at every
+    start went unnoticed before), and nothing else it prints."""
+
+    def test_warnings_and_criticals_are_found(self):
+        output = ("** (diskbench:18405): WARNING **: 00:31:47.371: Cannot reach the system bus\n"
+                  "(diskbench:18405): Gtk-CRITICAL **: 00:31:47.436: gtk_widget_set_sensitive: "
+                  "assertion 'GTK_IS_WIDGET (widget)' failed\n"
+                  "(diskbench:18405): GLib-GObject-WARNING **: 00:31:47.500: invalid cast\n"
+                  "(diskbench:18405): Gtk-WARNING **: 00:31:47.600: Theme parser error\n")
+        self.assertEqual(len(gui_stack.glib_complaints(output)), 4)
+
+    def test_other_output_is_not(self):
+        output = ("Disk Benchmark does not run as root.\n"
+                  "[harness] started the app\n"
+                  "a line quoting (diskbench:1): Gtk-CRITICAL ** in its middle\n"
+                  "(diskbench:18405): Gtk-DEBUG: 00:31:47.436: Connecting to session bus\n"
+                  "** Message: 00:41:15.879: skipped /home/u/results/large.json: too large\n"
+                  # Xvfb without a window manager (gui_stack.NOT_THE_APPS).
+                  "(diskbench:19978): Gtk-WARNING **: 00:34:01.638: GtkText - did not receive a focus-out event.\n")
+        self.assertEqual(gui_stack.glib_complaints(output), [])
+
+
 class TeardownTest(gui_stack.GuiTestCase):
     """A whole GuiStack, stopped by the test: nothing of it may remain."""
 
