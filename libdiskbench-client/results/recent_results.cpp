@@ -172,14 +172,12 @@ void RecentResults::reload()
             continue;
         const std::string path = directory_ + "/" + name;
         // Anyone may have put a file here (a download, a copy): one that
-        // does not load is skipped, said once per file and process. A
-        // message, not a warning: it is the user's data, not a defect of
-        // ours (the GUI tests fail on any GLib warning of the app).
+        // does not load is skipped, with one warning per file and process.
         auto loaded = contract::result_from_file(path);
         if (auto* result = std::get_if<SavedResult>(&loaded))
             results_.push_back({ path, std::move(*result) });
         else if (warned_.insert(path).second)
-            g_message("skipped %s: %s", terminal_text(path).c_str(),
+            g_warning("skipped %s: %s", terminal_text(path).c_str(),
                       terminal_text(std::get<LoadError>(loaded).message).c_str());
     }
     std::sort(results_.begin(), results_.end(), [](const RecentResult& a, const RecentResult& b) {

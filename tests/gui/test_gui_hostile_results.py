@@ -9,7 +9,7 @@ Besides two good results of the loop device, the folder holds one nested
 app crashed at start), one larger than a result can be (a sparse file) and
 a FIFO (which would block a reader): the app starts, the History page lists
 the two good results ("history:idle:2"), and the bad files are skipped with
-one message each.
+one warning each (expected_complaints).
 
 Run (as root): meson test -C BUILD --print-errorlogs gui-hostile-results; by
 hand, with the arguments every GUI test file takes (tests/gui/README.md).
@@ -18,6 +18,7 @@ hand, with the arguments every GUI test file takes (tests/gui/README.md).
 import json
 import os
 import pwd
+import re
 
 import gui_stack
 from harness import wait_until
@@ -28,6 +29,9 @@ EVIL = '\x1b]0;owned\x07\x1b[2J\nverified OK \u009b31m\x7f'
 
 
 class HostileResultsGuiTest(gui_stack.GuiTestCase):
+
+    # The app's one warning for each bad file it skips (asserted below).
+    expected_complaints = (re.compile(r'WARNING \*\*: [0-9:.]+: skipped .*/(deep|large|fifo)\.json: '),)
 
     @classmethod
     def prepare(cls):

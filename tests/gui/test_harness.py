@@ -11,6 +11,7 @@ Run (as root): /usr/bin/python3 tests/gui/test_harness.py --app BUILD/client-gtk
 """
 
 import os
+import re
 import subprocess
 import tempfile
 import unittest
@@ -119,6 +120,12 @@ class AppComplaintsTest(unittest.TestCase):
                   "(diskbench:18405): GLib-GObject-WARNING **: 00:31:47.500: invalid cast\n"
                   "(diskbench:18405): Gtk-WARNING **: 00:31:47.600: Theme parser error\n")
         self.assertEqual(len(gui_stack.glib_complaints(output)), 4)
+
+    def test_a_tests_expected_warnings_are_not(self):
+        output = ("** (diskbench:25482): WARNING **: 00:41:15.879: skipped /r/large.json: too large\n"
+                  "** (diskbench:25482): WARNING **: 00:41:15.880: skipped /r/other.json: too large\n")
+        expected = (re.compile(r'WARNING \*\*: [0-9:.]+: skipped .*/large\.json: '),)
+        self.assertEqual(gui_stack.glib_complaints(output, expected), [output.splitlines()[1]])
 
     def test_other_output_is_not(self):
         output = ("Disk Benchmark does not run as root.\n"
