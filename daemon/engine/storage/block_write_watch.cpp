@@ -26,8 +26,13 @@ std::uint64_t BlockWriteWatch::foreign_since_last(std::uint64_t own)
     if (!directory_)
         return 0;
     const std::optional<BlockCounters> now = sysfs_.counters(*directory_);
-    if (!now)
+    if (!now) {
+        // The device's counters went away (it was removed; its I/O fails
+        // now anyway): what the run wrote meanwhile is not known, so no
+        // later figure could be told apart from ours. Not watched any more.
+        directory_.reset();
         return 0;
+    }
     const std::uint64_t written = now->write_bytes >= last_written_ ? now->write_bytes - last_written_ : 0;
     last_written_ = now->write_bytes;
     return written > own ? written - own : 0;
