@@ -26,7 +26,6 @@ public:
 
     uid_t uid_of(const sdbus::Message& message);
     void forget(const std::string& unique_name) { uids_.erase(unique_name); }
-    [[nodiscard]] std::size_t size() const noexcept { return uids_.size(); }
 
 private:
     std::size_t capacity_;

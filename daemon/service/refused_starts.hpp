@@ -32,8 +32,6 @@ public:
     // counted one).
     void count(uid_t uid, Clock::time_point now = Clock::now());
 
-    [[nodiscard]] std::size_t per_user() const noexcept { return per_user_; }
-
 private:
     void forget_before(std::deque<Clock::time_point>& times, Clock::time_point now) const;
 

@@ -132,12 +132,9 @@ BatchedWriteStats batched_writes(BenchmarkContext& ctx, const BatchedWritePlan& 
     spec.random = plan.random;
 
     BatchedWriteStats stats;
-    // Every byte the device is told to write must be ours: the run's watch,
-    // or (a caller that made its own context) one from here on.
-    std::optional<storage::BlockWriteWatch> own_watch;
-    if (!ctx.write_watch && preserve)
-        own_watch.emplace(ctx.target.fd.get());
-    storage::BlockWriteWatch* watch = ctx.write_watch ? ctx.write_watch : own_watch ? &*own_watch : nullptr;
+    // Every byte the device is told to write must be ours: the run's watch
+    // (run_benchmark() makes one for every device write).
+    storage::BlockWriteWatch* const watch = ctx.write_watch;
     std::vector<IoRequest> requests;
     // A batch's requests (or its reads), one list per worker.
     std::vector<std::vector<IoRequest>> dealt(workers);

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "device_holders.hpp"
 
+#include "../errors.hpp"
+#include "../fs_beneath.hpp"
 #include "../unique_fd.hpp"
 
-#include <dirent.h>
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
@@ -12,18 +13,12 @@
 #include <algorithm>
 #include <charconv>
 #include <fstream>
-#include <memory>
 #include <optional>
 #include <sstream>
 
 namespace diskbench::engine::storage {
 
 namespace {
-
-struct DirCloser {
-    void operator()(DIR* dir) const noexcept { ::closedir(dir); }
-};
-using DirPtr = std::unique_ptr<DIR, DirCloser>;
 
 std::optional<pid_t> pid_of(std::string_view name)
 {
@@ -54,22 +49,18 @@ bool holds(int proc_fd, pid_t pid, dev_t device)
     const UniqueFd directory(::openat(proc_fd, fd_dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
     if (!directory.valid())
         return false; // gone, or not ours to see
-    const int listed = ::dup(directory.get());
-    if (listed < 0)
-        return false;
-    const DirPtr entries(::fdopendir(listed));
-    if (!entries) {
-        ::close(listed);
-        return false;
+    std::vector<std::string> descriptors;
+    try {
+        descriptors = list_directory(directory.get());
+    } catch (const Error&) {
+        return false; // it ended meanwhile
     }
-    while (const dirent* entry = ::readdir(entries.get())) {
-        if (entry->d_name[0] == '.')
-            continue;
+    for (const std::string& name : descriptors) {
         struct statx facts {};
         // Follows the magic link to the open file itself (no path is
         // resolved); DONT_SYNC: the attributes the kernel has, without
         // asking a network or FUSE filesystem for fresh ones.
-        if (::statx(directory.get(), entry->d_name, AT_STATX_DONT_SYNC, STATX_TYPE, &facts) != 0)
+        if (::statx(directory.get(), name.c_str(), AT_STATX_DONT_SYNC, STATX_TYPE, &facts) != 0)
             continue;
         if (S_ISBLK(facts.stx_mode) && ::makedev(facts.stx_rdev_major, facts.stx_rdev_minor) == device)
             return true;
@@ -122,19 +113,17 @@ std::vector<DeviceHolder> other_holders(int device_fd, const std::filesystem::pa
     const pid_t self = ::getpid();
     std::vector<DeviceHolder> holders;
     const UniqueFd proc_fd(::open(proc.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
+    std::vector<std::string> processes;
     if (proc_fd.valid()) {
-        const int listed = ::dup(proc_fd.get());
-        const DirPtr processes(listed >= 0 ? ::fdopendir(listed) : nullptr);
-        if (!processes && listed >= 0)
-            ::close(listed);
-        for (const dirent* entry = processes ? ::readdir(processes.get()) : nullptr; entry;
-             entry = ::readdir(processes.get())) {
-            const std::optional<pid_t> pid = pid_of(entry->d_name);
-            if (!pid || *pid == self)
-                continue;
-            if (holds(proc_fd.get(), *pid, device.st_rdev))
-                holders.push_back({ *pid, {} });
+        try {
+            processes = list_directory(proc_fd.get());
+        } catch (const Error&) {
         }
+    }
+    for (const std::string& name : processes) {
+        const std::optional<pid_t> pid = pid_of(name);
+        if (pid && *pid != self && holds(proc_fd.get(), *pid, device.st_rdev))
+            holders.push_back({ *pid, {} });
     }
     std::ifstream locks_file(proc / "locks");
     std::stringstream locks;
