@@ -16,6 +16,8 @@ VariantMap health_info(const system::DeviceFacts::SmartHealth& smart);
 // The SMART attribute counts under their Health names
 // ("reallocated_sectors" for 5, "pending_sectors" for 197, ...).
 std::map<std::string, std::int64_t> smart_count_keys(const system::SmartCounts& counts);
+// An NVMe health log as Device.Health keys (without the "nvme_" of DeviceInfo).
+std::map<std::string, sdbus::Variant> nvme_health_keys(const system::NvmeHealth& nvme);
 // Only the system keys of device_info() (kernel, machine), for a job on no
 // device of ours (a filesystem benchmark on tmpfs, NFS, ...).
 VariantMap system_info();

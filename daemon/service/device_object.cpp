@@ -68,7 +68,8 @@ void DeviceObject::update(const system::DeviceFacts& facts)
     // on a probe thread): drivetemp may have been loaded since, or the
     // name may be another disk's now.
     sensor_ = system::find_hwmon_sensor(facts_.name);
-    if (old.smart_temperature_kelvin != facts_.smart_temperature_kelvin || old.name != facts_.name) {
+    if (old.smart_temperature_kelvin != facts_.smart_temperature_kelvin
+        || old.smart.temperature_celsius != facts_.smart.temperature_celsius || old.name != facts_.name) {
         if (old.name != facts_.name) {
             hwmon_reading_ = {};
             hwmon_read_at_.reset();
@@ -97,7 +98,11 @@ std::string DeviceObject::EraseConfirmation()
 
 system::TemperatureReading DeviceObject::combined(const system::TemperatureReading& hwmon) const
 {
-    return hwmon.known() ? hwmon : system::reading_from_smart(facts_.smart_temperature_kelvin);
+    if (hwmon.known())
+        return hwmon;
+    if (facts_.smart_temperature_kelvin > 0)
+        return system::reading_from_smart(facts_.smart_temperature_kelvin);
+    return system::reading_from_own_smart(facts_.smart.temperature_celsius);
 }
 
 system::TemperatureReading DeviceObject::temperature()

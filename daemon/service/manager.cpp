@@ -64,8 +64,13 @@ void Manager::set_devices(std::vector<system::DeviceFacts> devices)
     for (auto& facts : devices) {
         facts.system_disk = system_disks.may_hold(facts.device_number);
         facts.layers = layers_.layers_of(facts);
+        // The drives udisks keeps no health for, the daemon reads itself.
+        if (!facts.smart.known)
+            if (auto health = health_.health_of(facts))
+                facts.smart = std::move(*health);
     }
     layers_.keep_only(devices);
+    health_.keep_only(devices);
     std::set<std::string> present;
     for (const auto& facts : devices) {
         const std::string path = device_object_path(facts.name);
@@ -101,6 +106,19 @@ void Manager::layers_changed(const system::DeviceFacts& asked)
     system::DeviceFacts facts = device->facts();
     facts.layers = layers_.layers_of(facts);
     device->update(facts);
+}
+
+void Manager::health_changed(const std::string& disk)
+{
+    for (auto& [path, device] : devices_) {
+        system::DeviceFacts facts = device->facts();
+        if (facts.smart.source == "udisks-ata" || DeviceHealth::disk_of(facts.name) != disk)
+            continue;
+        if (auto health = health_.health_of(facts)) {
+            facts.smart = std::move(*health);
+            device->update(facts);
+        }
+    }
 }
 
 DeviceObject* Manager::device_at(const std::string& path)

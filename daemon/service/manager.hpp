@@ -6,6 +6,7 @@
 #include "background_disposal.hpp"
 #include "blocking_probes.hpp"
 #include "device_claims.hpp"
+#include "device_health.hpp"
 #include "device_layers.hpp"
 #include "device_object.hpp"
 #include "directory_preparation.hpp"
@@ -160,6 +161,7 @@ private:
                            std::function<void(std::optional<sdbus::Error>)> done);
     DeviceObject* device_at(const std::string& path);
     void layers_changed(const system::DeviceFacts& asked);
+    void health_changed(const std::string& disk);
     void drop_old_jobs(uid_t owner);
     void touch() noexcept { last_activity_ = std::chrono::steady_clock::now(); }
 
@@ -202,6 +204,7 @@ private:
     // sensor), kept off the bus thread.
     BlockingProbes probes_ { loop_ };
     DeviceLayers layers_ { probes_, [this](const system::DeviceFacts& asked) { layers_changed(asked); } };
+    DeviceHealth health_ { loop_, probes_, [this](const std::string& disk) { health_changed(disk); } };
 };
 
 } // namespace diskbench::service

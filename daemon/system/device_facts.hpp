@@ -1,10 +1,13 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "nvme_health.hpp"
+
 #include <sys/types.h>
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -72,11 +75,15 @@ struct DeviceFacts {
     // udisks' Drive.Ata SmartTemperature in Kelvin, 0 when unknown (no
     // SMART, not an ATA drive); udisks polls it and signals its changes.
     double smart_temperature_kelvin = 0;
-    // udisks' SMART verdict of an ATA drive (Drive.Ata, which udisks keeps
-    // up to date itself): known only while SMART is supported and on.
-    // udisks 2.9 has no NVMe health interface (Drive.NVMe came in 2.10).
+    // The drive's SMART verdict: udisks' of an ATA drive (Drive.Ata, which
+    // udisks keeps up to date itself), known only while SMART is supported
+    // and on; else the daemon's own reading (drive_health.hpp): an NVMe
+    // drive's health log (udisks 2.9 has no NVMe health interface;
+    // Drive.NVMe came in 2.10), or the ATA SMART of a drive udisks made no
+    // Drive.Ata for.
     struct SmartHealth {
         bool known = false;
+        std::string source;                // "udisks-ata", "ata-smart" or "nvme"
         bool failing = false;              // SmartFailing: the drive predicts its failure
         std::int64_t bad_sectors = 0;      // SmartNumBadSectors: reallocated and pending
         std::uint64_t power_on_seconds = 0;
@@ -84,6 +91,10 @@ struct DeviceFacts {
         // The failure-telling attributes' raw counts by id, those the drive
         // reports (smart_attributes.hpp); empty until udisks answered.
         SmartCounts counts;
+        // The temperature of the daemon's own ATA reading (0: none);
+        // udisks' is smart_temperature_kelvin.
+        double temperature_celsius = 0;
+        std::optional<NvmeHealth> nvme;    // source "nvme"
         bool operator==(const SmartHealth&) const = default;
     } smart;
     QueueFacts queue;

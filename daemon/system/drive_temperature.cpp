@@ -153,4 +153,14 @@ TemperatureReading reading_from_smart(double kelvin)
     return reading;
 }
 
+TemperatureReading reading_from_own_smart(double celsius)
+{
+    TemperatureReading reading;
+    if (celsius <= 0)
+        return reading;
+    reading.celsius = celsius;
+    reading.source = "ata-smart";
+    return reading;
+}
+
 } // namespace diskbench::system

@@ -12,6 +12,8 @@ namespace diskbench::system {
 //                  (/sys/block/sdX/device/hwmon/hwmonN), when it is loaded
 //   "udisks-smart" udisks' Drive.Ata SmartTemperature (SMART data udisksd
 //                  polls itself, so reading it costs us nothing)
+//   "ata-smart"    attribute 194 or 190 of the daemon's own SMART reading,
+//                  for drives udisks made no Drive.Ata for
 //   ""             none
 struct TemperatureSensor {
     std::string source;              // "nvme-hwmon", "drivetemp" or "" (udisks is not a file)
@@ -41,5 +43,8 @@ TemperatureReading read_hwmon_sensor(const TemperatureSensor& sensor);
 
 // The reading of udisks' SmartTemperature (Kelvin; 0 means unknown).
 TemperatureReading reading_from_smart(double kelvin);
+// The reading of the daemon's own ATA SMART (drive_health.hpp), source
+// "ata-smart" (Celsius; 0 means unknown).
+TemperatureReading reading_from_own_smart(double celsius);
 
 } // namespace diskbench::system

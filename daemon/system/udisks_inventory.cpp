@@ -151,6 +151,7 @@ std::vector<DeviceFacts> devices_from_udisks(const ManagedObjects& objects,
                 facts.smart_temperature_kelvin = property<double>(d, ata_interface, "SmartTemperature");
                 if (property<bool>(d, ata_interface, "SmartSupported")) {
                     facts.smart.known = true;
+                    facts.smart.source = "udisks-ata";
                     facts.smart.failing = property<bool>(d, ata_interface, "SmartFailing");
                     facts.smart.bad_sectors = property<std::int64_t>(d, ata_interface, "SmartNumBadSectors");
                     facts.smart.power_on_seconds = property<std::uint64_t>(d, ata_interface, "SmartPowerOnSeconds");

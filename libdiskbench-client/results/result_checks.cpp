@@ -113,6 +113,19 @@ ResultChecks result_checks(const SavedValueMap& summary, const std::vector<std::
             { true, limit > 0 ? printf_text(_("Link: %s, at most %.0f MB/s; the figures fit"), link.c_str(), limit)
                               : printf_text(_("Link: %s"), link.c_str()) });
     }
+    // A run that wrote, on a drive whose volatile write cache was on: its
+    // figures count writes the drive confirmed from its cache.
+    const std::string cache = text_of(summary, "write_cache");
+    if (cache == "write back")
+        checks.lines.push_back(
+            { false, printf_text(_("Write cache: on at %s (write back): the drive confirmed writes once its cache "
+                                   "held them; only the test's flushes put them on the medium"),
+                                 device.c_str()) });
+    else if (cache == "write through")
+        checks.lines.push_back(
+            { true, printf_text(_("Write cache: off at %s (write through): every write reached the medium before "
+                                  "it counted"),
+                                device.c_str()) });
     const std::string stack = text_of(summary, "stack");
     if (!stack.empty() && !add_failures(checks, warnings, stack_warning))
         checks.lines.push_back({ true, printf_text(_("Stack: %s"), stack.c_str()) });

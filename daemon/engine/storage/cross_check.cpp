@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 
 #include <algorithm>
+#include <filesystem>
 #include <functional>
 
 #include <fmt/format.h>
@@ -315,6 +316,21 @@ void report_link(const CheckedDevices& devices, const std::vector<PhaseFigures>&
 
 } // namespace
 
+namespace {
+
+// queue/write_cache of block device `name` ("write back", "write
+// through"), a partition's its disk's; "" when the kernel says nothing.
+std::string write_cache_of(const std::string& name)
+{
+    const std::filesystem::path block = std::filesystem::path("/sys/class/block") / name;
+    std::string cache = Sysfs::read_line(block / "queue" / "write_cache");
+    if (cache.empty())
+        cache = Sysfs::read_line(block / ".." / "queue" / "write_cache");
+    return cache;
+}
+
+} // namespace
+
 void report_phases(const CheckedDevices& devices, const std::vector<PhaseFigures>& phases, Result& result,
                    Recorder& recorder)
 {
@@ -340,6 +356,12 @@ void report_phases(const CheckedDevices& devices, const std::vector<PhaseFigures
     result.summary["cross_check_phases"] = std::uint64_t { phases.size() };
     result.summary["issued_read_bytes"] = sum(all, &PhaseFigures::issued_read);
     result.summary["issued_write_bytes"] = sum(all, &PhaseFigures::issued_write);
+    // A run that wrote says whether the drive's volatile cache was on: its
+    // writes then count as done once the cache holds them (only a flush
+    // puts them on the medium), which the checks card names.
+    if (sum(all, &PhaseFigures::issued_write) > 0)
+        if (const std::string cache = write_cache_of(name); !cache.empty())
+            result.summary["write_cache"] = cache;
     result.summary["device_read_bytes"] = sum(all, &PhaseFigures::device_read);
     result.summary["device_write_bytes"] = sum(all, &PhaseFigures::device_write);
 

@@ -1,0 +1,89 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""overview, seek and profile on every drive, a surface scan of the disk
+whose reads fail at chosen sectors, and a write on the disk whose write
+cache is on: through diskbenchctl as the lab's user, on real disk drivers.
+
+Sizes are small: under TCG an emulated disk moves a few tens of MB/s. The
+checks card is asserted for what it must say given the figures: an
+emulated disk has no medium, so a run faster than its link is "a cache
+answered", a correct result (tests/lab/README.md)."""
+
+import os
+import unittest
+
+import lab_context as lab
+
+QUICK = {
+    'overview': ['samples=6', 'sample_size=1048576', 'access_reads=30'],
+    'seek': ['count=60'],
+    'profile': ['tests=SEQ1M Q1T1, RND4K Q4T1', 'duration_s=0.5', 'warmup_s=0.1', 'region_size=33554432'],
+}
+DRIVES = ['nvme', 'hdd', 'ssd', 'uas', 'bot', 'scsi']
+
+
+def fastest_mb_s(summary):
+    return max([v for k, v in summary.items() if k.endswith('mb_s') and isinstance(v, (int, float))
+                and k != 'link_limit_mb_s'] or [0])
+
+
+class BenchmarksTest(unittest.TestCase):
+    def run_kind(self, kind, node, *extra, timeout=900):
+        res = lab.ctl('run', kind, node, *QUICK.get(kind, []), *extra, '--json', '--no-save', timeout=timeout)
+        self.assertEqual(res.returncode, 0, f'{kind} on {node}: {res.stderr}{res.stdout[-3000:]}')
+        import json
+        return json.loads(res.stdout)
+
+    def test_read_kinds_on_every_drive(self):
+        for name in DRIVES:
+            node = lab.node(name)
+            device = lab.device_of(node)[1]
+            for kind in ['overview', 'seek', 'profile']:
+                with self.subTest(drive=name, kind=kind):
+                    result = self.run_kind(kind, node)
+                    summary, warnings = result['summary'], result.get('warnings', [])
+                    self.assertEqual(summary['checked_device'], os.path.basename(node))
+                    self.assertEqual(summary.get('link', ''), device['Link'])
+                    # The block layer counted what the run read.
+                    self.assertGreater(summary['issued_read_bytes'], 0)
+                    self.assertGreaterEqual(summary['device_read_bytes'], summary['issued_read_bytes'] * 0.95)
+                    link_warnings = [w for w in warnings if w.startswith('faster than a ')]
+                    limit = device['LinkLimit']
+                    fastest = fastest_mb_s(summary)
+                    lab.finding(name, f'{kind}: fastest phase', f'{fastest:.0f} MB/s; '
+                                + ('; '.join(link_warnings) or 'no link warning'),
+                                f'link {device["Link"]} ({limit:.0f} MB/s)')
+                    if limit > 0 and fastest > limit * 1.10:
+                        self.assertTrue(link_warnings, f'{fastest} MB/s over {limit}: {warnings}')
+                    elif limit > 0 and fastest < limit * 1.0:
+                        self.assertFalse(link_warnings, warnings)
+
+    def test_surface_finds_exactly_the_injected_sectors(self):
+        node = lab.node('bad')
+        sectors = lab.truth('bad')['bad_sectors']
+        result = self.run_kind('surface', node, 'block_size=65536', 'buckets=64', timeout=900)
+        summary = result['summary']
+        bad = [s for s in result['series'] if s['name'] == 'bad']
+        ranges = [(int(x) // 512, int(y) // 512) for x, y in bad[0]['points']] if bad else []
+        lab.finding('bad', 'surface: bad ranges (first sector, sectors)', f'{ranges}',
+                    f'sectors {sectors} fail (blkdebug)')
+        # 40000 and 40001 are neighbours: one range of 2 sectors, and 90123.
+        self.assertEqual(ranges, [(40_000, 2), (90_123, 1)])
+        self.assertEqual(summary['bad_ranges'], 2)
+        self.assertEqual(summary['bad_bytes'], 3 * 512)
+        self.assertEqual(summary['first_bad_lba'], 40_000)
+        self.assertTrue(any(w.startswith('bad ranges: ') for w in result.get('warnings', [])), result)
+
+    def test_write_cache_named_in_a_write_test(self):
+        node = lab.node('scsi')
+        result = self.run_kind('device-write', node, 'mode=preserve', 'size=4194304', 'region_size=4194304',
+                               'duration_s=0.3')
+        self.assertEqual(result['summary']['write_cache'], 'write back')
+        res = lab.ctl('run', 'device-write', node, 'mode=preserve', 'size=4194304', 'region_size=4194304',
+                      'duration_s=0.3', '--no-save', timeout=900)
+        self.assertEqual(res.returncode, 0, res.stderr)
+        # The checks card's line (the summary table lists the key as well).
+        line = [l for l in res.stdout.splitlines() if l[2:].startswith('Write cache: ')]
+        lab.finding('scsi', 'write test checks', ' | '.join(line), 'write-cache=on (QEMU), queue/write_cache '
+                    + open(f'/sys/block/{os.path.basename(node)}/queue/write_cache').read().strip())
+        self.assertEqual(len(line), 1, res.stdout)
+        self.assertIn(f'⚠ Write cache: on at {os.path.basename(node)} (write back)', line[0])
