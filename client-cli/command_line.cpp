@@ -29,6 +29,7 @@ constexpr std::size_t many = static_cast<std::size_t>(-1);
 
 constexpr std::array commands {
     CommandShape { "devices", 0, 0, true, false, false },
+    CommandShape { "info", 1, 1, true, false, false },
     CommandShape { "benchmarks", 0, 1, true, false, false },
     CommandShape { "run", 2, many, true, true, true, true },
     CommandShape { "run-set", 2, 2, true, true, false },
@@ -203,6 +204,7 @@ std::string usage_text()
              "\n"
              "Commands:\n"
              "  devices                     list the block devices diskbenchd offers\n"
+             "  info DEVICE                 one device: its link, stack, temperature and health\n"
              "  benchmarks [KIND]           list benchmark kinds and their parameters\n"
              "  run KIND TARGET [KEY=VALUE…]  run a benchmark on a device node or in a folder\n"
              "  run-set SET DEVICE          run a set of read benchmarks one after another, kept as one\n"

@@ -10,6 +10,7 @@ namespace diskbench::cli {
 // the exit status. The ones that need the daemon connect themselves, so
 // `show`, `compare` and `history` work without a bus.
 ExitCode devices_command(const CommandLine& line);
+ExitCode info_command(const CommandLine& line);
 ExitCode benchmarks_command(const CommandLine& line);
 ExitCode run_command(const CommandLine& line);
 ExitCode run_set_command(const CommandLine& line);

@@ -127,7 +127,7 @@ private:
         }
         // Ended: wait until every announced sample is here (the result the
         // app would keep), or a little while.
-        if (job.point_count() >= job.sample_count) {
+        if (job.all_samples_here()) {
             finish();
         } else if (!wait_timer_) {
             wait_timer_ = g_timeout_add(catch_up_wait_ms, [](gpointer self) -> gboolean {
@@ -186,7 +186,7 @@ private:
             return job.error_name.empty() ? exit_failed : exit_code_for_error(job.error_name);
         }
         const client::SavedResult result = client::saved_result_from_job(job);
-        if (job.point_count() < job.sample_count)
+        if (!job.all_samples_here())
             print_error(_("Not every sample could be fetched from the daemon: the result is incomplete and is not kept."));
         else if (output_.save && job.owner == getuid() && job.point_count() > 0)
             keep(result);
@@ -212,7 +212,7 @@ private:
         }
         if (output_.finished && job.state == contract::job_states::finished)
             output_.finished->push_back(result);
-        if (output_.ended && job.point_count() > 0 && job.point_count() >= job.sample_count)
+        if (output_.ended && job.point_count() > 0 && job.all_samples_here())
             output_.ended->push_back(result);
         if (!output_.print)
             ; // the caller prints

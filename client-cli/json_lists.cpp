@@ -109,6 +109,10 @@ std::string devices_json(const std::vector<client::DeviceEntry>& devices)
         for (const std::string& layer : d.stack)
             json_builder_add_string_value(b.get(), layer.c_str());
         json_builder_end_array(b.get());
+        b.member("write_cache", d.write_cache);
+        b.member("temperature", d.temperature);
+        b.member("temperature_source", d.temperature_source);
+        b.map("health", d.health);
         b.member("mounted", d.mounted);
         b.member("in_use", d.in_use);
         b.member("system_disk", d.system_disk);

@@ -42,6 +42,8 @@ int main(int argc, char** argv)
     }
     if (command == "devices")
         return devices_command(*line);
+    if (command == "info")
+        return info_command(*line);
     if (command == "benchmarks")
         return benchmarks_command(*line);
     if (command == "run")

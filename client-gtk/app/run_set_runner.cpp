@@ -114,7 +114,7 @@ void RunSetRunner::job_updated(const JobEntry& job)
     const std::uint64_t points = job.point_count();
     // The last points (all of them, for a short run) may come after the
     // end: wait for them, as the window's keep_if_ours() does.
-    if (!failed && points < job.sample_count)
+    if (!failed && !job.all_samples_here())
         return;
     job_path_.clear();
     if (!failed && points > 0) {

@@ -467,16 +467,8 @@ void Window::update_info_page()
     // recorded it: did its bad sectors grow?
     HealthVerdict health;
     if (device && !device->health.empty()) {
-        const SavedValueMap identity = device_info_of(*device);
-        const RecentResult* previous = nullptr;
         recent_.reload_if_changed();
-        for (const RecentResult& kept : recent_.results())
-            if (kept.result.device_info.count("smart_bad_sectors") && same_device(kept.result.device_info, identity)) {
-                previous = &kept; // newest first
-                break;
-            }
-        health = drive_health(device->health, previous ? &previous->result.device_info : nullptr,
-                              previous ? previous->result.started_at_us : 0);
+        health = device_health(*device, recent_.results());
     }
     info_->set(device, last_run, backend, client_ ? client_->daemon_version() : std::string(), health);
     // The app's "health" action follows the Info page (a device's Health

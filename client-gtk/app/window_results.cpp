@@ -76,7 +76,7 @@ void Window::keep_if_ours(const JobEntry& job)
     const std::uint64_t points = job.point_count();
     const std::string key = job.path + "@" + std::to_string(job.started_at_us);
     // A set's runs are kept in the set's file (run_set_runner.hpp).
-    if (job.owner != ::getuid() || job.state == contract::job_states::failed || points == 0 || points < job.sample_count
+    if (job.owner != ::getuid() || job.state == contract::job_states::failed || points == 0 || !job.all_samples_here()
         || kept_jobs_.count(key) || run_set_->may_own(job))
         return;
     kept_jobs_.insert(key);

@@ -43,6 +43,7 @@ void DaemonClient::on_job_signal(sdbus::Message& message)
         stream.declare_series(job.series);
         switch (stream.on_signal(first, batch, job.points)) {
         case SampleStream::Signal::Appended:
+            job.samples_received = stream.next();
             notify([&job](Observer& o) { o.job_points_added(job); });
             break;
         case SampleStream::Signal::NeedCatchUp:
@@ -95,6 +96,7 @@ void DaemonClient::request_samples(JobEntry& job)
             if (job.ended())
                 stream.end(job.points);
             const bool added = stream.on_reply(from, indexed(samples), job.points);
+            job.samples_received = stream.next();
             // More pages: a full one, or fewer samples than the job has.
             if (!samples.empty() && next > from && (samples.size() >= sample_page || next < job.sample_count))
                 request_samples(job);

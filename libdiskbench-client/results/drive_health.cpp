@@ -10,11 +10,65 @@
 
 namespace diskbench::client {
 
+namespace {
+
+// The critical warning bits of an NVMe health log (NVMe 2.0, figure 207).
+std::string nvme_warning_text(unsigned bits)
+{
+    const char* names[] = { N_("spare below its threshold"), N_("temperature beyond a threshold"),
+                            N_("reliability degraded"),      N_("media read-only"),
+                            N_("volatile memory backup failed"), N_("persistent memory read-only") };
+    std::string text;
+    for (unsigned bit = 0; bit < 6; ++bit)
+        if (bits & (1u << bit))
+            text += (text.empty() ? "" : ", ") + std::string(gettext(names[bit]));
+    return text;
+}
+
+HealthVerdict nvme_health(const SavedValueMap& health, const SavedValueMap* previous, std::int64_t previous_at_us)
+{
+    HealthVerdict verdict;
+    verdict.known = true;
+    const auto bits = static_cast<unsigned>(integer_of(health, "critical_warning", 0));
+    const auto media = static_cast<long long>(integer_of(health, "media_errors", 0));
+    std::string state = bits ? printf_text(_("CRITICAL WARNING: %s"), nvme_warning_text(bits).c_str())
+                             : std::string(_("Good: no critical warning"));
+    state += printf_text(_(", %lld %% used, spare %lld %% (threshold %lld %%)"),
+                         static_cast<long long>(integer_of(health, "percentage_used", 0)),
+                         static_cast<long long>(integer_of(health, "available_spare_percent", 0)),
+                         static_cast<long long>(integer_of(health, "available_spare_threshold_percent", 0)));
+    if (media > 0)
+        state += printf_text(g_dngettext(GETTEXT_PACKAGE, ", %lld media error", ", %lld media errors",
+                                         static_cast<unsigned long>(media)),
+                             media);
+    if (const auto unsafe = static_cast<long long>(integer_of(health, "unsafe_shutdowns", 0)); unsafe > 0)
+        state += printf_text(_(", %lld unsafe shutdowns"), unsafe);
+    state += printf_text(_(", %lld hours powered on"), static_cast<long long>(integer_of(health, "power_on_hours", 0)));
+    verdict.summary = state;
+    if (bits) {
+        verdict.warn = true;
+        verdict.warning = printf_text(_("The NVMe drive reports a critical warning (%s): copy what matters off it now."),
+                                      nvme_warning_text(bits).c_str());
+    } else if (previous && previous->count("nvme_media_errors")
+               && media > static_cast<long long>(integer_of(*previous, "nvme_media_errors", 0))) {
+        verdict.warn = true;
+        verdict.warning = printf_text(_("Its media errors grew from %lld to %lld since the result of %s: this drive "
+                                        "is getting worse."),
+                                      static_cast<long long>(integer_of(*previous, "nvme_media_errors", 0)), media,
+                                      result_date_text(previous_at_us).c_str());
+    }
+    return verdict;
+}
+
+} // namespace
+
 HealthVerdict drive_health(const SavedValueMap& health, const SavedValueMap* previous, std::int64_t previous_at_us)
 {
     HealthVerdict verdict;
     if (health.empty())
         return verdict;
+    if (text_of(health, "source") == "nvme")
+        return nvme_health(health, previous, previous_at_us);
     verdict.known = true;
     const bool failing = boolean_of(health, "failing", false);
     const auto bad = static_cast<long long>(integer_of(health, "bad_sectors", 0));
@@ -71,6 +125,19 @@ HealthVerdict drive_health(const SavedValueMap& health, const SavedValueMap* pre
         }
     }
     return verdict;
+}
+
+HealthVerdict device_health(const DeviceEntry& device, const std::vector<RecentResult>& results)
+{
+    if (device.health.empty())
+        return {};
+    const SavedValueMap identity = device_info_of(device);
+    for (const RecentResult& kept : results) { // newest first
+        const SavedValueMap& info = kept.result.device_info;
+        if ((info.count("smart_bad_sectors") || info.count("nvme_media_errors")) && same_device(info, identity))
+            return drive_health(device.health, &info, kept.result.started_at_us);
+    }
+    return drive_health(device.health, nullptr, 0);
 }
 
 } // namespace diskbench::client

@@ -44,6 +44,20 @@ constexpr Family temperature { "diskbench_drive_temperature_celsius", "gauge", "
                                "The drive's highest temperature during the run." };
 constexpr Family temperature_limit { "diskbench_drive_temperature_limit_celsius", "gauge", "celsius",
                                      "The drive's own warning threshold, where its sensor has one." };
+// The drive's health when the run started (Job.DeviceInfo smart_*/nvme_*).
+constexpr Family drive_failing { "diskbench_drive_health_failing", "gauge", "",
+                                 "1 when the drive predicted its own failure (ATA SMART) or set an NVMe critical "
+                                 "warning when the run started, else 0." };
+constexpr Family nvme_critical_warning { "diskbench_drive_nvme_critical_warning", "gauge", "",
+                                         "The NVMe health log's critical warning bits (0: none)." };
+constexpr Family nvme_media_errors { "diskbench_drive_nvme_media_errors", "gauge", "",
+                                     "Media and data integrity errors the NVMe drive counted in its life." };
+constexpr Family nvme_percentage_used { "diskbench_drive_nvme_used_ratio", "gauge", "ratio",
+                                        "The NVMe drive's estimate of its life used (1: all; may exceed 1)." };
+constexpr Family nvme_available_spare { "diskbench_drive_nvme_available_spare_ratio", "gauge", "ratio",
+                                        "The NVMe drive's spare capacity left." };
+constexpr Family smart_bad_sectors { "diskbench_drive_smart_bad_sectors", "gauge", "",
+                                     "Reallocated and pending sectors of the ATA drive (SMART 5 + 197)." };
 constexpr Family device_info { "diskbench_device_info", "gauge", "",
                                "What the run was on: link and storage stack (value 1)." };
 // What `diskbenchctl scheduled` adds about itself.
@@ -56,7 +70,9 @@ constexpr Family scheduled_busy { "diskbench_scheduled_busy_ratio", "gauge", "ra
                                   "How busy the device was in the quiet rule's window before the scheduled run "
                                   "(share of the time with I/O in flight)." };
 constexpr const Family* families[] { &run_timestamp, &run_duration, &throughput, &iops, &latency, &latency_mean,
-                                     &pass_cv, &warnings, &temperature, &temperature_limit, &device_info,
+                                     &pass_cv, &warnings, &temperature, &temperature_limit, &drive_failing,
+                                     &nvme_critical_warning, &nvme_media_errors, &nvme_percentage_used,
+                                     &nvme_available_spare, &smart_bad_sectors, &device_info,
                                      &scheduled_last_run, &scheduled_skipped, &scheduled_busy };
 
 using Labels = std::vector<std::pair<std::string, std::string>>;
@@ -217,6 +233,17 @@ void add_result(const SavedResult& result, std::vector<Sample>& out)
     if (const double limit_c = number_of(result.summary, "temperature_limit_c", NAN);
         std::isfinite(limit_c) && limit_c > 0)
         out.push_back({ &temperature_limit, base, limit_c });
+    const SavedValueMap& info = result.device_info;
+    if (info.count("smart_failing"))
+        out.push_back({ &drive_failing, base, boolean_of(info, "smart_failing", false) ? 1.0 : 0.0 });
+    if (info.count("nvme_critical_warning")) {
+        out.push_back({ &nvme_critical_warning, base, number_of(info, "nvme_critical_warning", 0) });
+        out.push_back({ &nvme_media_errors, base, number_of(info, "nvme_media_errors", 0) });
+        out.push_back({ &nvme_percentage_used, base, number_of(info, "nvme_percentage_used", 0) / 100 });
+        out.push_back({ &nvme_available_spare, base, number_of(info, "nvme_available_spare_percent", 0) / 100 });
+    }
+    if (info.count("smart_bad_sectors"))
+        out.push_back({ &smart_bad_sectors, base, number_of(info, "smart_bad_sectors", 0) });
     out.push_back({ &device_info,
                     with({ { "link", text_of(result.device_info, "link") },
                            { "stack", text_of(result.device_info, "stack_line") } }),

@@ -64,8 +64,14 @@ struct JobEntry {
     [[nodiscard]] bool ended() const noexcept { return contract::job_states::ended(state); }
     // A filesystem benchmark (its DeviceInfo has the filesystem's facts).
     [[nodiscard]] bool in_directory() const noexcept { return device_info.count("filesystem_type") > 0; }
-    // The points received so far, over every series (complete when it
-    // reaches sample_count).
+    // The samples received so far, by index (Samples signals and
+    // GetSamples pages): the job's points are complete when it reaches
+    // sample_count. Not point_count(): a partial point (a surface scan's
+    // bucket still being read, "mean.partial") is replaced by the next one
+    // of its bucket, so a long scan has fewer points than samples.
+    std::uint64_t samples_received = 0;
+    [[nodiscard]] bool all_samples_here() const noexcept { return samples_received >= sample_count; }
+    // The points kept, over every series.
     [[nodiscard]] std::uint64_t point_count() const noexcept
     {
         std::uint64_t count = 0;

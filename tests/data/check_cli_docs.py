@@ -37,9 +37,9 @@ def main():
         failures.append(f'no exit codes found in {header}')
     if codes != documented:
         failures.append(f'exit statuses: code has {sorted(codes)}, man page {sorted(documented)}')
-    for command in ('devices', 'benchmarks', 'run', 'jobs', 'watch', 'cancel', 'history', 'show', 'compare',
+    for command in ('devices', 'info', 'benchmarks', 'run', 'jobs', 'watch', 'cancel', 'history', 'show', 'compare',
                     'export', 'scheduled'):
-        if not re.search(rf'^\.(B|BR) {command}\b', source, re.M):
+        if not re.search(rf'^\.(B|BR|BI) {command}\b', source, re.M):
             failures.append(f'the man page does not describe {command}')
 
     res = subprocess.run(['bash', '-n', completion], capture_output=True, text=True)

@@ -11,6 +11,7 @@ On failure the guest's console and the stack's logs are printed; they stay
 in the run's folder with --keep."""
 
 import argparse
+import json
 import os
 import shutil
 import sys
@@ -25,6 +26,9 @@ from lab_initramfs import build_initramfs  # noqa: E402
 from lab_kernel import CACHE, fetch_kernel  # noqa: E402
 from lab_log import log  # noqa: E402
 from lab_machine import Machine  # noqa: E402
+
+
+GUEST_ENVIRONMENT = ('ASAN_OPTIONS', 'UBSAN_OPTIONS', 'LSAN_OPTIONS', 'DISKBENCH_TEST_TIMEOUT_MULTIPLIER')
 
 
 def parse_args():
@@ -74,6 +78,10 @@ def main():
         initramfs = build_initramfs(kernel, os.path.join(run_dir, 'initramfs.cpio'))
         drive_args = make_images(images)
         shutil.copy(os.path.join(images, 'drives.json'), os.path.join(out_dir, 'drives.json'))
+        # The sanitizer options of `meson test`'s setup (a sanitized build's
+        # findings must be fatal in the guest too), and its time multiplier.
+        with open(os.path.join(out_dir, 'guest-env.json'), 'w') as f:
+            json.dump({k: v for k, v in os.environ.items() if k in GUEST_ENVIRONMENT}, f)
         guest_args = [f'--build={build}', f'--out=/run/lab-out']
         if args.only:
             guest_args.append(f'--only={args.only.replace(",", "+")}')

@@ -87,3 +87,50 @@ TEST_CASE("the attribute counts: named on the Info page, growth of reallocated o
     const SavedValueMap without { { "smart_bad_sectors", std::int64_t { 3 } } };
     CHECK_FALSE(drive_health(now, &without).warn);
 }
+
+namespace {
+
+// Device.Health of an NVMe drive (API 0.15): the daemon's own reading of
+// its SMART / Health log.
+SavedValueMap nvme(std::int64_t critical_warning, std::int64_t media_errors)
+{
+    return { { "source", std::string("nvme") },
+             { "failing", critical_warning != 0 },
+             { "critical_warning", critical_warning },
+             { "percentage_used", std::int64_t { 3 } },
+             { "available_spare_percent", std::int64_t { 100 } },
+             { "available_spare_threshold_percent", std::int64_t { 10 } },
+             { "media_errors", media_errors },
+             { "unsafe_shutdowns", std::int64_t { 0 } },
+             { "power_on_hours", std::int64_t { 812 } } };
+}
+
+} // namespace
+
+TEST_CASE("an NVMe drive: its log in a line, a critical warning named", "[client-model]")
+{
+    const HealthVerdict good = drive_health(nvme(0, 0), nullptr);
+    CHECK(good.known);
+    CHECK_FALSE(good.warn);
+    CHECK(good.summary == "Good: no critical warning, 3 % used, spare 100 % (threshold 10 %), 812 hours powered on");
+
+    const HealthVerdict warned = drive_health(nvme(0x04 | 0x01, 2), nullptr);
+    CHECK(warned.warn);
+    CHECK(warned.summary.starts_with("CRITICAL WARNING: spare below its threshold, reliability degraded, 3 % used"));
+    CHECK(warned.summary.find(", 2 media errors") != std::string::npos);
+    CHECK(warned.warning == "The NVMe drive reports a critical warning (spare below its threshold, reliability "
+                            "degraded): copy what matters off it now.");
+}
+
+TEST_CASE("an NVMe drive's media errors against the last kept result", "[client-model]")
+{
+    const SavedValueMap kept { { "nvme_media_errors", std::int64_t { 1 } }, { "serial", std::string("S1") } };
+    const HealthVerdict same = drive_health(nvme(0, 1), &kept, 1'700'000'000'000'000);
+    CHECK_FALSE(same.warn);
+    const HealthVerdict grew = drive_health(nvme(0, 4), &kept, 1'700'000'000'000'000);
+    CHECK(grew.warn);
+    CHECK(grew.warning.starts_with("Its media errors grew from 1 to 4 since the result of "));
+    // A kept result of an ATA drive says nothing of NVMe media errors.
+    const SavedValueMap ata { { "smart_bad_sectors", std::int64_t { 0 } } };
+    CHECK_FALSE(drive_health(nvme(0, 4), &ata, 1'700'000'000'000'000).warn);
+}

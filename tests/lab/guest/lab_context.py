@@ -12,6 +12,7 @@ import tempfile
 from stack import (BUS_NAME, DEVICE_IFACE, DEVICES_PATH, JOB_IFACE, MANAGER_IFACE,  # noqa: F401
                    MANAGER_PATH, Stack)
 from cleanup import run, wait_until  # noqa: F401
+from dbus_values import unwrap  # noqa: F401
 
 OUT = '/run/lab-out'
 BUILD = None
@@ -20,6 +21,11 @@ STACK = None
 USER = 'dbtest-in'          # polkit lets benchtest do everything of ours
 HOME = None
 FINDINGS = {}               # drive -> {what: (diskbench said, the truth)}
+
+
+def seconds(n):
+    """N seconds, times the setup's multiplier (a sanitized build is slower)."""
+    return n * float(os.environ.get('DISKBENCH_TEST_TIMEOUT_MULTIPLIER', '1'))
 
 
 def start_stack():
@@ -33,8 +39,9 @@ def start_stack():
 
 
 def stop_stack():
-    if STACK:
-        STACK.stop()
+    """Ends the stack; what went wrong on the way (a sanitizer report of
+    the daemon, something left behind), as a list."""
+    return STACK.stop() if STACK else []
 
 
 def ctl(*args, timeout=600, user=USER):

@@ -13,8 +13,8 @@ folder, with the stack's logs (logs/) when a test failed and summary.txt
 Arguments come as one comma-separated word from the kernel command line
 (stage2.sh): --build=DIR,--out=DIR[,--only=TEST+TEST]."""
 
+import json
 import os
-import shutil
 import sys
 import time
 import unittest
@@ -47,6 +47,8 @@ def main():
         'DISKBENCH_POLKIT_POLICY': os.path.join(build, 'polkit-policy', 'org.diskbench.policy'),
         'DISKBENCH_BUS_POLICY': os.path.join(SOURCE, 'dbus-interfaces', 'org.diskbench.DiskBench1.conf'),
     })
+    with open(os.path.join(out, 'guest-env.json')) as f:
+        os.environ.update(json.load(f))
     # The stack's configuration reads these (devtools/stack/stack.py).
     from stack import CONFIG
     CONFIG.load([])
@@ -76,7 +78,10 @@ def main():
         lab_context.write_summary()
         if not ok:
             lab_context.save_logs()
-        lab_context.stop_stack()
+        problems = lab_context.stop_stack()
+        if problems:
+            print('FAIL: the stack ended with problems:\n  ' + '\n  '.join(problems), flush=True)
+            ok = False
         hardware.tear_down()
     print(f'lab_guest: {"passed" if ok else "FAILED"} in {time.monotonic() - started:.0f} s', flush=True)
     return 0 if ok else 1

@@ -9,6 +9,7 @@ emulated disk has no medium, so a run faster than its link is "a cache
 answered", a correct result (tests/lab/README.md)."""
 
 import os
+import re
 import unittest
 
 import lab_context as lab
@@ -22,14 +23,20 @@ DRIVES = ['nvme', 'hdd', 'ssd', 'uas', 'bot', 'scsi']
 
 
 def fastest_mb_s(summary):
+    """The fastest phase's MB/s as the link check sees it: a phase's mean
+    (a sample's min or max is not a phase)."""
     return max([v for k, v in summary.items() if k.endswith('mb_s') and isinstance(v, (int, float))
-                and k != 'link_limit_mb_s'] or [0])
+                and k != 'link_limit_mb_s' and '_max_' not in f'_{k}' and '_min_' not in f'_{k}'] or [0])
 
 
 class BenchmarksTest(unittest.TestCase):
-    def run_kind(self, kind, node, *extra, timeout=900):
-        res = lab.ctl('run', kind, node, *QUICK.get(kind, []), *extra, '--json', '--no-save', timeout=timeout)
-        self.assertEqual(res.returncode, 0, f'{kind} on {node}: {res.stderr}{res.stdout[-3000:]}')
+    def run_kind(self, kind, node, *extra, timeout=900, status=0):
+        res = lab.ctl('run', kind, node, *QUICK.get(kind, []), *extra, '--json', '--no-save',
+                      timeout=lab.seconds(timeout))
+        self.assertEqual(res.returncode, status, f'{kind} on {node}: {res.stderr}{res.stdout[-3000:]}')
+        # Every sample of the run arrived (a surface scan's partial points
+        # are replaced as its buckets fill: fewer points than samples).
+        self.assertNotIn('Not every sample', res.stderr)
         import json
         return json.loads(res.stdout)
 
@@ -52,15 +59,21 @@ class BenchmarksTest(unittest.TestCase):
                     lab.finding(name, f'{kind}: fastest phase', f'{fastest:.0f} MB/s; '
                                 + ('; '.join(link_warnings) or 'no link warning'),
                                 f'link {device["Link"]} ({limit:.0f} MB/s)')
-                    if limit > 0 and fastest > limit * 1.10:
-                        self.assertTrue(link_warnings, f'{fastest} MB/s over {limit}: {warnings}')
-                    elif limit > 0 and fastest < limit * 1.0:
-                        self.assertFalse(link_warnings, warnings)
+                    # A warning names a phase faster than the link; without
+                    # one, no phase's mean is far past it (the summary's
+                    # figures are not the check's phases one to one: a
+                    # margin keeps this from judging the check by another rule).
+                    for warning in link_warnings:
+                        speed = float(re.search(r'allows: ([0-9.]+) MB/s', warning).group(1))
+                        self.assertGreater(speed, limit * 1.05, warning)
+                    if limit > 0 and not link_warnings:
+                        self.assertLess(fastest, limit * 1.5, f'{fastest} MB/s over {limit}: {warnings}')
 
     def test_surface_finds_exactly_the_injected_sectors(self):
         node = lab.node('bad')
         sectors = lab.truth('bad')['bad_sectors']
-        result = self.run_kind('surface', node, 'block_size=65536', 'buckets=64', timeout=900)
+        # Exit status 15: the scan finished and found bad blocks.
+        result = self.run_kind('surface', node, 'block_size=65536', 'buckets=64', timeout=900, status=15)
         summary = result['summary']
         bad = [s for s in result['series'] if s['name'] == 'bad']
         ranges = [(int(x) // 512, int(y) // 512) for x, y in bad[0]['points']] if bad else []

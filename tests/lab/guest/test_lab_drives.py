@@ -146,7 +146,7 @@ class DrivesTest(unittest.TestCase):
                 # The daemon reads a drive's health on a probe thread when
                 # it appears: wait for the answer, not for a time.
                 health = lab.wait_until(
-                    lambda: lab.STACK.get_property(path, lab.DEVICE_IFACE, 'Health', user=lab.USER), 60,
+                    lambda: lab.STACK.get_property(path, lab.DEVICE_IFACE, 'Health', user=lab.USER), lab.seconds(60),
                     what=f'Health of {name}')
                 p = self.props(name)
                 lab.finding(name, 'Health', json.dumps(health, sort_keys=True),
@@ -165,7 +165,7 @@ class DrivesTest(unittest.TestCase):
     def test_nvme_health(self):
         path = lab.device_of(lab.node('nvme'))[0]
         health = lab.wait_until(
-            lambda: lab.STACK.get_property(path, lab.DEVICE_IFACE, 'Health', user=lab.USER), 60,
+            lambda: lab.STACK.get_property(path, lab.DEVICE_IFACE, 'Health', user=lab.USER), lab.seconds(60),
             what='Health of the NVMe drive')
         truth = nvme_smart_log()
         lab.finding('nvme', 'Health', json.dumps(health, sort_keys=True), json.dumps(truth, sort_keys=True))
