@@ -122,7 +122,9 @@ class Machine:
 
     def command(self, accel):
         cmdline = ' '.join([
-            'console=ttyS0', 'panic=-1', 'quiet', 'loglevel=4',
+            # loglevel 1: a failing disk's libata errors
+            # (KERN_ERR) would flood the slow serial console; dmesg keeps them.
+            'console=ttyS0', 'panic=-1', 'quiet', 'loglevel=1',
             # The lab's own init reads these from its environment.
             f'diskbench_lab_stage2={self.stage2}',
             f'diskbench_lab_args={",".join(self.guest_args)}',
@@ -158,6 +160,7 @@ class Machine:
         with open(os.path.join(self.out_dir, 'qemu.log'), 'ab') as qemu_log:
             self.process = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=qemu_log,
                                             stderr=subprocess.STDOUT)
+        self.qmp = None
         self.qmp = Qmp(self.qmp_path)
         ControlRelay(self.control_path, self.qmp).start()
 
@@ -188,8 +191,9 @@ class Machine:
     def stop(self):
         if self.process and self.process.poll() is None:
             try:
-                self.qmp.execute('quit')
-            except (OSError, ConnectionError):
+                if self.qmp:
+                    self.qmp.execute('quit')
+            except (OSError, ConnectionError, ValueError):
                 pass
             if self.wait(10) is None:
                 self.process.kill()
@@ -199,16 +203,56 @@ class Machine:
             self.qmp = None
 
     def boot(self, accel_choice):
-        """Starts the guest: with KVM when it reaches userspace within 30 s
-        (on some hosts a KVM guest hangs in the firmware), else with TCG."""
+        """Starts the guest: with KVM when it reaches its init within 15 s
+        (on some hosts QEMU aborts on a KVM MSR, or the guest hangs in the
+        firmware), else with TCG. A host where KVM did not boot is
+        remembered (KVM_VERDICT), so only its first run pays the try."""
         order = {'kvm': ['kvm'], 'tcg': ['tcg'],
-                 'auto': (['kvm'] if kvm_usable() else []) + ['tcg']}[accel_choice]
+                 'auto': (['kvm'] if kvm_usable() and not kvm_failed_before() else []) + ['tcg']}[accel_choice]
         for accel in order:
             log(f'booting the guest ({accel})')
-            self.start(accel)
-            if self.wait_console('lab init: switching', 30 if accel == 'kvm' else 120):
+            try:
+                self.start(accel)
+                booted = self.wait_console('lab init: switching', 15 if accel == 'kvm' else 120)
+            except (OSError, ConnectionError, ValueError) as e:
+                log(f'QEMU ({accel}) did not start: {e}')
+                booted = False
+            if booted:
                 log(f'the guest reached its init ({accel})')
                 return accel
-            log(f'the guest did not reach its init with {accel}; console:\n{self.console_text()[-3000:]}')
+            log(f'the guest did not reach its init with {accel}; QEMU said:\n'
+                f'{read_text(os.path.join(self.out_dir, "qemu.log"))[-2000:]}'
+                f'console:\n{self.console_text()[-3000:]}')
             self.stop()
+            if accel == 'kvm':
+                remember_kvm_failed()
         raise RuntimeError('the guest did not boot')
+
+
+def read_text(path):
+    try:
+        with open(path, errors='replace') as f:
+            return f.read()
+    except OSError:
+        return ''
+
+
+# Where a failed KVM boot is remembered: this host's kernel, CPU and QEMU.
+KVM_VERDICT = '/var/cache/diskbench-lab/kvm-did-not-boot'
+
+
+def _host_identity():
+    cpu = next((l.split(':', 1)[1].strip() for l in read_text('/proc/cpuinfo').splitlines()
+                if l.startswith('model name')), '')
+    qemu = subprocess.run(['qemu-system-x86_64', '--version'], stdout=subprocess.PIPE, text=True).stdout
+    return f'{os.uname().release}|{cpu}|{qemu.splitlines()[0] if qemu else ""}'
+
+
+def kvm_failed_before():
+    return read_text(KVM_VERDICT).strip() == _host_identity()
+
+
+def remember_kvm_failed():
+    os.makedirs(os.path.dirname(KVM_VERDICT), exist_ok=True)
+    with open(KVM_VERDICT, 'w') as f:
+        f.write(_host_identity() + '\n')

@@ -66,7 +66,11 @@ class BenchmarksTest(unittest.TestCase):
                     for warning in link_warnings:
                         speed = float(re.search(r'allows: ([0-9.]+) MB/s', warning).group(1))
                         self.assertGreater(speed, limit * 1.05, warning)
-                    if limit > 0 and not link_warnings:
+                    # A profile test's MB/s is its phase's (bytes over the
+                    # phase's time); the overview's read rate is the mean of
+                    # its samples' rates, above the phase's when a few
+                    # samples came from a cache (README: what the lab found).
+                    if kind == 'profile' and limit > 0 and not link_warnings:
                         self.assertLess(fastest, limit * 1.5, f'{fastest} MB/s over {limit}: {warnings}')
 
     def test_surface_finds_exactly_the_injected_sectors(self):
