@@ -7,6 +7,7 @@
 #include <linux/nvme_ioctl.h>
 #include <sys/ioctl.h>
 
+#include <cmath>
 #include <cstring>
 #include <limits>
 #include <vector>
@@ -31,9 +32,11 @@ std::uint64_t counter128(std::span<const std::uint8_t> page, std::size_t offset)
     return high ? std::numeric_limits<std::uint64_t>::max() : little_endian(page.subspan(offset, 8));
 }
 
+// Whole Kelvin in, hundredths of a degree out (323 K is 49.85 °C, not
+// 49.850000000000023).
 double kelvin_to_celsius(std::uint64_t kelvin)
 {
-    return kelvin ? static_cast<double>(kelvin) - 273.15 : 0;
+    return kelvin ? std::round((static_cast<double>(kelvin) - 273.15) * 100) / 100 : 0;
 }
 
 constexpr std::uint8_t get_log_page = 0x02;
