@@ -127,6 +127,20 @@ HealthVerdict drive_health(const SavedValueMap& health, const SavedValueMap* pre
     return verdict;
 }
 
+SavedValueMap health_at_start(const SavedValueMap& device_info)
+{
+    SavedValueMap health;
+    for (const auto& [key, value] : device_info) {
+        if (key.starts_with("nvme_"))
+            health.emplace(key.substr(5), value);
+        else if (key.starts_with("smart_"))
+            health.emplace(key.substr(6), value);
+    }
+    if (health.count("source") == 0 && !health.empty()) // results before API 0.15: udisks' only
+        health.emplace("source", std::string(device_info.count("nvme_critical_warning") ? "nvme" : "udisks-ata"));
+    return health;
+}
+
 HealthVerdict device_health(const DeviceEntry& device, const std::vector<RecentResult>& results)
 {
     if (device.health.empty())

@@ -29,6 +29,11 @@ struct HealthVerdict {
 // grew.
 HealthVerdict drive_health(const SavedValueMap& health, const SavedValueMap* previous, std::int64_t previous_at_us = 0);
 
+// Device.Health's keys back from a result's device_info ("smart_" and
+// "nvme_" + the key): the drive's health when that run started; empty when
+// the result recorded none.
+SavedValueMap health_at_start(const SavedValueMap& device_info);
+
 // The verdict on DEVICE's Device.Health against the newest of RESULTS
 // (newest first) of the same drive that recorded health values: what the
 // app's Info page and `diskbenchctl info` say.

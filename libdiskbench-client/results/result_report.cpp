@@ -4,6 +4,7 @@
 #include "results/capacity_check.hpp"
 #include "results/crystal_report.hpp"
 #include "results/job_result.hpp"
+#include "results/drive_health.hpp"
 #include "results/result_checks.hpp"
 #include "results/run_set.hpp"
 #include "results/surface_faults.hpp"
@@ -121,6 +122,11 @@ std::string result_report_footer(const SavedResult& result, const OutsideText& o
         lines += printf_text(_("Note: %s"), outside(note).c_str()) + "\n";
     if (const std::string device = device_line(result, outside); !device.empty())
         lines += (lines.empty() ? "" : "\n") + device;
+    // The drive's health when the run started (Job.DeviceInfo smart_* or
+    // nvme_*, API 0.9 / 0.15), as the Info page says it.
+    if (const HealthVerdict health = drive_health(health_at_start(result.device_info), nullptr); health.known)
+        lines += printf_text(_("Health at the start: %s"), outside(health.summary).c_str()) + "\n"
+            + (health.warn ? "⚠ " + outside(health.warning) + "\n" : std::string());
     return lines;
 }
 

@@ -134,3 +134,22 @@ TEST_CASE("an NVMe drive's media errors against the last kept result", "[client-
     const SavedValueMap ata { { "smart_bad_sectors", std::int64_t { 0 } } };
     CHECK_FALSE(drive_health(nvme(0, 4), &ata, 1'700'000'000'000'000).warn);
 }
+
+TEST_CASE("a result's device_info gives back the health at its start", "[client-model]")
+{
+    const SavedValueMap info { { "node", std::string("/dev/nvme0n1") },
+                               { "smart_failing", true },
+                               { "smart_source", std::string("nvme") },
+                               { "nvme_critical_warning", std::int64_t { 8 } },
+                               { "nvme_percentage_used", std::int64_t { 1 } },
+                               { "nvme_power_on_hours", std::int64_t { 5 } } };
+    const SavedValueMap health = health_at_start(info);
+    CHECK(health.count("node") == 0);
+    const HealthVerdict verdict = drive_health(health, nullptr);
+    CHECK(verdict.warn);
+    CHECK(verdict.summary.starts_with("CRITICAL WARNING: media read-only, 1 % used"));
+    // An ATA result of API 0.9 (no smart_source) reads as udisks'.
+    const SavedValueMap ata = health_at_start({ { "smart_failing", false }, { "smart_bad_sectors", std::int64_t { 2 } } });
+    CHECK(drive_health(ata, nullptr).summary.starts_with("2 bad sectors"));
+    CHECK(health_at_start({ { "node", std::string("/dev/loop0") } }).empty());
+}

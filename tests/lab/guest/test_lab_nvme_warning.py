@@ -92,6 +92,8 @@ class NvmeWarningTest(unittest.TestCase):
         metrics = os.path.join(lab.HOME, 'nvme.prom')
         res = lab.ctl('run', 'seek', node, 'count=20', '--openmetrics', metrics, '--no-save')
         self.assertEqual(res.returncode, 0, res.stderr)
+        # The result's text says what the drive said when the run started.
+        self.assertIn('Health at the start: CRITICAL WARNING: reliability degraded', res.stdout)
         with open(metrics) as f:
             text = f.read()
         lines = [l for l in text.splitlines() if l.startswith('diskbench_drive_')]
