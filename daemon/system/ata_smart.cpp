@@ -145,11 +145,15 @@ std::optional<AtaRegisters> registers_from_sense(std::span<const std::uint8_t> s
         }
         return std::nullopt;
     }
-    if ((format == 0x70 || format == 0x71) && sense.size() >= 12) {
-        // SAT-4 fixed format: INFORMATION = error, status, device, count;
-        // COMMAND-SPECIFIC INFORMATION = flags, lba low, mid, high.
+    // SAT-4 fixed format, only as the answer of a pass-through (sense key
+    // NO SENSE or RECOVERED ERROR, ASC/ASCQ 00h/1Dh "ATA pass-through
+    // information available"): a SCSI disk's ILLEGAL REQUEST has the same
+    // layout and other meanings in those bytes. INFORMATION = error,
+    // status, device, count; COMMAND-SPECIFIC INFORMATION = flags, lba low,
+    // mid, high.
+    if ((format == 0x70 || format == 0x71) && sense.size() >= 14 && (sense[2] & 0x0f) <= 0x01 && sense[12] == 0x00
+        && sense[13] == 0x1d)
         return AtaRegisters { sense[6], sense[10], sense[11], sense[4] };
-    }
     return std::nullopt;
 }
 

@@ -182,12 +182,13 @@ TEST_CASE("ATA registers from descriptor and fixed sense data", "[health-logs]")
     // device, count; COMMAND-SPECIFIC INFORMATION = flags, lba low/mid/high.
     std::vector<std::uint8_t> fixed(18, 0);
     fixed[0] = 0x70;
-    fixed[2] = 0x01;
+    fixed[2] = 0x01; // recovered error
     fixed[4] = 0x50;
     fixed[6] = 0x00; // count: standby
     fixed[7] = 10;
     fixed[10] = 0x4f;
     fixed[11] = 0xc2;
+    fixed[13] = 0x1d; // ATA pass-through information available
     const auto from_fixed = registers_from_sense(fixed);
     REQUIRE(from_fixed);
     CHECK(from_fixed->count == 0x00);
@@ -195,6 +196,13 @@ TEST_CASE("ATA registers from descriptor and fixed sense data", "[health-logs]")
     CHECK(from_fixed->lba_high == 0xc2);
     CHECK(from_fixed->status == 0x50);
 
+    // A SCSI disk that knows no ATA pass-through: ILLEGAL REQUEST, invalid
+    // command operation code (20h/00h), in the same layout.
+    std::vector<std::uint8_t> refused = fixed;
+    refused[2] = 0x05;
+    refused[12] = 0x20;
+    refused[13] = 0x00;
+    CHECK_FALSE(registers_from_sense(refused).has_value());
     CHECK_FALSE(registers_from_sense(std::vector<std::uint8_t>(4, 0)).has_value());
     std::vector<std::uint8_t> other_descriptor = descriptor;
     other_descriptor[8] = 0x00; // not the ATA descriptor
