@@ -3,10 +3,11 @@
 
 #include "log.hpp"
 
-#include <sys/sysmacros.h>
+#include "../engine/storage/sysfs.hpp"
+#include "../system/drive_temperature.hpp"
 
 #include <filesystem>
-#include <fstream>
+#include <set>
 
 namespace diskbench::service {
 
@@ -26,15 +27,7 @@ DeviceHealth::~DeviceHealth()
 
 std::string DeviceHealth::disk_of(const std::string& name)
 {
-    if (name.empty() || name.find('/') != std::string::npos || name.starts_with("."))
-        return {};
-    std::error_code error;
-    if (fs::exists(fs::path("/sys/block") / name, error))
-        return name;
-    const fs::path device = fs::canonical(fs::path("/sys/class/block") / name, error);
-    if (error || !fs::exists(device / "partition", error))
-        return {};
-    return device.parent_path().filename().string();
+    return system::disk_of(name).value_or("");
 }
 
 std::optional<system::DeviceFacts::SmartHealth> DeviceHealth::health_of(const system::DeviceFacts& facts)
@@ -44,13 +37,11 @@ std::optional<system::DeviceFacts::SmartHealth> DeviceHealth::health_of(const sy
         return std::nullopt;
     if (auto found = disks_.find(name); found != disks_.end())
         return found->second.known;
-    Disk disk;
-    std::ifstream dev("/sys/block/" + name + "/dev");
-    unsigned major_number = 0, minor_number = 0;
-    char colon = 0;
-    if (!(dev >> major_number >> colon >> minor_number) || colon != ':')
+    const auto number = engine::storage::Sysfs::device_number(fs::path("/sys/block") / name);
+    if (!number)
         return std::nullopt;
-    disk.number = makedev(major_number, minor_number);
+    Disk disk;
+    disk.number = *number;
     disk.reader = system::health_reader(name, disk.number);
     disk.node = "/dev/" + name;
     const bool readable = disk.reader != system::HealthReader::none;
@@ -69,7 +60,7 @@ void DeviceHealth::read(const std::string& name)
     const system::HealthReader reader = found->second.reader;
     const std::string node = found->second.node;
     const dev_t number = found->second.number;
-    probes_.start("health " + name, [this, name, reader, node, number]() -> BlockingProbes::Answer {
+    const bool started = probes_.start("health " + name, [this, name, reader, node, number]() -> BlockingProbes::Answer {
         auto health = system::read_drive_health(reader, node);
         return [this, name, number, health = std::move(health)] {
             const auto disk = disks_.find(name);
@@ -79,13 +70,22 @@ void DeviceHealth::read(const std::string& name)
             learn(name, health);
         };
     });
+    // The last read of this drive still out (a drive that does not
+    // answer), or too many probes out: asked again at the next interval.
+    if (!started)
+        schedule(name, found->second);
+}
+
+void DeviceHealth::schedule(const std::string& name, Disk& disk)
+{
+    disk.next = loop_.add_timer(std::chrono::duration_cast<std::chrono::milliseconds>(system::health_interval(disk.reader)),
+                                [this, name] { read(name); });
 }
 
 void DeviceHealth::learn(const std::string& name, std::optional<system::DeviceFacts::SmartHealth> health)
 {
     Disk& disk = disks_.at(name);
-    disk.next = loop_.add_timer(std::chrono::duration_cast<std::chrono::milliseconds>(system::health_interval(disk.reader)),
-                                [this, name] { read(name); });
+    schedule(name, disk);
     // No answer (an ATA drive in standby, a drive that refused): the last
     // reading stands.
     if (!health || health == disk.known)
@@ -100,11 +100,11 @@ void DeviceHealth::learn(const std::string& name, std::optional<system::DeviceFa
 
 void DeviceHealth::keep_only(const std::vector<system::DeviceFacts>& present)
 {
+    std::set<std::string> listed;
+    for (const auto& facts : present)
+        listed.insert(disk_of(facts.name));
     for (auto it = disks_.begin(); it != disks_.end();) {
-        bool listed = false;
-        for (const auto& facts : present)
-            listed = listed || disk_of(facts.name) == it->first;
-        if (listed) {
+        if (listed.count(it->first)) {
             ++it;
             continue;
         }

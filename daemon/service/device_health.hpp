@@ -48,6 +48,8 @@ private:
         MainLoop::TimerId next = 0;
     };
     void read(const std::string& disk);
+    // Reads DISK again after its reader's interval.
+    void schedule(const std::string& disk, Disk& state);
     void learn(const std::string& disk, std::optional<system::DeviceFacts::SmartHealth> health);
 
     MainLoop& loop_;

@@ -71,21 +71,6 @@ std::optional<fs::path> hwmon_in(const fs::path& device)
     return found.front();
 }
 
-// The disk a block device belongs to: itself when /sys/block has it, else
-// the disk whose folder holds it (sysfs puts sda1 in /sys/block/sda/).
-std::optional<std::string> disk_of(const std::string& name, const fs::path& sysfs_root)
-{
-    std::error_code error;
-    if (fs::exists(sysfs_root / "block" / name, error))
-        return name;
-    for (const auto& entry : fs::directory_iterator(sysfs_root / "block", error)) {
-        std::error_code ignored;
-        if (fs::exists(entry.path() / name / "partition", ignored))
-            return entry.path().filename().string();
-    }
-    return std::nullopt;
-}
-
 // The NVMe controllers behind namespace disk `disk` ("nvme0n1"): its
 // "device" is the controller, or with native multipath the subsystem, whose
 // folder holds its controllers; and the controller named like the
@@ -107,11 +92,24 @@ std::vector<fs::path> nvme_controllers(const std::string& disk, const fs::path& 
 
 } // namespace
 
-TemperatureSensor find_hwmon_sensor(const std::string& name, const fs::path& sysfs_root)
+std::optional<std::string> disk_of(const std::string& name, const fs::path& sysfs_root)
 {
     // Kernel names have no slashes; anything else is not ours to look up.
     if (name.empty() || name.find('/') != std::string::npos || name.starts_with("."))
-        return {};
+        return std::nullopt;
+    std::error_code error;
+    if (fs::exists(sysfs_root / "block" / name, error))
+        return name;
+    for (const auto& entry : fs::directory_iterator(sysfs_root / "block", error)) {
+        std::error_code ignored;
+        if (fs::exists(entry.path() / name / "partition", ignored))
+            return entry.path().filename().string();
+    }
+    return std::nullopt;
+}
+
+TemperatureSensor find_hwmon_sensor(const std::string& name, const fs::path& sysfs_root)
+{
     const auto disk = disk_of(name, sysfs_root);
     if (!disk)
         return {};

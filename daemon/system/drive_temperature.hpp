@@ -2,6 +2,7 @@
 #pragma once
 
 #include <filesystem>
+#include <optional>
 #include <string>
 
 namespace diskbench::system {
@@ -36,6 +37,11 @@ struct TemperatureReading {
 // made-up tree; the daemon always uses the default. Cheap (a few stat
 // calls), reads no sensor.
 TemperatureSensor find_hwmon_sensor(const std::string& name, const std::filesystem::path& sysfs_root = "/sys");
+
+// The disk block device `name` belongs to: itself when /sys/block has it,
+// else the disk whose folder holds it (sysfs puts sda1 in /sys/block/sda/);
+// nullopt when sysfs has neither. A few stat calls.
+std::optional<std::string> disk_of(const std::string& name, const std::filesystem::path& sysfs_root = "/sys");
 
 // Reads the sensor now; an unknown reading when it has no source or its
 // temp1_input cannot be read (the device went away, the driver refused).
