@@ -236,6 +236,22 @@ def daemon_threads(pid):
     return len(os.listdir(f'/proc/{pid}/task'))
 
 
+def threads_waiting_at_io(pid):
+    """How many of the daemon's threads are in uninterruptible sleep (state
+    D): waiting for the disk, which a thread at a condition variable or a
+    poll never is."""
+    waiting = 0
+    for tid in os.listdir(f'/proc/{pid}/task'):
+        try:
+            with open(f'/proc/{pid}/task/{tid}/stat') as f:
+                # "TID (COMM) STATE ...": COMM may hold spaces and parentheses.
+                state = f.read().rsplit(')', 1)[1].split()[0]
+        except (FileNotFoundError, ProcessLookupError):
+            continue  # a thread that ended meanwhile
+        waiting += state == 'D'
+    return waiting
+
+
 class StuckRunLimitsTest(harness.IntegrationTestCase):
     """Issue 26, finding 3: a cancelled job whose threads still wait at a
     filesystem that stopped answering keeps counting against its owner until
@@ -266,23 +282,31 @@ class StuckRunLimitsTest(harness.IntegrationTestCase):
             wait_until(lambda: self.stack.get_property(disk.loop.object_path, DEVICE_IFACE, 'Job') == '/', 60,
                        what='the stalled filesystem\'s run to return')
 
-    def stuck_mixed_load(self, disk, folder):
-        """mixed-load with 64 threads, stalled while it writes its files, then
-        cancelled: the job ends, its threads stay at the filesystem."""
-        options = {'threads': ('t', 64), 'file_size': ('t', 2 * 1024 * 1024), 'direct': ('b', True),
+    THREADS = 64
+
+    def stuck_mixed_load(self, pid, disk, folder):
+        """mixed-load with 64 threads, stalled while every one of them is
+        writing its file, then cancelled: the job ends, its threads stay at
+        the filesystem.
+
+        Stalling at a moment chosen by time (once Progress > 0) left anything
+        from 11 to 64 threads held: a thread that had written its 2 MiB and
+        reached the start line goes home on Cancel. So the disk is slowed
+        first (200 ms a request, one request at a time, in the order they
+        came: each thread's second chunk queues behind the 64 first ones,
+        so none can finish its file within a minute), the test waits until
+        all 64 wait at the disk, and only then stalls it."""
+        options = {'threads': ('t', self.THREADS), 'file_size': ('t', 2 * 1024 * 1024), 'direct': ('b', True),
                    'detach': ('b', True)}
+        busy_before = threads_waiting_at_io(pid)
+        disk.slow_down(200)
         with self.stack.client('dbtest-in', start_fs=(folder, 'mixed-load', options)) as c:
             self.assertIsNone(c.error)
             job = c.job
-        wait_until(lambda: self.stack.get_property(job, JOB_IFACE, 'Progress') > 0, 60,
-                   what='mixed-load to write its files')
+        wait_until(lambda: threads_waiting_at_io(pid) - busy_before >= self.THREADS, 60,
+                   what='all 64 of mixed-load\'s threads to wait at the slowed disk')
         disk.stall()
-
-        def stopped():
-            before = self.stack.get_property(job, JOB_IFACE, 'Progress')
-            time.sleep(0.6)
-            return self.stack.get_property(job, JOB_IFACE, 'Progress') == before
-        wait_until(stopped, 30, what='mixed-load to stop getting answers')
+        disk.slow_down(0)  # read once the disk answers again
         self.assertEqual(self.stack.get_property(job, JOB_IFACE, 'State'), 'running')
         self.stack.call(job, JOB_IFACE, 'Cancel', 'a{sv}', {}, user='dbtest-in')
         self.assertEqual(self.wait_job_state(job, timeout=10), 'cancelled')
@@ -302,17 +326,17 @@ class StuckRunLimitsTest(harness.IntegrationTestCase):
     def test_cancelled_runs_stuck_at_their_io_count_until_their_threads_return(self):
         pid = self.stack.ensure_daemon()
         before = daemon_threads(pid)
-        first = self.stuck_mixed_load(self.disks[0], self.folders[0])
+        first = self.stuck_mixed_load(pid, self.disks[0], self.folders[0])
         held = daemon_threads(pid)
         print(f'\ndaemon threads: {before} before, {held} with one cancelled mixed-load (64 threads) stuck',
               file=sys.stderr)
-        # Most of its 64 threads wait at the filesystem (a few may have
-        # written their files before it stalled and gone home on Cancel).
-        self.assertGreaterEqual(held - before, 32, 'the stuck run\'s threads are not held (nothing stalled?)')
+        # Every one of its 64 threads was at the disk when it stalled, and
+        # still is: the daemon holds them all.
+        self.assertGreaterEqual(held - before, self.THREADS, 'the stuck run\'s threads are not held')
 
         # One stuck run counts as one of the user's 4 jobs: 3 more may start.
         self.seek_runs()
-        second = self.stuck_mixed_load(self.disks[1], self.folders[1])
+        second = self.stuck_mixed_load(pid, self.disks[1], self.folders[1])
         print(f'daemon threads with two stuck: {daemon_threads(pid)}', file=sys.stderr)
 
         # Two are the most one user may have: every start is refused, naming them.
