@@ -153,7 +153,7 @@ ExitCode cancel_command(const CommandLine& line)
         // The app's texts speak of starting benchmarks; for a refused
         // cancel the daemon's own words say it better.
         print_error(printf_text(_("cannot cancel job %s: %s (%s)"), line.args[0].c_str(),
-                                client::localized_failure_text((*reply)->message).c_str(), (*reply)->name.c_str()));
+                                client::localized_failure_text((*reply)->message, (*reply)->failure).c_str(), (*reply)->name.c_str()));
         return exit_code_for_error((*reply)->name);
     }
     return exit_ok;

@@ -35,6 +35,16 @@ private:
     std::shared_ptr<const Failure> failure_;
 };
 
+// An argument that is the failure `error` reports (an explanation's
+// {detail}): as data when it is a catalogue failure, so a client translates
+// it from its id; as its English when it is an internal one.
+inline contract::MessageArg failure_argument(std::string name, const Error& error)
+{
+    if (const Failure* failure = error.failure())
+        return { std::move(name), *failure };
+    return { std::move(name), std::string(error.what()) };
+}
+
 // A parameter the caller gave is unknown, of the wrong type or out of range.
 // key() names it so the D-Bus InvalidArgument error can say which one: the
 // text is "key: " and the failure's English.

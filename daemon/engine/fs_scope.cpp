@@ -121,7 +121,7 @@ void FilesystemScope::open_scratch()
             : e == EROFS                           ? "error-filesystem-read-only"
             : e == ENOSPC || e == EDQUOT           ? "error-filesystem-full"
                                                    : "error-in-folder";
-        throw IoError(Failure { id, { { "target", name_ }, { "detail", error.what() } } }, e);
+        throw IoError(Failure { id, { { "target", name_ }, failure_argument("detail", error) } }, e);
     }
     try {
         scratch_name_ = scratch_->name();

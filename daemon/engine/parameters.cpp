@@ -31,35 +31,35 @@ std::string known_keys(std::span<const ParamSpec> schema)
     return keys;
 }
 
-// The failure catalogue's names of a value's and a parameter's types: the
-// English of nested arguments, which a client translates too.
-std::string value_type_text(const Value& value)
+// The failure catalogue's names of a value's and a parameter's types:
+// nested failures, which a client translates too.
+Failure value_type_name(const Value& value)
 {
     static constexpr const char* ids[] = { "error-type-boolean", "error-type-signed", "error-type-unsigned",
                                            "error-type-real", "error-type-text" };
-    return contract::failure_english(Failure { ids[value.index()] });
+    return Failure { ids[value.index()] };
 }
 
-std::string param_type_text(ParamType type)
+Failure param_type_name(ParamType type)
 {
     switch (type) {
     case ParamType::Boolean:
-        return contract::failure_english(Failure { "error-type-boolean" });
+        return Failure { "error-type-boolean" };
     case ParamType::Unsigned:
-        return contract::failure_english(Failure { "error-type-unsigned" });
+        return Failure { "error-type-unsigned" };
     case ParamType::Real:
-        return contract::failure_english(Failure { "error-type-number" });
+        return Failure { "error-type-number" };
     case ParamType::Text:
         break;
     }
-    return contract::failure_english(Failure { "error-type-text" });
+    return Failure { "error-type-text" };
 }
 
 ParameterError wrong_type(const ParamSpec& spec, const Value& value)
 {
     return ParameterError(std::string(spec.key), Failure { "error-wrong-type",
-                                                           { { "expected", param_type_text(spec.type) },
-                                                             { "got", value_type_text(value) } } });
+                                                           { { "expected", param_type_name(spec.type) },
+                                                             { "got", value_type_name(value) } } });
 }
 
 void check_range(const ParamSpec& spec, double number)

@@ -3,7 +3,7 @@
 
 namespace diskbench::service {
 
-std::optional<sdbus::Error> authorization_error(Authorization answer, const std::string& action_id,
+std::optional<Refusal> authorization_error(Authorization answer, const std::string& action_id,
                                                 const std::string& detail)
 {
     switch (answer) {

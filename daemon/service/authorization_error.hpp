@@ -10,7 +10,7 @@
 namespace diskbench::service {
 
 // The D-Bus error for a polkit answer, or nothing when it was a yes.
-std::optional<sdbus::Error> authorization_error(Authorization answer, const std::string& action_id,
+std::optional<Refusal> authorization_error(Authorization answer, const std::string& action_id,
                                                 const std::string& detail);
 
 } // namespace diskbench::service

@@ -17,14 +17,19 @@ sdbus::Error named_error(ErrorCode code, const std::string& text)
 
 } // namespace
 
-sdbus::Error make_error(ErrorCode code, const contract::Message& failure)
+Refusal::Refusal(ErrorCode code, contract::FailureReport report)
+    : sdbus::Error(std::string(error_name(code)), contract::failure_report_english(report)), report_(std::move(report))
 {
-    return named_error(code, contract::failure_english(failure));
 }
 
-sdbus::Error make_error(ErrorCode code, std::string_view key, const contract::Message& failure)
+Refusal make_error(ErrorCode code, const contract::Message& failure)
 {
-    return named_error(code, std::string(key) + ": " + contract::failure_english(failure));
+    return Refusal(code, { failure, {} });
+}
+
+Refusal make_error(ErrorCode code, std::string_view key, const contract::Message& failure)
+{
+    return Refusal(code, { failure, std::string(key) });
 }
 
 ErrorCode error_code_of(const std::exception& error) noexcept
@@ -51,15 +56,33 @@ ErrorCode error_code_of(const std::exception& error) noexcept
     return ErrorCode::Failed;
 }
 
-sdbus::Error reply_error(const std::exception& error)
+std::optional<contract::FailureReport> failure_report_of(const std::exception& error)
 {
+    if (const auto* refusal = dynamic_cast<const Refusal*>(&error))
+        return refusal->report();
+    if (const auto* engine_error = dynamic_cast<const engine::Error*>(&error)) {
+        const contract::Message* failure = engine_error->failure();
+        if (!failure)
+            return std::nullopt;
+        const auto* parameter = dynamic_cast<const engine::ParameterError*>(&error);
+        return contract::FailureReport { *failure, parameter ? parameter->key() : std::string() };
+    }
+    return std::nullopt;
+}
+
+Refusal reply_error(const std::exception& error)
+{
+    if (const auto* refusal = dynamic_cast<const Refusal*>(&error))
+        return *refusal;
     if (const auto* bus_error = dynamic_cast<const sdbus::Error*>(&error)) {
         if (bus_error->getName().starts_with(contract::error_prefix))
-            return *bus_error;
+            return Refusal(*bus_error);
         // Another service's words: no catalogue of ours has them.
-        return named_error(ErrorCode::Failed, bus_error->getName() + ": " + bus_error->getMessage());
+        return Refusal(named_error(ErrorCode::Failed, bus_error->getName() + ": " + bus_error->getMessage()));
     }
-    return named_error(error_code_of(error), error.what());
+    if (auto report = failure_report_of(error))
+        return Refusal(error_code_of(error), std::move(*report));
+    return Refusal(named_error(error_code_of(error), error.what()));
 }
 
 } // namespace diskbench::service

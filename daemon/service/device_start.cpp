@@ -40,13 +40,13 @@ engine::Target unopened_target(const system::DeviceFacts& facts)
 // Our facts come from udisks; the node is checked against the kernel before
 // it is opened, so nothing but that block device is ever opened as root
 // (not a file, not a FIFO that would block the open).
-void check_node(const system::DeviceFacts& asked, const std::function<sdbus::Error(const std::string&)>& replaced)
+void check_node(const system::DeviceFacts& asked, const std::function<Refusal(const contract::Message&)>& replaced)
 {
     struct stat st {};
     if (::lstat(asked.node.c_str(), &st) != 0 || !S_ISBLK(st.st_mode))
-        throw replaced(contract::failure_english({ "error-reason-not-block" }));
+        throw replaced({ "error-reason-not-block" });
     if (st.st_rdev != asked.device_number)
-        throw replaced(contract::failure_english({ "error-reason-other-device" }));
+        throw replaced({ "error-reason-other-device" });
 }
 
 } // namespace
@@ -58,6 +58,8 @@ void Manager::StartBenchmark(sdbus::Result<sdbus::ObjectPath>&& result, sdbus::O
     auto request = std::make_shared<StartRequest>();
     request->reply = std::move(result);
     try {
+        // First, so every refusal below can carry its failure as data.
+        request->call = HeldCall::current(getObject(), take_flag(options, contract::bus::failure_data_option));
         refuse_when_exiting();
         const DeviceObject* target_device = device_at(device);
         if (!target_device)
@@ -88,15 +90,15 @@ void Manager::StartBenchmark(sdbus::Result<sdbus::ObjectPath>&& result, sdbus::O
                                           : write_device_action;
         authorize(request, action, { { "device", device_label(facts) } }, &Manager::start_authorized);
     } catch (const std::exception& error) {
-        request->reply.returnError(reply_error(error));
+        refuse(request->reply, request->call, reply_error(error));
     }
 }
 
 void Manager::start_authorized(const std::shared_ptr<StartRequest>& request)
 {
     const system::DeviceFacts& asked = request->device;
-    // `why`: the English of an error-reason-* failure, which a client translates as the refusal's {detail}.
-    const auto replaced = [&asked](const std::string& why) {
+    // `why`: an error-reason-* failure, the refusal's {detail}.
+    const auto replaced = [&asked](const contract::Message& why) {
         return make_error(ErrorCode::NotFound,
                           { "error-device-went-away", { { "device", asked.node }, { "detail", why } } });
     };
@@ -107,9 +109,9 @@ void Manager::start_authorized(const std::shared_ptr<StartRequest>& request)
         // caller named, so it must still be that one.
         DeviceObject* device = device_at(request->device_path);
         if (!device)
-            throw replaced(contract::failure_english({ "error-reason-gone" }));
-        if (const std::string change = system::identity_change(asked, device->facts()); !change.empty())
-            throw replaced(change);
+            throw replaced({ "error-reason-gone" });
+        if (const auto change = system::identity_change(asked, device->facts()))
+            throw replaced(*change);
         if (const std::string busy = claims_.conflicting_job(asked); !busy.empty())
             throw busy_error("error-device-in-use-by", { "device", asked.node }, busy);
         check_limits(request->uid); // other jobs may have started meanwhile
@@ -145,13 +147,13 @@ void Manager::start_authorized(const std::shared_ptr<StartRequest>& request)
         // device (a regular file has st_rdev 0), and the one asked for.
         struct stat st {};
         if (::fstat(setup.target.fd.get(), &st) != 0 || !S_ISBLK(st.st_mode) || st.st_rdev != asked.device_number)
-            throw replaced("its node now names another device");
+            throw replaced({ "error-reason-other-device" });
         if (asked.queue.disk_sequence != 0
             && system::disk_sequence_of(setup.target.fd.get()) != std::optional(asked.queue.disk_sequence))
-            throw replaced("it is a new medium or attachment (disk sequence number)");
+            throw replaced({ "error-reason-new-medium" });
         launch_job(request, std::move(setup), device);
     } catch (const std::exception& error) {
-        request->reply.returnError(reply_error(error));
+        refuse(request->reply, request->call, reply_error(error));
     }
 }
 

@@ -65,9 +65,12 @@ DirectoryPreparation::Outcome DirectoryPreparation::prepare()
             = std::make_unique<engine::FilesystemScope>(std::move(directory_), name_, with_primary_group(caller_));
         outcome.directory = std::move(prepared);
     } catch (const engine::TargetError& error) {
-        // "directory: " as a parameter's key before the failure's English: a client reads both back.
-        outcome.error = sdbus::Error(std::string(error_name(ErrorCode::InvalidArgument)),
-                                     std::string("directory: ") + error.what());
+        // The folder as the parameter it is about: "directory: " before the failure's English.
+        if (const engine::Failure* failure = error.failure())
+            outcome.error = make_error(ErrorCode::InvalidArgument, "directory", *failure);
+        else
+            outcome.error = Refusal(sdbus::Error(std::string(error_name(ErrorCode::InvalidArgument)),
+                                                 std::string("directory: ") + error.what()));
     } catch (const std::exception& error) {
         outcome.error = reply_error(error);
     }

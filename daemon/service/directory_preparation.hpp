@@ -9,6 +9,8 @@
 #include "caller_credentials.hpp"
 #include "main_loop.hpp"
 
+#include "bus_errors.hpp"
+
 #include <sdbus-c++/Error.h>
 
 #include <sys/types.h>
@@ -42,7 +44,7 @@ class DirectoryPreparation : public std::enable_shared_from_this<DirectoryPrepar
 public:
     struct Outcome {
         std::optional<PreparedDirectory> directory;
-        std::optional<sdbus::Error> error;
+        std::optional<Refusal> error;
     };
     using Done = std::function<void(Outcome)>;
 

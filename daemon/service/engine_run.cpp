@@ -71,6 +71,7 @@ EngineOutcome EngineRun::run_engine()
     } catch (const std::exception& error) {
         outcome.error_name = std::string(error_name(error_code_of(error)));
         outcome.error_message = error.what();
+        outcome.failure = failure_report_of(error);
     }
     // The scratch folder goes here, on this thread, not on the bus thread:
     // removing many files can take a while, and "ended" should mean "gone".

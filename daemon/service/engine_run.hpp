@@ -8,12 +8,15 @@
 #include "../engine/target.hpp"
 #include "job_sink.hpp"
 
+#include "contract/failure_messages.hpp"
+
 #include <atomic>
 #include <chrono>
 #include <cstddef>
 #include <functional>
 #include <future>
 #include <memory>
+#include <optional>
 #include <string>
 #include <thread>
 
@@ -25,6 +28,8 @@ struct EngineOutcome {
     engine::Result result;
     std::string error_name; // the D-Bus error name when it failed
     std::string error_message;
+    // The same failure as data (Job.Failure), when it is the catalogue's.
+    std::optional<contract::FailureReport> failure;
 };
 
 // One benchmark's engine thread and everything that thread uses: the opened

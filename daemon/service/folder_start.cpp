@@ -40,6 +40,8 @@ void Manager::StartFilesystemBenchmark(sdbus::Result<sdbus::ObjectPath>&& result
     auto request = std::make_shared<StartRequest>();
     request->reply = std::move(result);
     try {
+        // First, so every refusal below can carry its failure as data.
+        request->call = HeldCall::current(getObject(), take_flag(options, contract::bus::failure_data_option));
         refuse_when_exiting();
         // sdbus-c++ gave us our own duplicate of the caller's fd.
         request->directory = engine::UniqueFd(directory.release());
@@ -52,7 +54,7 @@ void Manager::StartFilesystemBenchmark(sdbus::Result<sdbus::ObjectPath>&& result
         authorize(request, filesystem_action, { { "directory", request->directory_name } },
                   &Manager::prepare_directory);
     } catch (const std::exception& error) {
-        request->reply.returnError(reply_error(error));
+        refuse(request->reply, request->call, reply_error(error));
     }
 }
 
@@ -68,7 +70,7 @@ void Manager::prepare_directory(const std::shared_ptr<StartRequest>& request)
                 preparations_.erase(id); // its thread has finished: the join is quick
                 touch();
                 if (outcome.error) {
-                    request->reply.returnError(*outcome.error);
+                    refuse(request->reply, request->call, *outcome.error);
                     return;
                 }
                 start_in_directory(request, std::move(*outcome.directory));
@@ -81,7 +83,7 @@ void Manager::prepare_directory(const std::shared_ptr<StartRequest>& request)
             throw;
         }
     } catch (const std::exception& error) {
-        request->reply.returnError(reply_error(error));
+        refuse(request->reply, request->call, reply_error(error));
     }
 }
 
@@ -118,7 +120,7 @@ void Manager::start_in_directory(const std::shared_ptr<StartRequest>& request, P
     } catch (const std::exception& error) {
         // The scope removes its scratch folder as it goes: not here.
         disposal_.dispose(request->uid, std::move(prepared.scope));
-        request->reply.returnError(reply_error(error));
+        refuse(request->reply, request->call, reply_error(error));
     }
 }
 

@@ -3,6 +3,8 @@
 
 #include "../engine/errors.hpp"
 #include "bus_errors.hpp"
+#include "refusal_reply.hpp"
+#include "sdbus_types/failure_data.hpp"
 #include "log.hpp"
 #include "withdraw_object.hpp"
 
@@ -208,6 +210,47 @@ std::string JobObject::public_error_message() const
     return text;
 }
 
+namespace {
+
+// `failure` with every mention of the folder `name` said as "the folder":
+// an argument that is the folder becomes the catalogue's "the folder" (a
+// client translates it); one that only contains it (a path beneath it) has
+// it replaced by the English, as public_error_message() does.
+contract::Message without_folder(const contract::Message& failure, const std::string& name)
+{
+    static const contract::Message the_folder { "error-the-folder" };
+    contract::Message shown { failure.id, {} };
+    for (const contract::MessageArg& arg : failure.args) {
+        const auto* text = std::get_if<std::string>(&arg.value);
+        if (arg.failure)
+            shown.args.emplace_back(arg.name, without_folder(*arg.failure, name));
+        else if (text && *text == name)
+            shown.args.emplace_back(arg.name, the_folder);
+        else if (text && text->find(name) != std::string::npos) {
+            std::string replaced = *text;
+            const std::string folder = contract::failure_english(the_folder);
+            for (std::size_t at = replaced.find(name); at != std::string::npos;
+                 at = replaced.find(name, at + folder.size()))
+                replaced.replace(at, name.size(), folder);
+            shown.args.emplace_back(arg.name, replaced);
+        } else
+            shown.args.push_back(arg);
+    }
+    return shown;
+}
+
+} // namespace
+
+std::map<std::string, sdbus::Variant> JobObject::Failure()
+{
+    if (!failure_)
+        return {};
+    // The same rule as public_error_message(): the folder is its owner's business.
+    if (!private_samples_ || setup_.target_name.size() < 2)
+        return sdbus_types::failure_data(*failure_);
+    return sdbus_types::failure_data({ without_folder(failure_->failure, setup_.target_name), failure_->parameter });
+}
+
 std::string JobObject::GetErrorMessage()
 {
     if (private_samples_ && !caller_may_read_private())
@@ -225,6 +268,7 @@ void JobObject::finish(EngineOutcome outcome)
     result_ = std::move(outcome.result);
     error_name_ = std::move(outcome.error_name);
     error_message_ = std::move(outcome.error_message);
+    failure_ = std::move(outcome.failure);
     if (!error_name_.empty())
         state_ = contract::job_states::failed;
     else if (result_.cancelled)
@@ -244,7 +288,7 @@ void JobObject::finish(EngineOutcome outcome)
         flush();
     while (sink_.unpublished());
     emitPropertiesChangedSignal(interface_name, { "State", "Progress", "Backend", "Summary", "Warnings", "Notes", "WarningMessages", "NoteMessages",
-                                                  "Error", "ErrorName", "ErrorMessage", "FinishedAt" });
+                                                  "Error", "ErrorName", "ErrorMessage", "Failure", "FinishedAt" });
     emit_completed();
     log_info("{} {} on {} ended: {}{}", getObjectPath(), setup_.benchmark->kind, setup_.target_name, state_,
              error_name_.empty() ? "" : " (" + error_text(error_message_) + ")");
@@ -255,10 +299,15 @@ void JobObject::finish(EngineOutcome outcome)
 void JobObject::Cancel(sdbus::Result<>&& result, std::map<std::string, sdbus::Variant> options)
 {
     const sdbus::Message* message = getObject().getCurrentlyProcessedMessage();
+    const auto wanted = options.find(contract::bus::failure_data_option);
+    const HeldCall call = HeldCall::current(
+        getObject(), wanted != options.end() && wanted->second.containsValueOfType<bool>() && wanted->second.get<bool>());
     bool allow_interaction = true;
     for (const auto& [key, value] : options) {
+        if (key == contract::bus::failure_data_option && value.containsValueOfType<bool>())
+            continue;
         if (key != "auth.no_user_interaction" || !value.containsValueOfType<bool>()) {
-            result.returnError(make_error(ErrorCode::InvalidArgument, key, { "error-unknown-option" }));
+            refuse(result, call, make_error(ErrorCode::InvalidArgument, key, { "error-unknown-option" }));
             return;
         }
         allow_interaction = !value.get<bool>();
@@ -278,9 +327,9 @@ void JobObject::Cancel(sdbus::Result<>&& result, std::map<std::string, sdbus::Va
     auto reply = std::make_shared<sdbus::Result<>>(std::move(result));
     try {
         cancel_permission_(message->getSender(), message->getCredsUid(), allow_interaction,
-                           [weak = weak_from_this(), reply](std::optional<sdbus::Error> refusal) {
+                           [weak = weak_from_this(), reply, call](std::optional<Refusal> refusal) {
                                if (refusal) {
-                                   reply->returnError(*refusal);
+                                   refuse(*reply, call, *refusal);
                                    return;
                                }
                                if (auto self = weak.lock())
@@ -288,7 +337,7 @@ void JobObject::Cancel(sdbus::Result<>&& result, std::map<std::string, sdbus::Va
                                reply->returnResults();
                            });
     } catch (const std::exception& error) { // LimitsExceeded: too many of the caller's questions wait
-        reply->returnError(reply_error(error));
+        refuse(*reply, call, reply_error(error));
     }
 }
 

@@ -5,6 +5,7 @@
 #include "../engine/fs_scope.hpp"
 #include "../engine/target.hpp"
 #include "../system/drive_temperature.hpp"
+#include "bus_errors.hpp"
 #include "diskbench-adaptor.h"
 #include "engine_run.hpp"
 #include "job_sink.hpp"
@@ -70,7 +71,7 @@ public:
     // Decides whether a caller other than the owner may cancel (polkit
     // manage-jobs); `done` gets no error to go ahead.
     using CancelPermission = std::function<void(const std::string& bus_name, uid_t uid, bool allow_interaction,
-                                                std::function<void(std::optional<sdbus::Error>)> done)>;
+                                                std::function<void(std::optional<Refusal>)> done)>;
 
     // How long a cancelled run's requests may take to come back before the
     // job ends without them (Cancel's promise: ended within a second).
@@ -157,6 +158,7 @@ private:
     std::string Error() override { return error_text(public_error_message()); }
     std::string ErrorName() override { return error_name_; }
     std::string ErrorMessage() override { return public_error_message(); }
+    std::map<std::string, sdbus::Variant> Failure() override;
     // The full text, for the owner and root (a folder job's names its folder).
     std::string GetErrorMessage() override;
     // The error as the public properties give it: a folder job's names "the
@@ -199,6 +201,7 @@ private:
     engine::Result result_;
     std::string error_name_;
     std::string error_message_;
+    std::optional<contract::FailureReport> failure_; // error_message_ as data
 
     // A folder job's samples are its owner's: its Samples signals go only to
     // these connections (the one that started it, and the owner's or

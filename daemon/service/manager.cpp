@@ -248,7 +248,7 @@ void Manager::authorize(const std::shared_ptr<StartRequest>& request, const char
                               // be asked): a polkit round trip that bought nothing.
                               if (answer == Authorization::NotAuthorized || answer == Authorization::Challenge)
                                   refused_starts_.count(request->uid);
-                              request->reply.returnError(*refusal);
+                              refuse(request->reply, request->call, *refusal);
                               return;
                           }
                           (this->*next)(request);
@@ -283,7 +283,7 @@ void Manager::launch_job(const std::shared_ptr<StartRequest>& request, JobSetup 
         job = std::make_shared<JobObject>(
             connection_, loop_, path, std::move(setup),
             [this](const std::string& bus_name, uid_t uid, bool allow_interaction,
-                   std::function<void(std::optional<sdbus::Error>)> done) {
+                   std::function<void(std::optional<Refusal>)> done) {
                 cancel_permission(bus_name, uid, allow_interaction, std::move(done));
             },
             JobObject::Events { [this](JobObject& ended) { job_ended(ended); },
@@ -349,7 +349,7 @@ void Manager::owner_vanished(const std::string& bus_name)
 }
 
 void Manager::cancel_permission(const std::string& bus_name, uid_t uid, bool allow_interaction,
-                                std::function<void(std::optional<sdbus::Error>)> done)
+                                std::function<void(std::optional<Refusal>)> done)
 {
     touch();
     // Counted only once the question is out: a check that could not be
@@ -399,7 +399,7 @@ void Manager::run_returned(const std::string& job_path)
                     [this, job_path] { remove_job(job_path); });
 }
 
-sdbus::Error Manager::busy_error(const std::string& id, contract::MessageArg what, const std::string& job_path) const
+Refusal Manager::busy_error(const std::string& id, contract::MessageArg what, const std::string& job_path) const
 {
     // A job cancelled while its device did not answer has a failure of its own ("-stuck"), which says so.
     const std::string chosen = stuck_runs_.count(job_path) == 0 ? id : id + "-stuck";

@@ -118,6 +118,7 @@ private:
                         std::map<std::string, sdbus::Variant> options) override;
     void StartFilesystemBenchmark(sdbus::Result<sdbus::ObjectPath>&& result, sdbus::UnixFd directory,
                                   std::string kind, std::map<std::string, sdbus::Variant> options) override;
+    std::vector<std::string> Features() override { return { contract::bus::failure_data_feature }; }
     std::string Version() override;
     std::vector<sdbus::ObjectPath> Jobs() override;
 
@@ -152,13 +153,13 @@ private:
     // DeviceBusy with the failure `id` (error-device-in-use-by or
     // error-filesystem-in-use-by): `what` (the device or the folder) is in
     // use by the job at `job_path`.
-    [[nodiscard]] sdbus::Error busy_error(const std::string& id, contract::MessageArg what,
+    [[nodiscard]] Refusal busy_error(const std::string& id, contract::MessageArg what,
                                           const std::string& job_path) const;
     void release_device(const std::string& job_path, const std::string& device_path);
     void remove_job(const std::string& job_path);
     void schedule_flush();
     void cancel_permission(const std::string& bus_name, uid_t uid, bool allow_interaction,
-                           std::function<void(std::optional<sdbus::Error>)> done);
+                           std::function<void(std::optional<Refusal>)> done);
     DeviceObject* device_at(const std::string& path);
     void layers_changed(const system::DeviceFacts& asked);
     void health_changed(const std::string& disk);

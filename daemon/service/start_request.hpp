@@ -5,6 +5,7 @@
 #include "../engine/unique_fd.hpp"
 #include "../system/device_facts.hpp"
 #include "manager.hpp"
+#include "refusal_reply.hpp"
 
 #include <sdbus-c++/sdbus-c++.h>
 
@@ -16,6 +17,7 @@ namespace diskbench::service {
 // One start call on its way through polkit to a running job.
 struct Manager::StartRequest {
     sdbus::Result<sdbus::ObjectPath> reply;
+    HeldCall call; // to refuse with the failure as data (refusal_reply.hpp)
     std::string device_path;
     system::DeviceFacts device; // device benchmarks: the device as it was when asked for
     const engine::BenchmarkInfo* benchmark = nullptr;

@@ -1,17 +1,15 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "device_identity.hpp"
 
-#include "contract/failure_messages.hpp"
 
 #include <linux/fs.h>
 #include <sys/ioctl.h>
 
 namespace diskbench::system {
 
-std::string identity_change(const DeviceFacts& asked, const DeviceFacts& now)
+std::optional<contract::Message> identity_change(const DeviceFacts& asked, const DeviceFacts& now)
 {
-    // The catalogue's English: a refusal's {detail}, which a client translates.
-    const auto said = [](const char* id) { return contract::failure_english({ id }); };
+    const auto said = [](const char* id) { return contract::Message { id }; };
     if (now.udisks_block != asked.udisks_block)
         return said("error-reason-udisks-object");
     if (now.device_number != asked.device_number)
@@ -22,7 +20,7 @@ std::string identity_change(const DeviceFacts& asked, const DeviceFacts& now)
         return said("error-reason-serial");
     if (now.queue.disk_sequence != asked.queue.disk_sequence)
         return said("error-reason-new-medium");
-    return {};
+    return std::nullopt;
 }
 
 std::optional<std::uint64_t> disk_sequence_of(int fd)

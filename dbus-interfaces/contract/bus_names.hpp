@@ -23,4 +23,9 @@ inline constexpr const char* manager_interface = "org.diskbench.DiskBench1.Manag
 inline constexpr const char* device_interface = "org.diskbench.DiskBench1.Device";
 inline constexpr const char* job_interface = "org.diskbench.DiskBench1.Job";
 
+// Manager.Features' entry, and the call option it offers (API 0.16): a
+// refusal with its failure as data after the message (sdbus_types/failure_data.hpp).
+inline constexpr const char* failure_data_feature = "failure-data";
+inline constexpr const char* failure_data_option = "failure_data";
+
 } // namespace diskbench::contract::bus

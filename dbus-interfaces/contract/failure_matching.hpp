@@ -13,8 +13,9 @@
 namespace diskbench::contract {
 
 // Reading a failure's id and arguments back from the English text the
-// daemon sent (failure_messages.hpp): a D-Bus error carries one string, so
-// the text is all a client gets.
+// daemon sent (failure_messages.hpp): the clients' fallback for a daemon
+// older than API 0.16, which sends the text alone. From 0.16 on the
+// failure comes as data beside it (sdbus_types/failure_data.hpp).
 //
 // The rule: each catalogue format is a pattern whose literal parts must
 // match exactly and whose "{name}" or "{name:.Nf}" each match a non-empty

@@ -2,6 +2,7 @@
 #include "failure_messages.hpp"
 
 #include <array>
+#include <optional>
 #include <stdexcept>
 
 // Marks a catalogue format for xgettext without linking gettext: the
@@ -280,6 +281,12 @@ std::span<const std::string_view> nested_failure_arguments() noexcept
     return nested_arguments;
 }
 
+MessageArg::MessageArg(std::string n, const Message& nested_failure)
+    : name(std::move(n)), value(failure_english(nested_failure)),
+      failure(std::make_shared<const Message>(nested_failure))
+{
+}
+
 std::string failure_english(const Message& message)
 {
     try {
@@ -292,6 +299,58 @@ std::string failure_english(const Message& message)
     } catch (const std::invalid_argument&) {
         return message.id; // an argument name render_message does not take
     }
+}
+
+} // namespace diskbench::contract
+
+namespace diskbench::contract {
+
+std::string failure_report_english(const FailureReport& report)
+{
+    std::string text = failure_english(report.failure);
+    return report.parameter.empty() ? text : report.parameter + ": " + text;
+}
+
+namespace {
+
+// The failure's own text in the user's language, or nothing when this
+// client cannot render it (an id it does not know, arguments that do not
+// fit the format).
+std::optional<std::string> localized(const Message& message,
+                                     const std::function<const char*(const char*)>& translate,
+                                     const NumberText& number_text, int depth)
+{
+    const MessageFormat* format = find_failure_format(message.id);
+    // A failure nests one or two deep (an explanation of an I/O error); a
+    // report deeper than that was not made by a daemon.
+    if (!format || depth > 8)
+        return std::nullopt;
+    std::vector<MessageArg> args = message.args;
+    for (MessageArg& arg : args)
+        if (arg.failure)
+            if (auto nested = localized(*arg.failure, translate, number_text, depth + 1))
+                arg.value = std::move(*nested);
+    for (const char* english_format : { translate(format->english), format->english }) {
+        try {
+            return render_message(english_format, args, number_text);
+        } catch (const std::invalid_argument&) {
+            // A translation naming an argument the message lacks: English, rather than nothing.
+        }
+    }
+    return std::nullopt;
+}
+
+} // namespace
+
+std::string localized_failure_report(const FailureReport& report, std::string_view english,
+                                     const std::function<const char*(const char*)>& translate,
+                                     const NumberText& number_text)
+{
+    std::optional<std::string> text = localized(report.failure, translate, number_text, 0);
+    if (!text)
+        return std::string(english);
+    // The parameter's key is the API's word: it stays as it is, as in the English.
+    return report.parameter.empty() ? *text : report.parameter + ": " + *text;
 }
 
 } // namespace diskbench::contract

@@ -167,6 +167,13 @@ std::string value_text(const MessageValue& value, int decimals, const NumberText
 
 } // namespace
 
+bool MessageArg::operator==(const MessageArg& other) const
+{
+    if (name != other.name || value != other.value || !failure != !other.failure)
+        return false;
+    return !failure || *failure == *other.failure;
+}
+
 bool Message::operator==(const Message& other) const
 {
     return id == other.id && args.size() == other.args.size()

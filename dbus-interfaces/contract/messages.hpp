@@ -3,6 +3,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <span>
 #include <string>
 #include <string_view>
@@ -25,20 +26,30 @@ namespace diskbench::contract {
 
 using MessageValue = std::variant<std::string, std::int64_t, double>;
 
+struct Message;
+
 struct MessageArg {
     std::string name;
     MessageValue value;
+    // An argument that is itself a failure of the catalogue (a type's name,
+    // "the folder", the failure an explanation wraps: failure_messages.hpp):
+    // that failure as data, so a client translates it from its id rather
+    // than from its English; `value` holds the English.
+    std::shared_ptr<const Message> failure {};
 
     MessageArg(std::string n, std::string v) : name(std::move(n)), value(std::move(v)) {}
     MessageArg(std::string n, const char* v) : name(std::move(n)), value(std::string(v)) {}
     MessageArg(std::string n, std::string_view v) : name(std::move(n)), value(std::string(v)) {}
     MessageArg(std::string n, double v) : name(std::move(n)), value(v) {}
+    // Defined in failure_messages.cpp, beside the catalogue that renders its English.
+    MessageArg(std::string n, const Message& nested_failure);
     template <typename Integer>
         requires std::is_integral_v<Integer>
     MessageArg(std::string n, Integer v) : name(std::move(n)), value(integer_value(v))
     {
     }
-    bool operator==(const MessageArg&) const = default;
+    // Name and value, and the nested failure by its contents.
+    bool operator==(const MessageArg& other) const;
 
 private:
     // An unsigned count past int64 (a caller's 2^64-1) as its digits, not wrapped to a negative number.

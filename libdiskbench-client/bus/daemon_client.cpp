@@ -143,8 +143,28 @@ const JobEntry* DaemonClient::job(const std::string& path) const
 
 void DaemonClient::refresh()
 {
+    // First: the daemon answers in order, so this is known before the
+    // devices are, and so before anything can be started on one.
+    load_features();
     load_objects();
     load_benchmarks();
+}
+
+void DaemonClient::load_features()
+{
+    root_->proxy()
+        .callMethodAsync("Get")
+        .onInterface("org.freedesktop.DBus.Properties")
+        .withArguments(std::string(bus::manager_interface), std::string("Features"))
+        .uponReplyInvoke([this](const sdbus::Error* error, const sdbus::Variant& value) {
+            using Features = std::vector<std::string>;
+            // An older daemon has no such property: an error, and no features.
+            failure_data_ = false;
+            if (!error && value.containsValueOfType<Features>()) {
+                const Features features = value.get<Features>();
+                failure_data_ = std::find(features.begin(), features.end(), bus::failure_data_feature) != features.end();
+            }
+        });
 }
 
 void DaemonClient::load_objects()
@@ -178,6 +198,7 @@ void DaemonClient::load_benchmarks()
             if (!error && value.containsValueOfType<std::string>())
                 version_ = value.get<std::string>();
         });
+
 }
 
 void DaemonClient::benchmarks_listed(const sdbus_types::BenchmarkList& kinds)

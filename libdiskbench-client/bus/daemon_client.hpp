@@ -94,6 +94,8 @@ private:
 
     class RootProxy;
 
+    void load_features();
+
     void load_objects();
     void load_benchmarks();
     void load_parameter_choices(); // after load_benchmarks(): the drop-down values
@@ -113,6 +115,8 @@ private:
     void request_target(JobEntry& job);
     // StartBenchmark / StartFilesystemBenchmark: interactive, replies with the job.
     template <typename... Args> void call_start(const char* method, StartReply reply, const Args&... args);
+    // A call's options a{sv}: `options`, and "failure_data" where the daemon has it.
+    [[nodiscard]] std::map<std::string, sdbus::Variant> call_options(const SavedValueMap& options) const;
     template <typename F> void notify(F&& call);
     template <typename F> void guarded(const char* what, F&& body);
     [[nodiscard]] bool from_daemon(const sdbus::Message& message) const;
@@ -132,6 +136,10 @@ private:
     std::map<std::string, std::unique_ptr<sdbus::IProxy>> job_proxies_; // for GetSampleRange and Cancel
     std::vector<BenchmarkInfo> benchmarks_;
     std::string version_;
+    // Manager.Features has "failure-data" (API 0.16): starts and cancels ask
+    // for their refusals' failures as data. False until the reply is in,
+    // and from older daemons, whose refusals are then read from the English.
+    bool failure_data_ = false;
     bool daemon_running_ = false;
 };
 

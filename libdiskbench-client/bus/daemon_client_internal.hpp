@@ -11,6 +11,7 @@
 
 #include "contract/bus_names.hpp"
 #include "diskbench-proxy.h"
+#include "sdbus_types/failure_data.hpp"
 #include "sdbus_types/manager_lists.hpp"
 
 #include <glib.h>
@@ -39,7 +40,29 @@ inline constexpr std::uint32_t sample_page = 262144;
 
 inline CallError call_error(const sdbus::Error& error)
 {
-    return { error.getName(), error.getMessage() };
+    return { error.getName(), error.getMessage(), std::nullopt };
+}
+
+// A refusal with, from a daemon of API 0.16 on, its failure as data: the
+// a{sv} after the error's message (sdbus_types/failure_data.hpp). An error
+// without it (an older daemon, the bus's own: NoReply, ServiceUnknown) or
+// with a body of another shape has the English alone.
+inline CallError call_error(sdbus::MethodReply& reply, const sdbus::Error& error)
+{
+    CallError refusal = call_error(error);
+    try {
+        std::string message;
+        reply >> message;
+        std::string type, contents;
+        reply.peekType(type, contents);
+        if (type == "a" && contents == "{sv}") {
+            sdbus_types::FailureData data;
+            reply >> data;
+            refusal.failure = sdbus_types::failure_report(data);
+        }
+    } catch (const sdbus::Error&) {
+    }
+    return refusal;
 }
 
 // The root object's Manager interface, generated from the same XML as the

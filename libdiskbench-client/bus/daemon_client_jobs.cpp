@@ -141,21 +141,35 @@ void post(std::function<void()> task)
 
 } // namespace
 
+std::map<std::string, sdbus::Variant> DaemonClient::call_options(const SavedValueMap& options) const
+{
+    std::map<std::string, sdbus::Variant> variants = variants_from_saved_map(options);
+    if (failure_data_)
+        variants[bus::failure_data_option] = sdbus::Variant(true);
+    return variants;
+}
+
 template <typename... Args> void DaemonClient::call_start(const char* method, StartReply reply, const Args&... args)
 {
     auto shared = std::make_shared<StartReply>(std::move(reply));
     try {
-        root_->proxy()
-            .callMethodAsync(method)
-            .onInterface(bus::manager_interface)
-            .withTimeout(interactive_timeout)
-            .withArguments(args...)
-            .uponReplyInvoke([shared](const sdbus::Error* error, const sdbus::ObjectPath& job) {
-                if (error)
-                    (*shared)(call_error(*error));
-                else
-                    (*shared)(std::string(job));
-            });
+        // The low-level call: its reply callback has the error's message
+        // itself, whose second argument is the failure as data (call_error).
+        sdbus::IProxy& proxy = root_->proxy();
+        auto call = proxy.createMethodCall(bus::manager_interface, method);
+        (call << ... << args);
+        proxy.callMethod(
+            call,
+            [shared](sdbus::MethodReply& answer, const sdbus::Error* error) {
+                if (error) {
+                    (*shared)(call_error(answer, *error));
+                    return;
+                }
+                sdbus::ObjectPath job;
+                answer >> job;
+                (*shared)(std::string(job));
+            },
+            interactive_timeout);
     } catch (const sdbus::Error& error) {
         post([shared, failure = call_error(error)] { (*shared)(failure); });
     }
@@ -164,7 +178,7 @@ template <typename... Args> void DaemonClient::call_start(const char* method, St
 void DaemonClient::start_benchmark(const std::string& device_path, const std::string& kind, const SavedValueMap& options,
                                    StartReply reply)
 {
-    call_start("StartBenchmark", std::move(reply), sdbus::ObjectPath(device_path), kind, variants_from_saved_map(options));
+    call_start("StartBenchmark", std::move(reply), sdbus::ObjectPath(device_path), kind, call_options(options));
 }
 
 void DaemonClient::start_filesystem_benchmark(int directory_fd, const std::string& kind, const SavedValueMap& options,
@@ -172,7 +186,7 @@ void DaemonClient::start_filesystem_benchmark(int directory_fd, const std::strin
 {
     // UnixFd(int) duplicates the descriptor; the message owns that copy.
     call_start("StartFilesystemBenchmark", std::move(reply), sdbus::UnixFd(directory_fd), kind,
-               variants_from_saved_map(options));
+               call_options(options));
 }
 
 void DaemonClient::cancel_job(const std::string& job_path, DoneReply reply)
@@ -180,20 +194,21 @@ void DaemonClient::cancel_job(const std::string& job_path, DoneReply reply)
     auto shared = std::make_shared<DoneReply>(std::move(reply));
     const auto proxy = job_proxies_.find(job_path);
     if (proxy == job_proxies_.end()) {
-        post([shared] { (*shared)(CallError { std::string(contract::error_name(contract::ErrorCode::Failed)), _("The job has already ended.") }); });
+        post([shared] { (*shared)(CallError { std::string(contract::error_name(contract::ErrorCode::Failed)), _("The job has already ended."), std::nullopt }); });
         return;
     }
     try {
-        proxy->second->callMethodAsync("Cancel")
-            .onInterface(bus::job_interface)
-            .withTimeout(interactive_timeout)
-            .withArguments(std::map<std::string, sdbus::Variant> {})
-            .uponReplyInvoke([shared](const sdbus::Error* error) {
+        auto call = proxy->second->createMethodCall(bus::job_interface, "Cancel");
+        call << call_options({});
+        proxy->second->callMethod(
+            call,
+            [shared](sdbus::MethodReply& answer, const sdbus::Error* error) {
                 if (error)
-                    (*shared)(call_error(*error));
+                    (*shared)(call_error(answer, *error));
                 else
                     (*shared)(std::nullopt);
-            });
+            },
+            interactive_timeout);
     } catch (const sdbus::Error& error) {
         post([shared, failure = call_error(error)] { (*shared)(failure); });
     }

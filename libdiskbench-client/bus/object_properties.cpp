@@ -2,6 +2,7 @@
 #include "bus/object_properties.hpp"
 
 #include "bus/variant_values.hpp"
+#include "sdbus_types/failure_data.hpp"
 
 namespace diskbench::client {
 
@@ -107,6 +108,9 @@ void apply_job_properties(JobEntry& job, const PropertyMap& p)
     // properties say the same without anything to parse.
     read(p, "ErrorName", job.error_name);
     read(p, "ErrorMessage", job.error_message);
+    // Failure (0.16) changes with ErrorMessage; an empty map is "no failure as data".
+    if (const auto failure = p.find("Failure"); failure != p.end() && failure->second.containsValueOfType<PropertyMap>())
+        job.failure = sdbus_types::failure_report(failure->second.get<PropertyMap>());
     read(p, "StartedAt", job.started_at_us);
     read(p, "FinishedAt", job.finished_at_us);
     const auto series = p.find("Series");

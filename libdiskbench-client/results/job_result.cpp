@@ -71,7 +71,7 @@ ErrorText error_text(const CallError& error, const std::string& folder)
         case ErrorCode::LimitsExceeded:
             return { _("Too many benchmarks are waiting for authorization. Answer the open password dialogs first.") };
         case ErrorCode::InvalidArgument:
-            return { std::string(_("The settings do not fit this device:")) + " " + localized_failure_text(error.message) };
+            return { std::string(_("The settings do not fit this device:")) + " " + localized_failure_text(error.message, error.failure) };
         case ErrorCode::Cancelled:
         case ErrorCode::Failed:
             break;
@@ -83,7 +83,7 @@ ErrorText error_text(const CallError& error, const std::string& folder)
         return { _("The benchmark service (diskbenchd) is not available. Is diskbench installed correctly?") };
     if (name == "org.freedesktop.DBus.Error.Timeout" || name == "org.freedesktop.DBus.Error.TimedOut")
         return { _("The benchmark service did not answer in time.") };
-    return { std::string(_("The benchmark failed:")) + " " + localized_failure_text(error.message) };
+    return { std::string(_("The benchmark failed:")) + " " + localized_failure_text(error.message, error.failure) };
 }
 
 std::optional<ErrorText> job_error_text(const JobEntry& job, const std::string& folder)
@@ -92,7 +92,7 @@ std::optional<ErrorText> job_error_text(const JobEntry& job, const std::string& 
         return std::nullopt;
     const std::string name = job.error_name.empty() ? std::string(contract::error_name(contract::ErrorCode::Failed))
                                                     : job.error_name;
-    return error_text(CallError { name, job.error_message }, folder);
+    return error_text(CallError { name, job.error_message, job.failure }, folder);
 }
 
 std::string device_title(const DeviceEntry& device)

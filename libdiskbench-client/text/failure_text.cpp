@@ -8,10 +8,13 @@
 
 namespace diskbench::client {
 
-std::string localized_failure_text(const std::string& english)
+std::string localized_failure_text(const std::string& english, const std::optional<contract::FailureReport>& failure)
 {
-    return contract::localized_failure(
-        english, [](const char* format) { return g_dgettext(GETTEXT_PACKAGE, format); }, locale_number_text);
+    const auto translate = [](const char* format) { return g_dgettext(GETTEXT_PACKAGE, format); };
+    if (failure)
+        return contract::localized_failure_report(*failure, english, translate, locale_number_text);
+    // A daemon older than 0.16 sends the English alone.
+    return contract::localized_failure(english, translate, locale_number_text);
 }
 
 } // namespace diskbench::client

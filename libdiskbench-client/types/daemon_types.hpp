@@ -2,10 +2,12 @@
 #pragma once
 
 #include "contract/job_states.hpp"
+#include "contract/failure_messages.hpp"
 #include "contract/messages.hpp"
 #include "types/result_types.hpp"
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -47,6 +49,9 @@ struct JobEntry {
     // Why it failed: Job.ErrorName (the full D-Bus error name) and
     // Job.ErrorMessage; both "" unless the state is "failed".
     std::string error_name, error_message;
+    // Job.Failure (daemon 0.16): error_message as data, which the clients
+    // translate; nothing from older daemons and for words outside the catalogue.
+    std::optional<contract::FailureReport> failure;
     std::string target; // Job.Target: the node, or the folder as the daemon sees it
     std::uint32_t owner = 0;
     double progress = 0;
@@ -109,7 +114,17 @@ struct BenchmarkInfo {
 // A failed call, with the daemon's error name so the UI can tell a
 // dismissed password prompt (quiet) from a real refusal.
 struct CallError {
+    CallError() = default;
+    CallError(std::string error_name, std::string error_message,
+              std::optional<contract::FailureReport> failure_data = std::nullopt)
+        : name(std::move(error_name)), message(std::move(error_message)), failure(std::move(failure_data))
+    {
+    }
+
     std::string name, message;
+    // The message as data (daemon 0.16: the a{sv} after it), which the
+    // clients translate; nothing from older daemons and the bus's own errors.
+    std::optional<contract::FailureReport> failure;
 };
 
 } // namespace diskbench::client

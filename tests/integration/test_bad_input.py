@@ -5,9 +5,11 @@ process answers before and after every refusal)."""
 
 import os
 
+from gi.repository import Gio, GLib
+
 import harness
-from harness import (DEVICE_IFACE, DEVICES_PATH, FINAL_STATES, JOB_IFACE, MANAGER_IFACE,
-                     MANAGER_PATH, SEEK_QUICK)
+from harness import (BUS_NAME, DEVICE_IFACE, DEVICES_PATH, ERROR_PREFIX, FINAL_STATES, JOB_IFACE,
+                     MANAGER_IFACE, MANAGER_PATH, SEEK_QUICK)
 
 
 
@@ -36,6 +38,67 @@ class BadInputTest(harness.IntegrationTestCase):
 
     def assertInvalid(self, options, key, kind='seek'):
         self.assertDBusError(self.start_error(options, kind), 'InvalidArgument', key)
+
+    def refused_body(self, path, iface, method, signature, *args):
+        """A refused call as a client of API 0.16 reads it: the error's name
+        and its whole body. busctl and gdbus show the message only, and
+        dbus-python's blocking calls keep only that; a GDBus message sent
+        by hand comes back as the error message itself."""
+        bus = Gio.DBusConnection.new_for_address_sync(
+            self.stack.address,
+            Gio.DBusConnectionFlags.AUTHENTICATION_CLIENT | Gio.DBusConnectionFlags.MESSAGE_BUS_CONNECTION, None, None)
+        try:
+            call = Gio.DBusMessage.new_method_call(BUS_NAME, path, iface, method)
+            call.set_body(GLib.Variant(f'({signature})', args))
+            reply, _ = bus.send_message_with_reply_sync(call, Gio.DBusSendMessageFlags.NONE, 60000, None)
+            self.assertEqual(reply.get_message_type(), Gio.DBusMessageType.ERROR, f'{method} was not refused')
+            return reply.get_error_name(), reply.get_body().unpack()
+        finally:
+            bus.close_sync(None)
+
+    def refused_start(self, kind, options, device=None, failure_data=True):
+        if failure_data:
+            options = {**options, 'failure_data': GLib.Variant('b', True)}
+        return self.refused_body(MANAGER_PATH, MANAGER_IFACE, 'StartBenchmark', 'osa{sv}',
+                                 device or self.loop.object_path, kind, options)
+
+    def test_refusals_carry_their_failure_as_data(self):
+        self.assertEqual(self.stack.get_property(MANAGER_PATH, MANAGER_IFACE, 'Features'), ['failure-data'])
+        # Not asked for: the message alone, as GDBus needs (the other tests
+        # here read every refusal's message with gdbus).
+        name, body = self.refused_start('seek', {'count': GLib.Variant('t', 0)}, failure_data=False)
+        self.assertEqual((name, len(body)), (ERROR_PREFIX + 'InvalidArgument', 1))
+        # Out of range: the message as before, then the same failure as data.
+        name, body = self.refused_start('seek', {'count': GLib.Variant('t', 0)})
+        self.assertEqual(name, ERROR_PREFIX + 'InvalidArgument')
+        self.assertEqual(len(body), 2, body)
+        message, failure = body
+        self.assertRegex(message, r'^count: 0 is out of range \[1, \d+\]$')
+        self.assertEqual(failure['id'], 'error-out-of-range')
+        self.assertEqual(failure['parameter'], 'count')
+        self.assertEqual(failure['arguments']['value'], 0)  # a count: 'x'
+        # A wrong type: the type names are failures too, nested as data.
+        name, (message, failure) = self.refused_start('seek', {'count': GLib.Variant('s', '200')})
+        self.assertEqual((failure['id'], failure['parameter']), ('error-wrong-type', 'count'))
+        self.assertEqual(failure['arguments']['got'], {'id': 'error-type-text', 'arguments': {}})
+        self.assertEqual(failure['arguments']['expected'], {'id': 'error-type-unsigned', 'arguments': {}})
+        self.assertEqual(message, 'count: expected an unsigned integer, got a string')
+        # The service's own refusals: a device it does not have, a kind it does not know.
+        name, (message, failure) = self.refused_start('seek', {}, device=f'{DEVICES_PATH}/nosuchdevice')
+        self.assertEqual(name, ERROR_PREFIX + 'NotFound')
+        self.assertEqual(failure, {'id': 'error-no-device', 'arguments': {'device': f'{DEVICES_PATH}/nosuchdevice'}})
+        name, (message, failure) = self.refused_start('no-such-kind', {})
+        self.assertEqual(failure, {'id': 'error-no-device-kind', 'arguments': {'kind': 'no-such-kind'}})
+        # Job.Cancel's refusal too: an option it does not take.
+        with self.stack.client('dbtest-in', (self.loop.object_path, 'seek', SEEK_QUICK)) as c:
+            self.assertEqual(c.wait_completed(60)['completed'], 'finished')
+            options = {'bogus': GLib.Variant('u', 1), 'failure_data': GLib.Variant('b', True)}
+            name, (message, failure) = self.refused_body(c.job, JOB_IFACE, 'Cancel', 'a{sv}', options)
+            self.assertEqual(name, ERROR_PREFIX + 'InvalidArgument')
+            self.assertEqual(failure, {'id': 'error-unknown-option', 'arguments': {}, 'parameter': 'bogus'})
+            self.assertEqual(message, 'bogus: unknown option or wrong type')
+            # A job that did not fail has no failure.
+            self.assertEqual(self.stack.get_property(c.job, JOB_IFACE, 'Failure'), {})
 
     def test_unknown_device_path(self):
         err = self.start_error(SEEK_QUICK, device=f'{DEVICES_PATH}/nosuchdevice')

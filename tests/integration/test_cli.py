@@ -411,9 +411,9 @@ class CliTest(harness.LoopDeviceTestCase):
         return {'LOCPATH': locpath, 'LC_ALL': 'cs_CZ.UTF-8', 'LANGUAGE': 'cs', 'DISKBENCH_LOCALEDIR': localedir}
 
     def test_refusal_details_in_czech(self):
-        # The daemon sends a refusal's details in English (a D-Bus error
-        # carries one string); diskbenchctl reads the failure back from it
-        # and prints it in the user's language (contract/failure_matching.hpp).
+        # The daemon sends a refusal's details in English and, since API
+        # 0.16, as data after it (the failure's id and arguments);
+        # diskbenchctl prints them in the user's language from the data.
         czech = self.czech_env()
         # The sweep's own check, its text the catalogue's "must be a power of two".
         res = self.ctl('run', 'qd-sweep', self.loop.node, 'max_queue_depth=3', env=czech)

@@ -94,14 +94,33 @@ class ClientDBusTest(harness.LoopDeviceTestCase):
             code, out = self.probe('start-folder', locked, 'file-rw', f'size={1024 * 1024}', check=False)
             self.assertEqual(code, 3)
             self.assertEqual(out['error'], 'org.diskbench.DiskBench1.Error.PermissionDenied')
+            self.assertEqual(out['failure_id'], 'error-folder-not-writable')
         finally:
             self.stack.umount(mount)
             self.stack.detach_loop(loop)
+
+    def test_a_failed_job_has_its_failure_as_data(self):
+        # Room for the scratch folder and its marker, no further file (3
+        # inodes): file-rw fails in its run (test_security.py has the same).
+        folder = '/dev/shm/diskbench-it-probe-full'
+        full = self.stack.mount_tmpfs(folder, '8m', 'dbtest-in', inodes=3)
+        try:
+            _, out = self.probe('start-folder', folder, 'file-rw', f'size={1024 * 1024}', check=False)
+            self.assertEqual(out['state'], 'failed')
+            self.assertIn(out['failure_id'], ('error-scratch-file-uncreatable', 'error-filesystem-full'))
+        finally:
+            self.stack.umount(full)
 
     def test_refusal_arrives_as_a_named_error(self):
         code, out = self.probe('start', self.loop.node, 'seek', user='dbtest-out', check=False)
         self.assertEqual(code, 3)
         self.assertEqual(out['error'], 'org.diskbench.DiskBench1.Error.NotAuthorized')
+        # With its failure as data, read from the error's second argument.
+        self.assertEqual((out['failure_id'], out['failure_parameter']), ('error-not-authorized', ''))
+        code, out = self.probe('start', self.loop.node, 'seek', 'count=0', check=False)
+        self.assertEqual(code, 3)
+        self.assertEqual(out['error'], 'org.diskbench.DiskBench1.Error.InvalidArgument')
+        self.assertEqual((out['failure_id'], out['failure_parameter']), ('error-out-of-range', 'count'))
 
     def test_forged_signals_from_another_user_are_ignored(self):
         # Anyone on the system bus may send a unicast signal to the app. One

@@ -350,6 +350,18 @@ class FolderPrivacyTest(harness.IntegrationTestCase):
                         public = self.stack.get_property(c.job, JOB_IFACE, name, user='dbtest-out')
                         self.assertNotIn('secret-name', public)
                         self.assertIn('the folder: cannot create a scratch file', public)
+                    # Job.Failure (0.16), the same failure as data, is as public:
+                    # the folder is the catalogue's "the folder", nowhere its name.
+                    failure = self.stack.get_property(c.job, JOB_IFACE, 'Failure', user='dbtest-out')
+                    self.assertNotIn('secret-name', json.dumps(failure))
+                    ids, targets = [], []
+                    at = failure
+                    while at:
+                        ids.append(at['id'])
+                        targets.append(at['arguments'].get('target'))
+                        at = at['arguments'].get('detail') if isinstance(at['arguments'].get('detail'), dict) else None
+                    self.assertIn('error-scratch-file-uncreatable', ids)
+                    self.assertEqual(targets, [{'id': 'error-the-folder', 'arguments': {}}] * len(targets))
                     err = self.stack.call_error(c.job, JOB_IFACE, 'GetErrorMessage', user='dbtest-out')
                     self.assertDBusError(err, 'NotAuthorized')
                     self.assertIn(folder, self.stack.call(c.job, JOB_IFACE, 'GetErrorMessage', user='root')[0])

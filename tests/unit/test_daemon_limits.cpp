@@ -14,6 +14,8 @@
 
 #include <catch2/catch.hpp>
 
+#include <chrono>
+
 #include <sdbus-c++/Error.h>
 
 #include <filesystem>
@@ -215,6 +217,12 @@ TEST_CASE("scratch folders still being removed are counted per user and refuse n
         while (!disposal.empty())
             std::this_thread::yield();
         CHECK(disposal.pending(1000) == 0);
+        // A removal counts as done once its task has returned; its thread
+        // leaves the process a moment later. Wait for that (a thread that
+        // never left fails at the bound, 10 s, which no exit takes).
+        const auto bound = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+        while (tasks_of_this_process() != threads_before && std::chrono::steady_clock::now() < bound)
+            std::this_thread::yield();
         CHECK(tasks_of_this_process() == threads_before);
     }
     CHECK(on_caller == 0);

@@ -103,19 +103,20 @@ TEST_CASE("a device that took another's node or object is not the one asked for"
     asked.serial = "S4EWNX0R123456";
     asked.wwn = "0x5002538e40a1b2c3";
     asked.queue.disk_sequence = 41;
-    CHECK(system::identity_change(asked, asked).empty());
+    CHECK_FALSE(system::identity_change(asked, asked));
 
     const auto changed = [&](auto&& modify) {
         system::DeviceFacts now = asked;
         modify(now);
-        return system::identity_change(asked, now);
+        const auto change = system::identity_change(asked, now);
+        return change ? change->id : std::string();
     };
-    CHECK_THAT(changed([](auto& d) { d.serial = "S4EWNX0R999999"; }), Catch::Contains("serial"));
-    CHECK_THAT(changed([](auto& d) { d.wwn = "0x5002538e40ffffff"; }), Catch::Contains("serial"));
-    CHECK_THAT(changed([](auto& d) { d.size = 1ULL << 39; }), Catch::Contains("size"));
-    CHECK_THAT(changed([](auto& d) { d.device_number = makedev(8, 32); }), Catch::Contains("device number"));
-    CHECK_THAT(changed([](auto& d) { d.queue.disk_sequence = 42; }), Catch::Contains("sequence"));
-    CHECK_THAT(changed([](auto& d) { d.udisks_block += "_2"; }), Catch::Contains("udisks"));
+    CHECK_THAT(changed([](auto& d) { d.serial = "S4EWNX0R999999"; }), Catch::Equals("error-reason-serial"));
+    CHECK_THAT(changed([](auto& d) { d.wwn = "0x5002538e40ffffff"; }), Catch::Equals("error-reason-serial"));
+    CHECK_THAT(changed([](auto& d) { d.size = 1ULL << 39; }), Catch::Equals("error-reason-size"));
+    CHECK_THAT(changed([](auto& d) { d.device_number = makedev(8, 32); }), Catch::Equals("error-reason-device-number"));
+    CHECK_THAT(changed([](auto& d) { d.queue.disk_sequence = 42; }), Catch::Equals("error-reason-new-medium"));
+    CHECK_THAT(changed([](auto& d) { d.udisks_block += "_2"; }), Catch::Equals("error-reason-udisks-object"));
     // What may change while the same disk stays: being mounted, its queue.
     CHECK(changed([](auto& d) {
               d.mounted = true;

@@ -71,7 +71,8 @@ IoError explained(const DirectoryContext& ctx, const IoError& error)
     const std::string& where = ctx.result.target_name;
     // The failure explained is the text's {detail}: a client translates it too.
     const auto explaining = [&](const char* id) {
-        return IoError(Failure { id, { { "target", where }, { "detail", error.what() } } }, error.error_number());
+        return IoError(Failure { id, { { "target", where }, failure_argument("detail", error) } },
+                       error.error_number());
     };
     switch (error.error_number()) {
     case ENOSPC:

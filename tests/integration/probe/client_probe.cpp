@@ -37,6 +37,8 @@ void print_job(const JobEntry& job)
     print_json_string(job.state);
     std::printf(", \"target\": ");
     print_json_string(job.target);
+    std::printf(", \"failure_id\": "); // Job.Failure's id (API 0.16), "" when none
+    print_json_string(job.failure ? job.failure->failure.id : std::string());
     std::printf(", \"series\": [");
     for (std::size_t i = 0; i < job.points.size(); ++i) {
         std::printf("%s[", i ? ", " : "");
@@ -89,6 +91,13 @@ public:
         if (const auto* error = std::get_if<CallError>(&reply)) {
             std::printf("{\"error\": ");
             print_json_string(error->name);
+            // The failure as data (API 0.16), as the library read it from the error's body.
+            if (error->failure) {
+                std::printf(", \"failure_id\": ");
+                print_json_string(error->failure->failure.id);
+                std::printf(", \"failure_parameter\": ");
+                print_json_string(error->failure->parameter);
+            }
             std::printf("}\n");
             exit_code = 3;
             g_main_loop_quit(loop_);
