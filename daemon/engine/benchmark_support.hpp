@@ -5,7 +5,7 @@
 // block-size checks against the target, and the summary layout.
 
 #include "contract/benchmark_kinds.hpp"
-#include "benchmark.hpp"
+#include "benchmark_kind.hpp"
 #include "latency_histogram.hpp"
 #include "prng.hpp"
 

@@ -152,6 +152,7 @@ std::string_view type_name(ParamType type) noexcept
 ParameterSet validate_parameters(std::span<const ParamSpec> schema, const ValueMap& given)
 {
     ParameterSet set;
+    set.schema_ = schema.data();
     for (const auto& [key, value] : given) {
         const ParamSpec* spec = find_spec(schema, key);
         if (!spec)

@@ -51,14 +51,25 @@ public:
     // seed this way without making defaults look given.
     [[nodiscard]] ParameterSet with_value(std::string_view key, Value value) const;
 
+    // Whether these were validated against `schema` (the same vector, not
+    // an equal one): the engine refuses a kind's run with another kind's.
+    [[nodiscard]] bool validated_for(std::span<const ParamSpec> schema) const noexcept
+    {
+        return schema_ != nullptr && schema_ == schema.data();
+    }
+
 private:
     friend ParameterSet validate_parameters(std::span<const ParamSpec>, const ValueMap&);
     [[nodiscard]] const Value& at(std::string_view key) const;
     ValueMap values_;
     std::vector<std::string> given_;
+    const ParamSpec* schema_ = nullptr;
 };
 
-// Checks the caller's values against the schema. Throws ParameterError naming
+// Checks the caller's values against the schema, once for a whole run: the
+// daemon does it when a start request arrives (read_start_request) and
+// diskbench-engine when it reads its command line; both hand the result to
+// check_benchmark() and run_benchmark(), which take nothing else. Throws ParameterError naming
 // the key for an unknown key, a wrong type, an out-of-range number or a word
 // not among the choices. Integers of either signedness are accepted for
 // Unsigned and Real parameters (busctl sends what the user typed).

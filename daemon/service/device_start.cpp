@@ -72,13 +72,13 @@ void Manager::StartBenchmark(sdbus::Result<sdbus::ObjectPath>&& result, sdbus::O
             || request->benchmark->target() == engine::TargetKind::Directory)
             throw make_error(ErrorCode::NotFound, { "error-no-device-kind", { { "kind", kind } } });
         const system::DeviceFacts& facts = request->device;
-        engine::check_benchmark(*request->benchmark, unopened_target(facts), request->options);
+        engine::check_benchmark(*request->benchmark, unopened_target(facts), request->parameters);
         // A read kind that writes when asked to (writes_when: the
         // overview's write rate, the queue-depth sweep's writes): then it
         // is a write in every respect below.
-        const bool writes = request->benchmark->target_for(request->parameters) == engine::TargetKind::DeviceWrite;
+        const bool writes = request->benchmark->target_for(request->parameters.values()) == engine::TargetKind::DeviceWrite;
         if (writes)
-            check_writable(facts, request->parameters, options_.system_places);
+            check_writable(facts, request->parameters.values(), options_.system_places);
         if (const std::string busy = claims_.conflicting_job(facts); !busy.empty())
             throw busy_error("error-device-in-use-by", { "device", facts.node }, busy);
 
@@ -86,7 +86,7 @@ void Manager::StartBenchmark(sdbus::Result<sdbus::ObjectPath>&& result, sdbus::O
         // Erasing has an action of its own, so the dialog (and an admin's
         // rules) can tell it from a write that keeps the data.
         const char* action = !writes                        ? read_device_action
-            : erases(request->parameters) ? destroy_device_action
+            : erases(request->parameters.values()) ? destroy_device_action
                                           : write_device_action;
         authorize(request, action, { { "device", device_label(facts) } }, &Manager::start_authorized);
     } catch (const std::exception& error) {
@@ -115,9 +115,9 @@ void Manager::start_authorized(const std::shared_ptr<StartRequest>& request)
         if (const std::string busy = claims_.conflicting_job(asked); !busy.empty())
             throw busy_error("error-device-in-use-by", { "device", asked.node }, busy);
         check_limits(request->uid); // other jobs may have started meanwhile
-        const bool writes = request->benchmark->target_for(request->parameters) == engine::TargetKind::DeviceWrite;
+        const bool writes = request->benchmark->target_for(request->parameters.values()) == engine::TargetKind::DeviceWrite;
         if (writes)
-            check_writable(device->facts(), request->parameters, options_.system_places); // mounted meanwhile?
+            check_writable(device->facts(), request->parameters.values(), options_.system_places); // mounted meanwhile?
 
         JobSetup setup;
         setup.device_path = request->device_path;

@@ -10,13 +10,13 @@ namespace diskbench::service {
 
 DirectoryPreparation::DirectoryPreparation(MainLoop& loop, engine::UniqueFd directory, std::string name,
                                            BusCredentials caller, const engine::BenchmarkInfo& benchmark,
-                                           engine::ValueMap options, Done done)
+                                           engine::ParameterSet parameters, Done done)
     : loop_(loop)
     , directory_(std::move(directory))
     , name_(std::move(name))
     , caller_(std::move(caller))
     , benchmark_(benchmark)
-    , options_(std::move(options))
+    , parameters_(std::move(parameters))
     , done_(std::move(done))
 {
 }
@@ -60,7 +60,7 @@ DirectoryPreparation::Outcome DirectoryPreparation::prepare()
         if (prepared.facts.pseudo)
             throw engine::TargetError(engine::Failure { "error-folder-kernel-interface",
                                                         { { "target", name_ }, { "filesystem", prepared.facts.type } } });
-        engine::check_directory_benchmark(benchmark_, prepared.facts, options_);
+        engine::check_directory_benchmark(benchmark_, prepared.facts, parameters_);
         prepared.scope
             = std::make_unique<engine::FilesystemScope>(std::move(directory_), name_, with_primary_group(caller_));
         outcome.directory = std::move(prepared);

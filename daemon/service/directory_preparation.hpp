@@ -49,7 +49,7 @@ public:
     using Done = std::function<void(Outcome)>;
 
     DirectoryPreparation(MainLoop& loop, engine::UniqueFd directory, std::string name, BusCredentials caller,
-                         const engine::BenchmarkInfo& benchmark, engine::ValueMap options, Done done);
+                         const engine::BenchmarkInfo& benchmark, engine::ParameterSet parameters, Done done);
     ~DirectoryPreparation();
     DirectoryPreparation(const DirectoryPreparation&) = delete;
     DirectoryPreparation& operator=(const DirectoryPreparation&) = delete;
@@ -66,7 +66,7 @@ private:
     std::string name_;
     BusCredentials caller_;
     const engine::BenchmarkInfo& benchmark_;
-    engine::ValueMap options_;
+    engine::ParameterSet parameters_; // validated once, in read_start_request
     Done done_;
     std::thread thread_;
 };

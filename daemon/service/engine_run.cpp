@@ -9,10 +9,10 @@ namespace {
 std::atomic<std::size_t> threads_outstanding { 0 };
 } // namespace
 
-EngineRun::EngineRun(const engine::BenchmarkInfo& benchmark, engine::ValueMap options, engine::Target target,
+EngineRun::EngineRun(const engine::BenchmarkInfo& benchmark, engine::ParameterSet parameters, engine::Target target,
                      std::unique_ptr<engine::FilesystemScope> scope, std::shared_ptr<engine::ResourceBudget> budget)
     : benchmark_(benchmark)
-    , options_(std::move(options))
+    , parameters_(std::move(parameters))
     , target_(std::move(target))
     , scope_(std::move(scope))
     , budget_(std::move(budget))
@@ -64,10 +64,10 @@ EngineOutcome EngineRun::run_engine()
     EngineOutcome outcome;
     try {
         if (scope_)
-            outcome.result = engine::run_directory_benchmark(benchmark_, *scope_, options_, &sink_, cancel_,
+            outcome.result = engine::run_directory_benchmark(benchmark_, *scope_, parameters_, &sink_, cancel_,
                                                              budget_.get());
         else
-            outcome.result = engine::run_benchmark(benchmark_, target_, options_, &sink_, cancel_, budget_.get());
+            outcome.result = engine::run_benchmark(benchmark_, target_, parameters_, &sink_, cancel_, budget_.get());
     } catch (const std::exception& error) {
         outcome.error_name = std::string(error_name(error_code_of(error)));
         outcome.error_message = error.what();

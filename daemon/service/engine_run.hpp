@@ -43,7 +43,7 @@ struct EngineOutcome {
 // returns. Nothing here touches D-Bus.
 class EngineRun : public std::enable_shared_from_this<EngineRun> {
 public:
-    EngineRun(const engine::BenchmarkInfo& benchmark, engine::ValueMap options, engine::Target target,
+    EngineRun(const engine::BenchmarkInfo& benchmark, engine::ParameterSet parameters, engine::Target target,
               std::unique_ptr<engine::FilesystemScope> scope, std::shared_ptr<engine::ResourceBudget> budget);
     ~EngineRun();
     EngineRun(const EngineRun&) = delete;
@@ -78,7 +78,7 @@ private:
     EngineOutcome run_engine();
 
     const engine::BenchmarkInfo& benchmark_;
-    const engine::ValueMap options_;
+    const engine::ParameterSet parameters_; // validated once, in read_start_request
     engine::Target target_;
     std::unique_ptr<engine::FilesystemScope> scope_;
     std::shared_ptr<engine::ResourceBudget> budget_;

@@ -66,7 +66,7 @@ void Manager::prepare_directory(const std::shared_ptr<StartRequest>& request)
         const std::uint64_t id = next_preparation_++;
         auto preparation = std::make_shared<DirectoryPreparation>(
             loop_, std::move(request->directory), request->directory_name, std::move(caller), *request->benchmark,
-            request->options, [this, id, request](DirectoryPreparation::Outcome outcome) {
+            request->parameters, [this, id, request](DirectoryPreparation::Outcome outcome) {
                 preparations_.erase(id); // its thread has finished: the join is quick
                 touch();
                 if (outcome.error) {

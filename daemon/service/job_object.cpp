@@ -34,7 +34,7 @@ JobObject::JobObject(sdbus::IConnection& connection, MainLoop& loop, std::string
     , setup_(std::move(setup))
     , cancel_permission_(std::move(cancel_permission))
     , events_(std::move(events))
-    , run_(std::make_shared<EngineRun>(*setup_.benchmark, setup_.options, std::move(setup_.target),
+    , run_(std::make_shared<EngineRun>(*setup_.benchmark, setup_.parameters, std::move(setup_.target),
                                        std::move(setup_.scope), std::move(setup_.budget)))
     , sink_(run_->sink())
     , private_samples_(run_->in_folder())

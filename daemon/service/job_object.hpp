@@ -36,8 +36,7 @@ struct JobSetup {
     std::string target_name;       // the device node or the folder, for people
     uid_t owner_uid = 0;
     std::string owner_bus_name;    // unique name of the caller
-    engine::ValueMap options;      // as the caller gave them
-    engine::ValueMap parameters;   // validated, defaults filled in
+    engine::ParameterSet parameters; // validated once (read_start_request), defaults filled in
     VariantMap device_info;
     engine::Target target;         // device benchmarks: the device, opened with O_DIRECT
     // Filesystem benchmarks: the caller's folder, with the caller's
@@ -137,7 +136,7 @@ private:
     std::string Target() override { return private_samples_ ? std::string() : setup_.target_name; }
     std::string GetTarget() override;
     uint32_t Owner() override { return setup_.owner_uid; }
-    std::map<std::string, sdbus::Variant> Parameters() override { return variants_from_values(setup_.parameters); }
+    std::map<std::string, sdbus::Variant> Parameters() override { return variants_from_values(setup_.parameters.values()); }
     std::map<std::string, sdbus::Variant> DeviceInfo() override { return setup_.device_info; }
     std::string State() override { return state_; }
     double Progress() override { return sink_.progress(); }

@@ -265,7 +265,6 @@ void Manager::launch_job(const std::shared_ptr<StartRequest>& request, JobSetup 
     setup.benchmark = request->benchmark;
     setup.owner_uid = request->uid;
     setup.owner_bus_name = request->sender;
-    setup.options = request->options;
     setup.parameters = request->parameters;
     setup.budget = limits_.budget(request->uid);
     // A folder job on one of our devices uses that device's sensor. Looked

@@ -37,8 +37,7 @@ bool Manager::read_start_request(StartRequest& request, const std::string& kind,
     check_limits(request.uid);
     request.allow_interaction = !take_flag(options, no_interaction_option);
     request.detach = take_flag(options, detach_option);
-    request.options = values_from_variants(options);
-    request.parameters = engine::validate_parameters(request.benchmark->params, request.options).values();
+    request.parameters = engine::validate_request(*request.benchmark, values_from_variants(options));
     return true;
 }
 

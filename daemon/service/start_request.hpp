@@ -21,8 +21,9 @@ struct Manager::StartRequest {
     std::string device_path;
     system::DeviceFacts device; // device benchmarks: the device as it was when asked for
     const engine::BenchmarkInfo* benchmark = nullptr;
-    engine::ValueMap options;
-    engine::ValueMap parameters;
+    // The caller's parameters, validated once, here (read_start_request);
+    // the checks and the run take these, not the a{sv} again.
+    engine::ParameterSet parameters;
     engine::UniqueFd directory; // filesystem benchmarks: the caller's folder
     std::string directory_name;
     bool allow_interaction = true;

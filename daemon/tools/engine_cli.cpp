@@ -58,7 +58,7 @@ bool parse_assignment(const std::string& text, engine::ValueMap& params)
 }
 
 engine::Result run_in_directory(const engine::BenchmarkInfo& info, const std::string& path,
-                                const engine::ValueMap& params, const engine::CancelToken& cancel)
+                                const engine::ParameterSet& params, const engine::CancelToken& cancel)
 {
     engine::UniqueFd directory(::open(path.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
     if (!directory.valid())
@@ -97,9 +97,9 @@ int main(int argc, char** argv)
         std::cerr << "diskbench-engine: unknown benchmark \"" << argv[1] << "\" (try --list)\n";
         return 2;
     }
-    engine::ValueMap params;
+    engine::ValueMap given;
     for (int i = 3; i < argc; ++i)
-        if (!parse_assignment(argv[i], params))
+        if (!parse_assignment(argv[i], given))
             return usage();
 
     engine::CancelToken cancel;
@@ -107,8 +107,10 @@ int main(int argc, char** argv)
     std::signal(SIGINT, on_interrupt);
     std::signal(SIGTERM, on_interrupt);
     try {
+        // The one check of the command line, as the daemon's of a start request.
+        const engine::ParameterSet params = engine::validate_request(*info, given);
         engine::Result result;
-        switch (info->target_for(params)) {
+        switch (info->target_for(params.values())) {
         case engine::TargetKind::Directory:
             result = run_in_directory(*info, argv[2], params, cancel);
             break;

@@ -53,12 +53,12 @@ inline engine::Result run_in(const std::filesystem::path& dir, const std::string
     const engine::BenchmarkInfo* info = engine::find_benchmark(kind);
     REQUIRE(info != nullptr);
     engine::UniqueFd fd = open_directory(dir);
-    engine::check_directory_benchmark(*info, engine::filesystem_facts(fd.get()), params);
+    engine::check_directory_benchmark(*info, engine::filesystem_facts(fd.get()), validate_request(*info, params));
     engine::FilesystemScope scope(std::move(fd), dir.string(), test_caller());
     if (prepare)
         prepare(scope);
     engine::CancelToken never;
-    return engine::run_directory_benchmark(*info, scope, params, sink, cancel ? *cancel : never);
+    return engine::run_directory_benchmark(*info, scope, validate_request(*info, params), sink, cancel ? *cancel : never);
 }
 
 } // namespace diskbench::testing

@@ -15,7 +15,7 @@ namespace diskbench::testing {
 inline std::string rejected_key(const std::string& kind, const engine::Target& target, const engine::ValueMap& params)
 {
     try {
-        engine::check_benchmark(*engine::find_benchmark(kind), target, params);
+        engine::check_benchmark(*engine::find_benchmark(kind), target, validate_request(*engine::find_benchmark(kind), params));
         return "(accepted)";
     } catch (const engine::ParameterError& error) {
         return error.key();
@@ -27,7 +27,7 @@ inline std::string rejected_key(const std::string& kind, const engine::Filesyste
                                 const engine::ValueMap& params)
 {
     try {
-        engine::check_directory_benchmark(*engine::find_benchmark(kind), facts, params);
+        engine::check_directory_benchmark(*engine::find_benchmark(kind), facts, validate_request(*engine::find_benchmark(kind), params));
         return "(accepted)";
     } catch (const engine::ParameterError& error) {
         return error.key();

@@ -39,7 +39,7 @@ Result run(const std::string& kind, const std::string& path, ValueMap params, Re
     params["backend"] = backend;
     const Target target = open_target_for_read(path);
     CancelToken cancel;
-    return run_benchmark(*info, target, params, &sink, cancel);
+    return run_benchmark(*info, target, validate_request(*info, params), &sink, cancel);
 }
 
 // What holds for every completed run: the sink saw exactly the Result's
@@ -497,7 +497,7 @@ TEST_CASE("surface: a slow bucket sends partial points before its final one, non
     // 5 ms would add the slow-spot series, which this test is not about.
     const ValueMap params = { { "buckets", std::uint64_t { 1 } }, { "block_size", std::uint64_t { 64 * 1024 } },
                               { "slow_ms", 60'000.0 } };
-    const Result result = run_benchmark(*info, target, params, &sink, cancel);
+    const Result result = run_benchmark(*info, target, validate_request(*info, params), &sink, cancel);
 
     REQUIRE(sink.names
             == std::vector<std::string> { "mean", "min", "max", "mean.partial", "min.partial", "max.partial" });

@@ -176,7 +176,7 @@ Outcome run_kind(const BenchmarkInfo& info, const ScratchDir& dir, ResourceBudge
             FilesystemScope scope(open_directory(home), home.string(), test_caller());
             ThreadAudit audit(budget, user_threads()); // the scope's thread is not the benchmark's
             try {
-                run_directory_benchmark(info, scope, params, &audit, cancel, &budget);
+                run_directory_benchmark(info, scope, validate_request(info, params), &audit, cancel, &budget);
             } catch (...) {
                 outcome.checks = audit.checks;
                 throw;
@@ -188,7 +188,7 @@ Outcome run_kind(const BenchmarkInfo& info, const ScratchDir& dir, ResourceBudge
                 ? open_target_for_write(file.string())
                 : open_target_for_read(file.string());
             ThreadAudit audit(budget, user_threads());
-            run_benchmark(info, target, params, &audit, cancel, &budget);
+            run_benchmark(info, target, validate_request(info, params), &audit, cancel, &budget);
             outcome = { "", audit.checks, audit.worst_excess, audit.most_reserved };
         }
     } catch (const LimitsError& error) {
@@ -259,7 +259,7 @@ TEST_CASE("mixed-load reserves one thread and three chunk buffers per sorting th
         FilesystemScope scope(open_directory(home), home.string(), test_caller());
         CancelToken cancel;
         try {
-            run_directory_benchmark(*info, scope, params, nullptr, cancel, &budget);
+            run_directory_benchmark(*info, scope, validate_request(*info, params), nullptr, cancel, &budget);
             return {};
         } catch (const LimitsError& error) {
             return error.what();

@@ -40,7 +40,7 @@ TEST_CASE("a benchmark cancelled from another thread stops within 100 ms with wh
     RecordingSink sink;
     CancelToken cancel;
     auto running = std::async(std::launch::async,
-                              [&] { return run_benchmark(*find_benchmark(kind), target, params, &sink, cancel); });
+                              [&] { return run_benchmark(*find_benchmark(kind), target, validate_request(*find_benchmark(kind), params), &sink, cancel); });
     std::this_thread::sleep_for(std::chrono::milliseconds(400));
     REQUIRE(running.wait_for(std::chrono::seconds(0)) == std::future_status::timeout); // still running
     const auto asked = std::chrono::steady_clock::now();

@@ -230,7 +230,7 @@ Result run_on(const std::string& path, const std::string& kind, const ValueMap& 
 {
     const Target target = open_target_for_read(path);
     CancelToken never;
-    return run_benchmark(*find_benchmark(kind), target, params, nullptr, never);
+    return run_benchmark(*find_benchmark(kind), target, validate_request(*find_benchmark(kind), params), nullptr, never);
 }
 
 // Reads the whole file through the page cache, so the next read of it is
@@ -383,10 +383,10 @@ TEST_CASE("a second reader on the same loop device is foreign I/O, named with it
     };
     CancelToken never;
     const Result result = run_benchmark(*find_benchmark("profile"), target,
-                                        { { "tests", Value(std::string("SEQ1M Q1T1, RND4K Q1T1")) },
+                                        validate_request(*find_benchmark("profile"), { { "tests", Value(std::string("SEQ1M Q1T1, RND4K Q1T1")) },
                                           { "duration_s", Value(1.0) },
                                           { "warmup_s", Value(0.0) },
-                                          { "region_size", Value(std::uint64_t { 32 * 1024 * 1024 }) } },
+                                          { "region_size", Value(std::uint64_t { 32 * 1024 * 1024 }) } }),
                                         &sink, never);
     stop = true;
     if (reader.joinable())

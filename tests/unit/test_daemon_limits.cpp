@@ -61,14 +61,14 @@ TEST_CASE("a run whose I/O threads do not fit the owner's budget fails with Limi
     engine::ResourceBudget budget(7, 1 << 30);
     auto other = budget.reserve(2, 0);
     try {
-        engine::run_benchmark(*profile, target, two_threads, nullptr, cancel, &budget);
+        engine::run_benchmark(*profile, target, validate_request(*profile, two_threads), nullptr, cancel, &budget);
         FAIL("the run started");
     } catch (const engine::LimitsError& error) {
         CHECK_THAT(error.what(), Catch::Contains("needs 6 I/O threads"));
     }
     // With the other run gone it fits, and gives everything back.
     other = {};
-    const engine::Result result = engine::run_benchmark(*profile, target, two_threads, nullptr, cancel, &budget);
+    const engine::Result result = engine::run_benchmark(*profile, target, validate_request(*profile, two_threads), nullptr, cancel, &budget);
     CHECK(result.backend == "io_uring");
     CHECK(budget.threads_in_use() == 0);
 }

@@ -68,7 +68,7 @@ Result run(const std::string& kind, const Target& target, ValueMap params, Recor
     const BenchmarkInfo* info = find_benchmark(kind);
     REQUIRE(info != nullptr);
     CancelToken cancel;
-    return run_benchmark(*info, target, params, sink, cancel);
+    return run_benchmark(*info, target, validate_request(*info, params), sink, cancel);
 }
 
 // Small, fast settings for each kind, writing only in [0, 8 MiB) (the
@@ -424,7 +424,7 @@ TEST_CASE("write runs stop when cancelled; a cancelled preserve run still gives 
         RecordingSink sink;
         CancelToken cancel;
         auto running = std::async(std::launch::async,
-                                  [&] { return run_benchmark(*find_benchmark(kind), target, params, &sink, cancel); });
+                                  [&] { return run_benchmark(*find_benchmark(kind), target, validate_request(*find_benchmark(kind), params), &sink, cancel); });
         std::this_thread::sleep_for(std::chrono::milliseconds(300));
         REQUIRE(running.wait_for(std::chrono::seconds(0)) == std::future_status::timeout);
         const auto asked = std::chrono::steady_clock::now();
@@ -504,7 +504,7 @@ TEST_CASE("a preserve run stops at the first write it did not issue, and undoes 
         WritingSink sink(loop.path(), offset, pattern);
         CancelToken cancel;
         try {
-            run_benchmark(*find_benchmark(kind), target, params, &sink, cancel);
+            run_benchmark(*find_benchmark(kind), target, validate_request(*find_benchmark(kind), params), &sink, cancel);
             FAIL("the run went on after another program wrote to the device");
         } catch (const DeviceBusyError& error) {
             CHECK_THAT(error.what(), Catch::Contains(loop.path())
@@ -551,7 +551,7 @@ TEST_CASE("a raw write refuses a device another program holds open, naming it", 
             const Target target = open_target_for_write(loop.path()); // O_EXCL and the lock do not see it
             ValueMap params = small_params("device-write", "psync");
             CancelToken cancel;
-            run_benchmark(*find_benchmark("device-write"), target, params, nullptr, cancel);
+            run_benchmark(*find_benchmark("device-write"), target, validate_request(*find_benchmark("device-write"), params), nullptr, cancel);
             ended();
             FAIL("a device another program holds was written");
         } catch (const DeviceBusyError& error) {

@@ -66,7 +66,7 @@ TEST_CASE("every benchmark completes on tiny targets, scaled down with a note", 
                 params.erase("max_threads"), params.erase("max_queue_depth");
             RecordingSink sink;
             CancelToken cancel;
-            const Result result = run_benchmark(info, target, params, &sink, cancel);
+            const Result result = run_benchmark(info, target, validate_request(info, params), &sink, cancel);
             CHECK_FALSE(result.cancelled);
             CHECK(sink.point_count.load() > 0);
             if (info.kind != "seek" && info.kind != "qd-sweep")
@@ -150,7 +150,7 @@ TEST_CASE("without io_uring the automatic backend falls back to psync and says s
             const Target target = open_target_for_read(path);
             CancelToken cancel;
             const Result result = run_benchmark(*find_benchmark("seek"), target,
-                                                { { "count", std::uint64_t { 20 } } }, nullptr, cancel);
+                                                validate_request(*find_benchmark("seek"), { { "count", std::uint64_t { 20 } } }), nullptr, cancel);
             if (result.backend != "psync" || !mentions(result.warnings, "io_uring is not available"))
                 code = 12;
             if (result.series.at(0).points.size() != 20)

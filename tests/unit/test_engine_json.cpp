@@ -17,7 +17,7 @@ TEST_CASE("an engine result written as a result file loads back whole", "[engine
     const engine::Target target = engine::open_target_for_read(path);
     engine::CancelToken cancel;
     const engine::Result result = engine::run_benchmark(*engine::find_benchmark("seek"), target,
-                                                        { { "count", std::uint64_t { 50 } } }, nullptr, cancel);
+                                                        validate_request(*engine::find_benchmark("seek"), { { "count", std::uint64_t { 50 } } }), nullptr, cancel);
     const contract::SavedResult saved = tools::saved_from_engine(result);
     CHECK(saved.state == "finished");
     CHECK(std::get<std::int64_t>(saved.summary.at("reads")) == 50);

@@ -42,7 +42,7 @@ Target small_device()
 contract::FailureReport refused(const std::string& kind, const ValueMap& params)
 {
     try {
-        check_benchmark(*find_benchmark(kind), small_device(), params);
+        check_benchmark(*find_benchmark(kind), small_device(), validate_request(*find_benchmark(kind), params));
     } catch (const ParameterError& error) {
         REQUIRE(error.failure());
         return { *error.failure(), error.key() };

@@ -98,7 +98,7 @@ TEST_CASE("the engine's real refusals read back as their failures, and in Czech"
 {
     const Target device = small_device();
     const auto check = [&](const std::string& kind, const ValueMap& params) {
-        return refusal([&] { check_benchmark(*find_benchmark(kind), device, params); });
+        return refusal([&] { check_benchmark(*find_benchmark(kind), device, validate_request(*find_benchmark(kind), params)); });
     };
 
     SECTION("a value out of range")
@@ -149,7 +149,7 @@ TEST_CASE("a 4 KiB text the engine echoes in its refusal: read back when plain, 
 {
     const Target device = small_device();
     const auto refused = [&](const std::string& backend) {
-        return refusal([&] { check_benchmark(*find_benchmark("sequential"), device, { { "backend", backend } }); });
+        return refusal([&] { check_benchmark(*find_benchmark("sequential"), device, validate_request(*find_benchmark("sequential"), { { "backend", backend } })); });
     };
     // The most the engine takes (max_text_bytes): still the user's language.
     const Error plain = refused(std::string(max_text_bytes, 'x'));

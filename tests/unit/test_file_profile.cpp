@@ -182,7 +182,7 @@ TEST_CASE("file-profile refuses a test file bigger than the free space before wr
     const BenchmarkInfo& info = *find_benchmark("file-profile");
     const UniqueFd fd = open_directory(home);
     try {
-        check_directory_benchmark(info, filesystem_facts(fd.get()), quick(128 * MiB));
+        check_directory_benchmark(info, filesystem_facts(fd.get()), validate_request(info, quick(128 * MiB)));
         FAIL("a 128 MiB file was accepted on a 64 MiB filesystem");
     } catch (const IoError& error) {
         CHECK(error.error_number() == ENOSPC);
@@ -214,7 +214,7 @@ TEST_CASE("file-profile refuses a test file bigger than the free space before wr
         ValueMap bad = quick(16 * MiB);
         bad[key] = value;
         try {
-            check_directory_benchmark(info, filesystem_facts(fd.get()), bad);
+            check_directory_benchmark(info, filesystem_facts(fd.get()), validate_request(info, bad));
             FAIL("accepted");
         } catch (const ParameterError& error) {
             CHECK(error.key() == key);

@@ -82,10 +82,10 @@ TreeRunOutcome run_tree(const fs::path& dir, const std::string& kind, const Valu
     const BenchmarkInfo* info = find_benchmark(kind);
     REQUIRE(info != nullptr);
     UniqueFd fd = open_directory(dir);
-    check_directory_benchmark(*info, filesystem_facts(fd.get()), params);
+    check_directory_benchmark(*info, filesystem_facts(fd.get()), validate_request(*info, params));
     FilesystemScope scope(std::move(fd), dir.string(), test_caller());
     CancelToken never;
-    TreeRunOutcome outcome { run_directory_benchmark(*info, scope, params, sink, cancel ? *cancel : never), {} };
+    TreeRunOutcome outcome { run_directory_benchmark(*info, scope, validate_request(*info, params), sink, cancel ? *cancel : never), {} };
     for (const auto& entry : fs::directory_iterator(dir / scope.scratch_name()))
         outcome.scratch_after.push_back(entry.path().filename().string());
     return outcome;
@@ -469,7 +469,7 @@ TEST_CASE("tree benchmarks scale down to the free inodes and space with a note",
         const UniqueFd fd = open_directory(home);
         try {
             check_directory_benchmark(*find_benchmark("structure"), filesystem_facts(fd.get()),
-                                      { { "directories", std::uint64_t { 1000 } } });
+                                      validate_request(*find_benchmark("structure"), { { "directories", std::uint64_t { 1000 } } }));
             FAIL("accepted");
         } catch (const ParameterError& error) {
             CHECK(error.key() == "directories");

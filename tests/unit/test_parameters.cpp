@@ -99,3 +99,27 @@ TEST_CASE("every benchmark documents every parameter with a default of its type"
         }
     }
 }
+
+TEST_CASE("a run takes the parameters validated for its own kind, once", "[parameters]")
+{
+    // What the daemon and diskbench-engine do with a request: validate it
+    // once and hand the result on. A ParameterSet of another kind (equal
+    // keys or not) is a caller's bug, refused before anything is checked
+    // against the device.
+    Target device;
+    device.name = "/dev/loop7";
+    device.size = 64ULL << 20;
+    device.is_block_device = true;
+    const BenchmarkInfo& seek = *find_benchmark("seek");
+    const BenchmarkInfo& random = *find_benchmark("random");
+    const ParameterSet for_seek = validate_request(seek, { { "count", std::uint64_t { 10 } } });
+    CHECK(for_seek.validated_for(seek.params));
+    CHECK_FALSE(for_seek.validated_for(random.params));
+    CHECK_NOTHROW(check_benchmark(seek, device, for_seek));
+    CHECK_THROWS_WITH(check_benchmark(random, device, for_seek),
+                      "internal: the parameters of random were not validated for it");
+    // One that was never validated at all (default-made) is refused the same way.
+    CHECK_THROWS_AS(check_benchmark(seek, device, ParameterSet {}), Error);
+    // The request's own errors come from validate_request, the one check.
+    CHECK_THROWS_AS(validate_request(seek, { { "count", std::string("ten") } }), ParameterError);
+}

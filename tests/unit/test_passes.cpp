@@ -60,7 +60,7 @@ Result run_profile(const std::string& device, ValueMap params, SampleSink& sink)
     REQUIRE(info != nullptr);
     const Target target = open_target_for_read(device);
     CancelToken cancel;
-    return run_benchmark(*info, target, params, &sink, cancel);
+    return run_benchmark(*info, target, validate_request(*info, params), &sink, cancel);
 }
 
 } // namespace

@@ -127,7 +127,7 @@ std::size_t check_cost(const BenchmarkInfo& info, const ValueMap& given)
     counted_bytes = 0;
     counting = true;
     try {
-        check_benchmark(info, target, given);
+        check_benchmark(info, target, validate_request(info, given));
     } catch (const ParameterError&) {
     } catch (const TargetError&) {
     }

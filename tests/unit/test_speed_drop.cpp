@@ -168,9 +168,9 @@ TEST_CASE("a sustained write on the hot fake drive is throttling, on the cool on
         const Target target = open_target_for_write(loop.path());
         CancelToken cancel;
         result = run_benchmark(*find_benchmark("sustained-write"), target,
-                               { { "mode", std::string("destroy") }, { "confirm", std::string("test") },
+                               validate_request(*find_benchmark("sustained-write"), { { "mode", std::string("destroy") }, { "confirm", std::string("test") },
                                  { "size", 32 * MiB }, { "block_size", MiB }, { "queue_depth", std::uint64_t { 2 } },
-                                 { "duration_s", 4.0 }, { "window_s", 0.2 } },
+                                 { "duration_s", 4.0 }, { "window_s", 0.2 } }),
                                &sink, cancel);
     }
     done = true;

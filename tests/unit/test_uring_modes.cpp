@@ -199,14 +199,14 @@ TEST_CASE("a result says which io_uring features ran, and psync says none", "[ur
     CancelToken cancel;
     const ValueMap params { { "count", std::uint64_t { 20 } } };
     {
-        const Result result = run_benchmark(*find_benchmark("seek"), target, params, nullptr, cancel);
+        const Result result = run_benchmark(*find_benchmark("seek"), target, validate_request(*find_benchmark("seek"), params), nullptr, cancel);
         CHECK(result.backend == "io_uring");
         REQUIRE(result.summary.contains("io_uring_features"));
         CHECK(has(std::get<std::string>(result.summary.at("io_uring_features")), "fixed_buffers"));
     }
     {
         FeaturesOff guard("fixed_buffers,registered_ring");
-        const Result result = run_benchmark(*find_benchmark("seek"), target, params, nullptr, cancel);
+        const Result result = run_benchmark(*find_benchmark("seek"), target, validate_request(*find_benchmark("seek"), params), nullptr, cancel);
         CHECK(result.backend == "io_uring"); // the D-Bus Backend values stay as they were
         const auto features = std::get<std::string>(result.summary.at("io_uring_features"));
         CHECK_FALSE(has(features, "fixed_buffers"));
@@ -215,7 +215,7 @@ TEST_CASE("a result says which io_uring features ran, and psync says none", "[ur
     }
     ValueMap psync = params;
     psync["backend"] = std::string("psync");
-    const Result result = run_benchmark(*find_benchmark("seek"), target, psync, nullptr, cancel);
+    const Result result = run_benchmark(*find_benchmark("seek"), target, validate_request(*find_benchmark("seek"), psync), nullptr, cancel);
     CHECK(result.backend == "psync");
     CHECK_FALSE(result.summary.contains("io_uring_features"));
 }

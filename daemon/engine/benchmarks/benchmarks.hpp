@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-#include "../benchmark.hpp"
+#include "../benchmark_kind.hpp"
 
 // One function per benchmark kind, each in its own file; the registry in
 // benchmark.cpp lists them. The device benchmarks only read from the

@@ -17,7 +17,7 @@
 #include "benchmarks.hpp"
 #include "file_support.hpp"
 #include "profile_options.hpp"
-#include "test_file.hpp"
+#include "measured_file.hpp"
 #include "timed_run.hpp"
 
 #include <fcntl.h>

@@ -9,7 +9,7 @@
 // name (or is unlinked at once), so it is gone when the job ends.
 #include "benchmarks.hpp"
 #include "qd_sweep_support.hpp"
-#include "test_file.hpp"
+#include "measured_file.hpp"
 #include "timed_run.hpp"
 
 #include "../clock.hpp"

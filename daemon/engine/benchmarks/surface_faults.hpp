@@ -12,7 +12,7 @@
 // kept (with a count of the rest), and the scan stops by itself when too
 // much fails.
 
-#include "../benchmark.hpp"
+#include "../benchmark_kind.hpp"
 #include "../io_request.hpp"
 
 #include <atomic>

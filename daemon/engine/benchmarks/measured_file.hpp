@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-// The test file of the folder benchmarks that measure on one filled file
-// (file-profile, file-qd-sweep), as CrystalDiskMark and fio lay theirs out:
+// The one filled file that folder benchmarks measure on (file-profile,
+// file-qd-sweep; the "test file" of CrystalDiskMark's and fio's words), as
+// CrystalDiskMark and fio lay theirs out:
 // `file_size` bytes, scaled to the free space when not given, written
 // front to back before any test (not timed).
 

@@ -1,8 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "benchmark.hpp"
+#include "benchmark_runner.hpp"
 
 #include "benchmark_support.hpp"
-#include "benchmarks/benchmarks.hpp"
 #include "errors.hpp"
 #include "fs_scope.hpp"
 #include "passes.hpp"
@@ -21,58 +20,20 @@ namespace diskbench::engine {
 
 namespace {
 
-// The kinds a repeat makes sense for take `passes` (passes.hpp). Not
-// sustained-write: its second pass would start with the drive's SLC cache
-// already full and measure what the first left behind, not a repeat; nor
-// mixed-load, whose figures are about one long contended run; nor
-// verify-capacity, a check whose answer a second pass cannot change.
-BenchmarkInfo repeatable(BenchmarkInfo info)
-{
-    info.params.push_back(passes_param());
-    return info;
-}
-
-} // namespace
-
-std::span<const BenchmarkInfo> all_benchmarks()
-{
-    static const std::vector<BenchmarkInfo> list {
-        repeatable(benchmarks::overview()),
-        repeatable(benchmarks::seek()),        repeatable(benchmarks::random_sweep()),
-        repeatable(benchmarks::sequential()),  repeatable(benchmarks::surface()),
-        repeatable(benchmarks::block_sweep()), repeatable(benchmarks::profile()),
-        repeatable(benchmarks::queue_depth_sweep()), repeatable(benchmarks::file_rw()),
-        repeatable(benchmarks::write_sweep()), repeatable(benchmarks::device_write()),
-        repeatable(benchmarks::device_write_sweep()), benchmarks::sustained_write(),
-        benchmarks::verify_capacity(),
-        benchmarks::mixed_load(),              repeatable(benchmarks::file_profile()),
-        repeatable(benchmarks::file_qd_sweep()),
-        repeatable(benchmarks::structure()), repeatable(benchmarks::small_files()),
-    };
-    return list;
-}
-
-const BenchmarkInfo* find_benchmark(std::string_view kind)
-{
-    for (const auto& info : all_benchmarks())
-        if (info.kind == kind)
-            return &info;
-    return nullptr;
-}
-
-namespace {
-
 bool on_device(TargetKind kind) noexcept
 {
     return kind == TargetKind::Device || kind == TargetKind::DeviceWrite;
 }
 
-void require_target(const BenchmarkInfo& info, TargetKind kind)
+void require_target(const BenchmarkInfo& info, TargetKind kind, const ParameterSet& params)
 {
     if (on_device(info.target()) != on_device(kind))
         throw Error(fmt::format("{} runs {}", info.kind,
                                 info.target() == TargetKind::Directory ? "in a directory, not on a device"
                                                                        : "on a device, not in a directory"));
+    // A bug of the caller's, not the user's: validate_request() for this kind.
+    if (!params.validated_for(info.params))
+        throw Error(fmt::format("internal: the parameters of {} were not validated for it", info.kind));
 }
 
 Result started_result(const BenchmarkInfo& info, const ParameterSet& params)
@@ -131,10 +92,14 @@ void warn_about_fallback(Recorder& recorder, const IoRunner& io)
 
 } // namespace
 
-void check_benchmark(const BenchmarkInfo& info, const Target& target, const ValueMap& given)
+ParameterSet validate_request(const BenchmarkInfo& info, const ValueMap& given)
 {
-    require_target(info, TargetKind::Device);
-    const ParameterSet params = validate_parameters(info.params, given);
+    return validate_parameters(info.params, given);
+}
+
+void check_benchmark(const BenchmarkInfo& info, const Target& target, const ParameterSet& params)
+{
+    require_target(info, TargetKind::Device, params);
     Result scratch;
     Recorder recorder(scratch, nullptr);
     CancelToken cancel;
@@ -143,11 +108,10 @@ void check_benchmark(const BenchmarkInfo& info, const Target& target, const Valu
     info.run(ctx);
 }
 
-Result run_benchmark(const BenchmarkInfo& info, const Target& target, const ValueMap& given, SampleSink* sink,
+Result run_benchmark(const BenchmarkInfo& info, const Target& target, const ParameterSet& params, SampleSink* sink,
                      const CancelToken& cancel, ResourceBudget* budget)
 {
-    require_target(info, TargetKind::Device);
-    const ParameterSet params = validate_parameters(info.params, given);
+    require_target(info, TargetKind::Device, params);
     // Decided on the validated values, as the daemon decides it.
     if (info.target_for(params.values()) == TargetKind::DeviceWrite) {
         // A read-only fd would fail at the first write, after the preserve
@@ -189,10 +153,9 @@ Result run_benchmark(const BenchmarkInfo& info, const Target& target, const Valu
     return result;
 }
 
-void check_directory_benchmark(const BenchmarkInfo& info, const FilesystemFacts& facts, const ValueMap& given)
+void check_directory_benchmark(const BenchmarkInfo& info, const FilesystemFacts& facts, const ParameterSet& params)
 {
-    require_target(info, TargetKind::Directory);
-    const ParameterSet params = validate_parameters(info.params, given);
+    require_target(info, TargetKind::Directory, params);
     Result scratch;
     Recorder recorder(scratch, nullptr);
     CancelToken cancel;
@@ -201,11 +164,10 @@ void check_directory_benchmark(const BenchmarkInfo& info, const FilesystemFacts&
     info.run_in_directory(ctx);
 }
 
-Result run_directory_benchmark(const BenchmarkInfo& info, FilesystemScope& scope, const ValueMap& given,
+Result run_directory_benchmark(const BenchmarkInfo& info, FilesystemScope& scope, const ParameterSet& params,
                                SampleSink* sink, const CancelToken& cancel, ResourceBudget* budget)
 {
-    require_target(info, TargetKind::Directory);
-    const ParameterSet params = validate_parameters(info.params, given);
+    require_target(info, TargetKind::Directory, params);
     Result result = started_result(info, params);
     result.target_name = scope.name();
     Recorder recorder(result, sink);

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "test_file.hpp"
+#include "measured_file.hpp"
 
 #include <fcntl.h>
 
