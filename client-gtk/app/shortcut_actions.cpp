@@ -80,8 +80,9 @@ void ShortcutActions::show_shortcuts_window()
     Window* window = window_();
     if (!window)
         return;
-    const std::string ui = shortcuts_window_ui();
-    const Ref<GtkBuilder> builder = Ref<GtkBuilder>::adopt(gtk_builder_new_from_string(ui.c_str(), -1));
+    // Declared in client-gtk/ui/shortcuts-window.ui (the GResource).
+    const Ref<GtkBuilder> builder
+        = Ref<GtkBuilder>::adopt(gtk_builder_new_from_resource("/org/diskbench/DiskBench/ui/shortcuts-window.ui"));
     GtkWidget* shortcuts = GTK_WIDGET(gtk_builder_get_object(builder.get(), "shortcuts"));
     gtk_window_set_transient_for(GTK_WINDOW(shortcuts), window->window());
     // The window owns itself once presented; closing it destroys it.

@@ -4,7 +4,6 @@
 #include <glib.h>
 #include <glib/gi18n-lib.h>
 
-#include <memory>
 
 namespace diskbench::client {
 
@@ -22,12 +21,6 @@ std::vector<ShortcutBinding> numbered_pages()
     for (std::size_t i = 0; i < std::size(actions); ++i)
         bindings.push_back({ actions[i], { accels[i] } });
     return bindings;
-}
-
-std::string escaped(const char* text)
-{
-    const std::unique_ptr<gchar, decltype(&g_free)> markup(g_markup_escape_text(text, -1), g_free);
-    return markup.get();
 }
 
 } // namespace
@@ -65,39 +58,6 @@ std::string shown_accelerators(const Shortcut& shortcut)
         for (const std::string_view accel : binding.accels)
             text += (text.empty() ? "" : " ") + std::string(accel);
     return text;
-}
-
-std::string shortcuts_window_ui()
-{
-    // GTK 4.8 has no API to fill a GtkShortcutsWindow in code (that came in
-    // 4.14), only GtkBuilder: the XML is made from the table.
-    // The title names the window for window lists (and the GUI test).
-    std::string ui = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<interface>\n"
-                     "  <object class=\"GtkShortcutsWindow\" id=\"shortcuts\">\n"
-                     "    <property name=\"modal\">1</property>\n"
-                     "    <property name=\"title\">"
-        + escaped(_("Keyboard Shortcuts")) + "</property>\n"
-                     "    <child>\n      <object class=\"GtkShortcutsSection\">\n"
-                     "        <property name=\"section-name\">shortcuts</property>\n"
-                     "        <property name=\"max-height\">12</property>\n";
-    std::string_view open_section;
-    for (const Shortcut& shortcut : shortcut_table()) {
-        if (open_section != shortcut.section) {
-            if (!open_section.empty())
-                ui += "        </object></child>\n";
-            ui += "        <child><object class=\"GtkShortcutsGroup\">\n"
-                  "          <property name=\"title\">" + escaped(_(shortcut.section)) + "</property>\n";
-            open_section = shortcut.section;
-        }
-        ui += "          <child><object class=\"GtkShortcutsShortcut\">\n"
-              "            <property name=\"title\">" + escaped(_(shortcut.title)) + "</property>\n"
-              "            <property name=\"accelerator\">" + escaped(shown_accelerators(shortcut).c_str())
-            + "</property>\n          </object></child>\n";
-    }
-    if (!open_section.empty())
-        ui += "        </object></child>\n";
-    ui += "      </object>\n    </child>\n  </object>\n</interface>\n";
-    return ui;
 }
 
 } // namespace diskbench::client

@@ -27,15 +27,14 @@ struct Shortcut {
 };
 
 // Every keyboard shortcut of the app, in the shortcuts window's order: the
-// one place the accelerators are set from and the window is built from.
+// one place the accelerators are set from. The window itself is declared in
+// client-gtk/ui/shortcuts-window.ui with the same rows (a unit test holds
+// the two together).
 const std::vector<Shortcut>& shortcut_table();
 
 // The accelerators as GtkShortcutsShortcut's "accelerator" writes them:
 // `shown`, else every binding's accelerators separated by spaces.
 std::string shown_accelerators(const Shortcut& shortcut);
 
-// The GtkBuilder XML of a GtkShortcutsWindow with the id "shortcuts" that
-// lists the table, the titles translated, the text escaped.
-std::string shortcuts_window_ui();
 
 } // namespace diskbench::client
