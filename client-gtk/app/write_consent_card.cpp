@@ -11,56 +11,22 @@ namespace diskbench::client {
 WriteConsentCard::WriteConsentCard(std::function<void()> changed)
     : changed_(std::move(changed))
 {
-    card_ = Ref<GtkWidget>::take_floating(gtk_box_new(GTK_ORIENTATION_VERTICAL, 8));
-    GtkWidget* card = card_.get();
-    gtk_widget_add_css_class(card, "card");
-    GtkWidget* top = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 10);
-    GtkWidget* icon = gtk_image_new_from_icon_name("dialog-warning-symbolic");
-    gtk_widget_add_css_class(icon, "warning");
-    gtk_widget_set_valign(icon, GTK_ALIGN_START);
-    label_ = gtk_label_new(nullptr);
-    gtk_label_set_wrap(GTK_LABEL(label_), TRUE);
-    gtk_label_set_xalign(GTK_LABEL(label_), 0);
-    gtk_widget_set_hexpand(label_, TRUE);
-    gtk_box_append(GTK_BOX(top), icon);
-    gtk_box_append(GTK_BOX(top), label_);
-    gtk_box_append(GTK_BOX(card), top);
-
-    // The choices on one line when there is room, else wrapped (a phone).
-    GtkWidget* modes = gtk_flow_box_new();
-    gtk_flow_box_set_selection_mode(GTK_FLOW_BOX(modes), GTK_SELECTION_NONE);
-    gtk_flow_box_set_max_children_per_line(GTK_FLOW_BOX(modes), 3);
-    gtk_flow_box_set_column_spacing(GTK_FLOW_BOX(modes), 12);
-    gtk_flow_box_set_row_spacing(GTK_FLOW_BOX(modes), 6);
-    keep_button_ = gtk_check_button_new_with_mnemonic(_("_Keep data (read and write back)"));
-    erase_button_ = gtk_check_button_new_with_mnemonic(_("_Erase data"));
-    gtk_check_button_set_group(GTK_CHECK_BUTTON(erase_button_), GTK_CHECK_BUTTON(keep_button_));
-    gtk_check_button_set_active(GTK_CHECK_BUTTON(keep_button_), TRUE);
+    // Declared in client-gtk/ui/write-consent-card.ui (the GResource); the
+    // builder's reference goes with it, the card keeps its own.
+    const Ref<GtkBuilder> builder
+        = Ref<GtkBuilder>::adopt(gtk_builder_new_from_resource("/org/diskbench/DiskBench/ui/write-consent-card.ui"));
+    const auto part = [&builder](const char* id) { return GTK_WIDGET(gtk_builder_get_object(builder.get(), id)); };
+    card_ = Ref<GtkWidget>::add(part("card"));
+    label_ = part("label");
+    keep_button_ = part("keep_button");
+    erase_button_ = part("erase_button");
+    confirm_entry_ = part("confirm_entry");
+    blocker_label_ = part("blocker_label");
     // Both: GTK deactivates the old member of a group (its "toggled") before
     // it activates the new one, so keep's signal alone comes too early.
     g_signal_connect(keep_button_, "toggled", G_CALLBACK(&WriteConsentCard::on_mode_toggled), this);
     g_signal_connect(erase_button_, "toggled", G_CALLBACK(&WriteConsentCard::on_mode_toggled), this);
-    confirm_entry_ = gtk_entry_new();
-    gtk_widget_set_hexpand(confirm_entry_, TRUE);
     g_signal_connect(confirm_entry_, "changed", G_CALLBACK(&WriteConsentCard::on_confirm_changed), this);
-    for (GtkWidget* child : { keep_button_, erase_button_, confirm_entry_ }) {
-        gtk_flow_box_append(GTK_FLOW_BOX(modes), child);
-        // The flow box's cells are layout only: Tab goes to the controls.
-        gtk_widget_set_focusable(gtk_widget_get_parent(child), FALSE);
-    }
-    gtk_box_append(GTK_BOX(card), modes);
-
-    blocker_label_ = gtk_label_new(nullptr);
-    gtk_label_set_wrap(GTK_LABEL(blocker_label_), TRUE);
-    gtk_label_set_xalign(GTK_LABEL(blocker_label_), 0);
-    gtk_widget_add_css_class(blocker_label_, "error");
-    gtk_box_append(GTK_BOX(card), blocker_label_);
-    for (GtkWidget* child = gtk_widget_get_first_child(card); child; child = gtk_widget_get_next_sibling(child)) {
-        gtk_widget_set_margin_start(child, 12);
-        gtk_widget_set_margin_end(child, 12);
-    }
-    gtk_widget_set_margin_top(gtk_widget_get_first_child(card), 10);
-    gtk_widget_set_margin_bottom(blocker_label_, 10);
 }
 
 WriteConsentCard::~WriteConsentCard()
