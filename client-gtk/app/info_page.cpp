@@ -6,6 +6,8 @@
 #include "text/printf_text.hpp"
 
 #include <adwaita.h>
+#include "ui_file.hpp"
+
 #include <glib/gi18n-lib.h>
 #include <sys/utsname.h>
 
@@ -21,33 +23,15 @@ std::string yes_no(bool value)
 } // namespace
 
 InfoPage::InfoPage()
-    : page_(Ref<GtkWidget>::take_floating(adw_preferences_page_new()))
 {
-    // A drive that SMART calls failing, or whose bad sectors grew, gets a
-    // warning card before anything else on the page.
-    health_group_ = adw_preferences_group_new();
-    health_label_ = gtk_label_new(nullptr);
-    gtk_label_set_wrap(GTK_LABEL(health_label_), TRUE);
-    gtk_label_set_xalign(GTK_LABEL(health_label_), 0);
-    gtk_widget_add_css_class(health_label_, "heading");
-    gtk_widget_add_css_class(health_label_, "error");
-    GtkWidget* card = gtk_box_new(GTK_ORIENTATION_VERTICAL, 0);
-    gtk_widget_add_css_class(card, "card");
-    gtk_widget_set_margin_start(health_label_, 12);
-    gtk_widget_set_margin_end(health_label_, 12);
-    gtk_widget_set_margin_top(health_label_, 12);
-    gtk_widget_set_margin_bottom(health_label_, 12);
-    gtk_box_append(GTK_BOX(card), health_label_);
-    adw_preferences_group_add(ADW_PREFERENCES_GROUP(health_group_), card);
-    adw_preferences_page_add(ADW_PREFERENCES_PAGE(page_.get()), ADW_PREFERENCES_GROUP(health_group_));
-    device_group_ = adw_preferences_group_new();
-    adw_preferences_group_set_title(ADW_PREFERENCES_GROUP(device_group_), _("Device"));
-    system_group_ = adw_preferences_group_new();
-    adw_preferences_group_set_title(ADW_PREFERENCES_GROUP(system_group_), _("System"));
-    adw_preferences_group_set_description(ADW_PREFERENCES_GROUP(system_group_),
-                                          _("Stored with every result, so results can be compared later."));
-    adw_preferences_page_add(ADW_PREFERENCES_PAGE(page_.get()), ADW_PREFERENCES_GROUP(device_group_));
-    adw_preferences_page_add(ADW_PREFERENCES_PAGE(page_.get()), ADW_PREFERENCES_GROUP(system_group_));
+    // Declared in client-gtk/ui/info-page.ui (the GResource); the rows are
+    // the shown device's facts, added by set().
+    const UiFile ui("info-page.ui");
+    page_ = Ref<GtkWidget>::add(ui.widget("page"));
+    health_group_ = ui.widget("health_group");
+    health_label_ = ui.widget("health_label");
+    device_group_ = ui.widget("device_group");
+    system_group_ = ui.widget("system_group");
     set(nullptr, nullptr, {}, {});
 }
 

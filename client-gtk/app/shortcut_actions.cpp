@@ -2,6 +2,7 @@
 #include "shortcut_actions.hpp"
 
 #include "../model/shortcuts.hpp"
+#include "ui_file.hpp"
 
 #include <glib/gi18n-lib.h>
 
@@ -81,9 +82,8 @@ void ShortcutActions::show_shortcuts_window()
     if (!window)
         return;
     // Declared in client-gtk/ui/shortcuts-window.ui (the GResource).
-    const Ref<GtkBuilder> builder
-        = Ref<GtkBuilder>::adopt(gtk_builder_new_from_resource("/org/diskbench/DiskBench/ui/shortcuts-window.ui"));
-    GtkWidget* shortcuts = GTK_WIDGET(gtk_builder_get_object(builder.get(), "shortcuts"));
+    const UiFile ui("shortcuts-window.ui");
+    GtkWidget* shortcuts = ui.widget("shortcuts");
     gtk_window_set_transient_for(GTK_WINDOW(shortcuts), window->window());
     // The window owns itself once presented; closing it destroys it.
     gtk_window_present(GTK_WINDOW(shortcuts));

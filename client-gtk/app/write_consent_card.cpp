@@ -4,6 +4,8 @@
 #include "../model/write_consent.hpp"
 #include "text/printf_text.hpp"
 
+#include "ui_file.hpp"
+
 #include <glib/gi18n-lib.h>
 
 namespace diskbench::client {
@@ -13,15 +15,13 @@ WriteConsentCard::WriteConsentCard(std::function<void()> changed)
 {
     // Declared in client-gtk/ui/write-consent-card.ui (the GResource); the
     // builder's reference goes with it, the card keeps its own.
-    const Ref<GtkBuilder> builder
-        = Ref<GtkBuilder>::adopt(gtk_builder_new_from_resource("/org/diskbench/DiskBench/ui/write-consent-card.ui"));
-    const auto part = [&builder](const char* id) { return GTK_WIDGET(gtk_builder_get_object(builder.get(), id)); };
-    card_ = Ref<GtkWidget>::add(part("card"));
-    label_ = part("label");
-    keep_button_ = part("keep_button");
-    erase_button_ = part("erase_button");
-    confirm_entry_ = part("confirm_entry");
-    blocker_label_ = part("blocker_label");
+    const UiFile ui("write-consent-card.ui");
+    card_ = Ref<GtkWidget>::add(ui.widget("card"));
+    label_ = ui.widget("label");
+    keep_button_ = ui.widget("keep_button");
+    erase_button_ = ui.widget("erase_button");
+    confirm_entry_ = ui.widget("confirm_entry");
+    blocker_label_ = ui.widget("blocker_label");
     // Both: GTK deactivates the old member of a group (its "toggled") before
     // it activates the new one, so keep's signal alone comes too early.
     g_signal_connect(keep_button_, "toggled", G_CALLBACK(&WriteConsentCard::on_mode_toggled), this);
