@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "types/saved_values.hpp"
 
-#include "contract/profile_presets.hpp"
+#include "contract/kinds/profile_presets.hpp"
 
 #include <glib.h>
 

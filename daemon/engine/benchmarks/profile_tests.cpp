@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "profile_tests.hpp"
 
-#include "contract/profile_presets.hpp"
+#include "contract/kinds/profile_presets.hpp"
 
 #include <cctype>
 #include <charconv>

@@ -25,7 +25,7 @@
 // drive is not hammered for hours.
 #include "surface_faults.hpp"
 
-#include "contract/bucket_layout.hpp"
+#include "contract/kinds/bucket_layout.hpp"
 
 #include "../benchmark_support.hpp"
 #include "../clock.hpp"
