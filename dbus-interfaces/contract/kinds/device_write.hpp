@@ -28,9 +28,9 @@ inline constexpr std::array test_figures { throughput_mb_s, iops, bytes, seconds
 
 constexpr bool declares(std::string_view key) noexcept
 {
-    const std::string_view figure = keys::tests::figure_of(key);
+    const std::string_view figure = per_test::figure_of(key);
     return listed(declared_keys, key)
-        || (keys::tests::is_test_name(keys::tests::test_of(key))
+        || (per_test::is_test_name(per_test::test_of(key))
             && (listed(test_figures, figure) || common::is_latency_key("", figure)));
 }
 

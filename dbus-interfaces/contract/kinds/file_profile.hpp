@@ -41,7 +41,7 @@ inline constexpr std::array direction_figures { mb_s, iops, bytes };
 // "seq1m_q8t1" + "read_" + "mb_s" -> "seq1m_q8t1.read_mb_s".
 inline std::string direction_key(std::string_view test, std::string_view direction_prefix, std::string_view figure)
 {
-    return keys::tests::test_key(test, joined(direction_prefix, figure));
+    return per_test::test_key(test, joined(direction_prefix, figure));
 }
 
 constexpr bool is_direction_figure(std::string_view direction_prefix, std::string_view figure) noexcept
@@ -54,9 +54,9 @@ constexpr bool declares(std::string_view key) noexcept
 {
     if (listed(declared_keys, key))
         return true;
-    const std::string_view test = keys::tests::test_of(key);
-    const std::string_view figure = keys::tests::figure_of(key);
-    if (test != mix_test && !keys::tests::is_test_name(test))
+    const std::string_view test = per_test::test_of(key);
+    const std::string_view figure = per_test::figure_of(key);
+    if (test != mix_test && !per_test::is_test_name(test))
         return false;
     return is_direction_figure(read_prefix, figure) || is_direction_figure(write_prefix, figure)
         || (test == mix_test && listed(mix_figures, figure));

@@ -12,7 +12,7 @@
 #include <string>
 #include <string_view>
 
-namespace diskbench::contract::kinds::keys::tests {
+namespace diskbench::contract::kinds::keys::per_test {
 
 inline constexpr std::string_view separator = ".";
 
@@ -78,4 +78,4 @@ constexpr std::string_view figure_of(std::string_view key) noexcept
     return dot == std::string_view::npos ? std::string_view {} : key.substr(dot + separator.size());
 }
 
-} // namespace diskbench::contract::kinds::keys::tests
+} // namespace diskbench::contract::kinds::keys::per_test
