@@ -9,6 +9,7 @@
 #include "storage/cross_check.hpp"
 #include "storage/device_holders.hpp"
 #include "storage/stack.hpp"
+#include "contract/kinds/common_keys.hpp"
 
 #include <fcntl.h>
 
@@ -18,6 +19,8 @@
 #include <thread>
 
 namespace diskbench::engine {
+
+namespace common_keys = contract::kinds::keys::common;
 
 namespace {
 
@@ -90,7 +93,7 @@ void finish_result(Result& result, Recorder& recorder, const CancelToken& cancel
     // Which ring features ran, beside the Backend ("io_uring"), which
     // clients match on and so stays as it was.
     if (!ring_features.empty())
-        result.summary["io_uring_features"] = ring_features;
+        value_at(result.summary, common_keys::io_uring_features) = ring_features;
     result.cancelled = cancel.cancelled();
     if (!result.cancelled)
         recorder.set_progress(1.0);
@@ -226,7 +229,7 @@ Result run_directory_benchmark(const BenchmarkInfo& info, FilesystemScope& scope
         result.target_size = facts.total_bytes;
         result.logical_block = facts.block_size;
         result.physical_block = facts.block_size;
-        result.summary["filesystem"] = facts.type;
+        value_at(result.summary, common_keys::filesystem) = facts.type;
         if (facts.type == "tmpfs")
             recorder.warn({ "folder-on-tmpfs", {} });
         if (scope.leftovers_removed() > 0)

@@ -5,6 +5,7 @@
 #include "cancel_token.hpp"
 
 #include "contract/spread.hpp"
+#include "contract/kinds/common_keys.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -13,6 +14,8 @@
 #include <fmt/format.h>
 
 namespace diskbench::engine {
+
+namespace common_keys = contract::kinds::keys::common;
 
 namespace {
 
@@ -171,9 +174,9 @@ ValueMap merge_pass_summaries(const std::vector<ValueMap>& passes, std::vector<c
             merged[key] = spread.median;
             if (values.size() < 2)
                 continue;
-            merged[key + "_min"] = spread.minimum;
-            merged[key + "_max"] = spread.maximum;
-            merged[key + "_cv_percent"] = spread.cv_percent;
+            merged[common_keys::spread_key(key, common_keys::spread_min_suffix)] = spread.minimum;
+            merged[common_keys::spread_key(key, common_keys::spread_max_suffix)] = spread.maximum;
+            merged[common_keys::spread_key(key, common_keys::spread_cv_percent_suffix)] = spread.cv_percent;
             // IOPS beside MB/s of the same test vary alike: one warning.
             const bool said_by_throughput = key.ends_with("iops")
                 && merged.contains(key.substr(0, key.size() - 4) + "throughput_mb_s");
@@ -256,7 +259,7 @@ void run_passes(const ParameterSet& params, Recorder& recorder, Result& result, 
         summaries.push_back(pass.summary);
     std::vector<contract::Message> warnings;
     result.summary = merge_pass_summaries(summaries, warnings);
-    result.summary["passes"] = static_cast<std::uint64_t>(passes.size());
+    value_at(result.summary, common_keys::passes) = static_cast<std::uint64_t>(passes.size());
     for (contract::Message& warning : warnings)
         recorder.warn(std::move(warning));
     if (cut_short)

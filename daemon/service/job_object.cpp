@@ -5,6 +5,7 @@
 #include "bus_errors.hpp"
 #include "log.hpp"
 #include "withdraw_object.hpp"
+#include "contract/kinds/common_keys.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -12,6 +13,8 @@
 #include <fmt/format.h>
 
 namespace diskbench::service {
+
+namespace common_keys = contract::kinds::keys::common;
 
 namespace {
 // A folder job fetched by many of its owner's connections: each gets every
@@ -106,17 +109,17 @@ void JobObject::sample_temperature()
 
 void JobObject::summarize_temperature()
 {
-    result_.summary["temperature_source"] = temperature_source_;
+    engine::value_at(result_.summary, common_keys::temperature_source) = temperature_source_;
     if (temperature_source_.empty()) {
         engine::add_note(result_, { "no-temperature", {} });
         return;
     }
-    result_.summary["temperature_start_c"] = temperature_start_;
-    result_.summary["temperature_max_c"] = temperature_max_;
+    engine::value_at(result_.summary, common_keys::temperature_start_c) = temperature_start_;
+    engine::value_at(result_.summary, common_keys::temperature_max_c) = temperature_max_;
     // The drive's own threshold, so a fleet can alert on "over its limit"
     // rather than on one number for every model.
     if (temperature_warning_ > 0)
-        result_.summary["temperature_limit_c"] = temperature_warning_;
+        engine::value_at(result_.summary, common_keys::temperature_limit_c) = temperature_warning_;
     judge_speed_drop(result_, heat_, temperature_warning_);
 }
 

@@ -25,10 +25,14 @@ inline std::string test_name(std::string_view label)
     return name;
 }
 
+// "seq1m_q8t1" -> "seq1m_q8t1.": what the test's figures follow, and so the
+// prefix of its latency figures (common::latency_key).
+inline std::string test_prefix(std::string_view test) { return joined(test, separator); }
+
 // "seq1m_q8t1" + "iops" -> "seq1m_q8t1.iops".
 inline std::string test_key(std::string_view test, std::string_view figure)
 {
-    return joined(joined(test, separator), figure);
+    return joined(test_prefix(test), figure);
 }
 
 namespace detail {
