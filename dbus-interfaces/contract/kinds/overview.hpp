@@ -30,6 +30,11 @@ inline constexpr std::array declared_keys { samples,    sample_size,    access_r
 
 // "access_latency_mean_us" and the other figures of common::latency_figures.
 inline constexpr std::string_view access_latency_prefix = "access_";
+// The one of them a client shows as the overview's access time, by name for
+// its tables.
+inline constexpr std::string_view access_latency_mean_us = "access_latency_mean_us";
+static_assert(access_latency_mean_us.starts_with(access_latency_prefix)
+              && access_latency_mean_us.substr(access_latency_prefix.size()) == common::latency_mean_us);
 
 constexpr bool declares(std::string_view key) noexcept
 {
