@@ -3,13 +3,13 @@
 
 #include "benchmark_support.hpp"
 #include "benchmarks/benchmarks.hpp"
+#include "contract/kinds/common_keys.hpp"
 #include "errors.hpp"
 #include "fs_scope.hpp"
 #include "passes.hpp"
 #include "storage/cross_check.hpp"
 #include "storage/device_holders.hpp"
 #include "storage/stack.hpp"
-#include "contract/kinds/common_keys.hpp"
 
 #include <fcntl.h>
 

@@ -4,8 +4,8 @@
 #include "benchmark_support.hpp"
 #include "cancel_token.hpp"
 
-#include "contract/spread.hpp"
 #include "contract/kinds/common_keys.hpp"
+#include "contract/spread.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -3,9 +3,9 @@
 
 #include "../engine/errors.hpp"
 #include "bus_errors.hpp"
+#include "contract/kinds/common_keys.hpp"
 #include "log.hpp"
 #include "withdraw_object.hpp"
-#include "contract/kinds/common_keys.hpp"
 
 #include <algorithm>
 #include <chrono>

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "speed_drop.hpp"
 #include "contract/kinds/common_keys.hpp"
+#include "speed_drop.hpp"
 
 #include <algorithm>
 #include <cmath>

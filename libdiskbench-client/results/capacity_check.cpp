@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "capacity_check.hpp"
 
+#include "contract/kinds/verify_capacity.hpp"
 #include "text/printf_text.hpp"
 #include "types/saved_values.hpp"
-#include "contract/kinds/verify_capacity.hpp"
 
 #include <glib.h>
 #include <glib/gi18n-lib.h>

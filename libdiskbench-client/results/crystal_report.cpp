@@ -1,15 +1,15 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "results/crystal_report.hpp"
 
+#include "contract/kinds/common_keys.hpp"
+#include "contract/kinds/file_profile.hpp"
+#include "contract/kinds/profile.hpp"
+#include "contract/kinds/test_keys.hpp"
 #include "results/job_result.hpp"
 #include "text/parameter_labels.hpp"
 #include "text/printf_text.hpp"
 #include "text/value_format.hpp"
 #include "types/saved_values.hpp"
-#include "contract/kinds/common_keys.hpp"
-#include "contract/kinds/file_profile.hpp"
-#include "contract/kinds/profile.hpp"
-#include "contract/kinds/test_keys.hpp"
 
 #include <fmt/format.h>
 #include <glib/gi18n-lib.h>
@@ -172,17 +172,18 @@ std::string crystal_report(const SavedResult& result, const OutsideText& outside
     for (const std::string& test : tests)
         if (test.starts_with("MIX ")) {
             const Figures f = mixed_figures(result);
-            const std::int64_t reads = integer_of(result.summary, per_test_keys::test_key(file_profile_keys::mix_test, file_profile_keys::read_percent),
+            const std::string read_percent
+                = per_test_keys::test_key(file_profile_keys::mix_test, file_profile_keys::read_percent);
+            const std::int64_t reads = integer_of(result.summary, read_percent,
                                                   integer_of(result.parameters, "mix_read_percent", 70));
             text += fmt::format("\n[Mix] Read {}%/Write {}%\n", reads, 100 - reads);
             text += "  " + outside(crystal_test_name(test.substr(4))) + ": " + figures_text(f) + "\n";
         }
 
     // CrystalDiskMark's footer: profile, test size and passes, times, date.
-    const std::int64_t size = device ? integer_of(result.summary, profile_keys::region_size, integer_of(result.parameters,
-                                                                                               "region_size", 1 << 30))
-                                     : integer_of(result.summary, file_profile_keys::file_size_bytes,
-                                                  integer_of(result.parameters, "file_size", 1 << 30));
+    const std::int64_t size = device
+        ? integer_of(result.summary, profile_keys::region_size, integer_of(result.parameters, "region_size", 1 << 30))
+        : integer_of(result.summary, file_profile_keys::file_size_bytes, integer_of(result.parameters, "file_size", 1 << 30));
     const std::int64_t passes = std::max<std::int64_t>(1, integer_of(result.parameters, "passes", 1));
     text += "\n";
     // Labels right-aligned as CrystalDiskMark's ("   Test:"), in characters.
@@ -197,9 +198,9 @@ std::string crystal_report(const SavedResult& result, const OutsideText& outside
     footer(_("Test"), fmt::format("{} (x{}) [{}]", format_value(static_cast<double>(size), Unit::Bytes), passes,
                                outside(result_target_text(result))));
     if (!device) {
-        std::string mode = text_of(result.summary, file_profile_keys::data, text_of(result.parameters, "data", "random")) == "zeros"
-            ? _("zero data")
-            : _("random data");
+        const std::string data
+            = text_of(result.summary, file_profile_keys::data, text_of(result.parameters, "data", "random"));
+        std::string mode = data == "zeros" ? _("zero data") : _("random data");
         if (has_key(result.summary, common_keys::direct_io))
             mode += std::string(", ") + (boolean_of(result.summary, common_keys::direct_io, true) ? _("direct I/O")
                                                                                        : _("through the page cache"));

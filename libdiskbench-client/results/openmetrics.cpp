@@ -3,9 +3,9 @@
 
 #include "contract/benchmark_kinds.hpp"
 #include "contract/job_states.hpp"
-#include "types/saved_values.hpp"
 #include "contract/kinds/common_keys.hpp"
 #include "contract/kinds/profile.hpp"
+#include "types/saved_values.hpp"
 
 #include <fmt/format.h>
 #include <glib.h>
@@ -207,7 +207,8 @@ void add_result(const SavedResult& result, std::vector<Sample>& out)
     // names, which the others' are made to read as.
     static const std::string throughput_cv
         = common_keys::spread_key(profile_keys::throughput_mb_s, common_keys::spread_cv_percent_suffix);
-    static const std::string iops_cv = common_keys::spread_key(profile_keys::iops, common_keys::spread_cv_percent_suffix);
+    static const std::string iops_cv
+        = common_keys::spread_key(profile_keys::iops, common_keys::spread_cv_percent_suffix);
     for (const auto& [key, value] : result.summary) {
         const std::optional<double> number = as_number(value);
         if (!number || !std::isfinite(*number))
@@ -240,7 +241,8 @@ void add_result(const SavedResult& result, std::vector<Sample>& out)
     for (const auto& [check, count] : counts)
         out.push_back({ &warnings, with({ { "check", check } }), static_cast<double>(count) });
 
-    if (const double max_c = number_of(result.summary, common_keys::temperature_max_c, NAN); std::isfinite(max_c) && max_c > 0)
+    if (const double max_c = number_of(result.summary, common_keys::temperature_max_c, NAN);
+        std::isfinite(max_c) && max_c > 0)
         out.push_back({ &temperature, base, max_c });
     if (const double limit_c = number_of(result.summary, common_keys::temperature_limit_c, NAN);
         std::isfinite(limit_c) && limit_c > 0)

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "results/result_checks.hpp"
 
-#include "text/printf_text.hpp"
-#include "types/saved_values.hpp"
 #include "contract/kinds/common_keys.hpp"
 #include "contract/kinds/surface.hpp"
 #include "contract/kinds/verify_capacity.hpp"
+#include "text/printf_text.hpp"
+#include "types/saved_values.hpp"
 
 #include <glib.h>
 #include <glib/gi18n-lib.h>

@@ -3,11 +3,11 @@
 
 #include "contract/benchmark_kinds.hpp"
 #include "contract/job_states.hpp"
+#include "contract/kinds/run_set.hpp"
 #include "text/headline_text.hpp"
 #include "text/kind_titles.hpp"
 #include "text/printf_text.hpp"
 #include "types/saved_values.hpp"
-#include "contract/kinds/run_set.hpp"
 
 #include <glib.h>
 #include <glib/gi18n-lib.h>

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "surface_faults.hpp"
 
+#include "contract/kinds/surface.hpp"
 #include "text/printf_text.hpp"
 #include "text/value_format.hpp"
 #include "types/saved_values.hpp"
-#include "contract/kinds/surface.hpp"
 
 #include <glib.h>
 #include <glib/gi18n-lib.h>

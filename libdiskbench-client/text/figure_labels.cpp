@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "text/figure_labels.hpp"
 
-#include "text/printf_text.hpp"
 #include "contract/kinds/common_keys.hpp"
 #include "contract/kinds/seek.hpp"
 #include "contract/kinds/shared_figures.hpp"
 #include "contract/kinds/surface.hpp"
 #include "contract/kinds/sustained_write.hpp"
 #include "contract/kinds/verify_capacity.hpp"
+#include "text/printf_text.hpp"
 
 #include <glib/gi18n-lib.h>
 

@@ -2,8 +2,6 @@
 #include "text/headline_text.hpp"
 
 #include "contract/benchmark_kinds.hpp"
-#include "text/printf_text.hpp"
-#include "types/saved_values.hpp"
 #include "contract/kinds/common_keys.hpp"
 #include "contract/kinds/file_profile.hpp"
 #include "contract/kinds/overview.hpp"
@@ -11,6 +9,8 @@
 #include "contract/kinds/qd_sweep.hpp"
 #include "contract/kinds/shared_figures.hpp"
 #include "contract/kinds/test_keys.hpp"
+#include "text/printf_text.hpp"
+#include "types/saved_values.hpp"
 
 #include <glib/gi18n-lib.h>
 

@@ -7,11 +7,11 @@
 #include "../errors.hpp"
 #include "../request_sources.hpp"
 #include "benchmarks.hpp"
+#include "contract/kinds/common_keys.hpp"
+#include "contract/kinds/device_write.hpp"
 #include "device_write_support.hpp"
 #include "profile_tests.hpp"
 #include "timed_run.hpp"
-#include "contract/kinds/common_keys.hpp"
-#include "contract/kinds/device_write.hpp"
 
 #include <algorithm>
 

@@ -8,10 +8,10 @@
 // each repetition a different measurement from dd's.
 #include "../errors.hpp"
 #include "benchmarks.hpp"
+#include "contract/kinds/common_keys.hpp"
 #include "device_write_support.hpp"
 #include "file_support.hpp"
 #include "write_sweep_support.hpp"
-#include "contract/kinds/common_keys.hpp"
 
 namespace diskbench::engine::benchmarks {
 

@@ -15,11 +15,11 @@
 #include "../clock.hpp"
 #include "../io_buffers.hpp"
 #include "benchmarks.hpp"
+#include "contract/kinds/file_profile.hpp"
 #include "file_support.hpp"
 #include "profile_options.hpp"
 #include "test_file.hpp"
 #include "timed_run.hpp"
-#include "contract/kinds/file_profile.hpp"
 
 #include <fcntl.h>
 

@@ -8,8 +8,8 @@
 // ends with an fdatasync, so the series shows the device and not the
 // cache; the file's pages are dropped before it is read.
 #include "benchmarks.hpp"
-#include "file_support.hpp"
 #include "contract/kinds/file_rw.hpp"
+#include "file_support.hpp"
 
 #include <fcntl.h>
 

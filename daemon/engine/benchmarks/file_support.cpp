@@ -50,7 +50,8 @@ ScratchFile open_scratch_file(DirectoryContext& ctx, bool want_direct, std::uint
 void explain_cache_mode(DirectoryContext& ctx, bool wanted_direct, bool got_direct, BufferedUse use)
 {
     value_at(ctx.result.summary, common_keys::direct_io) = got_direct;
-    value_at(ctx.result.summary, common_keys::scratch_file) = std::string(ctx.scope->uses_tmpfile() ? "O_TMPFILE" : "unlinked file");
+    value_at(ctx.result.summary, common_keys::scratch_file)
+        = std::string(ctx.scope->uses_tmpfile() ? "O_TMPFILE" : "unlinked file");
     if (got_direct)
         return;
     const std::string why = wanted_direct ? "no-direct-io-" : "direct-io-off-";

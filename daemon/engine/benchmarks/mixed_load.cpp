@@ -24,8 +24,8 @@
 #include "../write_data.hpp"
 #include "benchmarks.hpp"
 #include "chunk_quicksort.hpp"
-#include "file_support.hpp"
 #include "contract/kinds/mixed_load.hpp"
+#include "file_support.hpp"
 
 #include <fcntl.h>
 #include <unistd.h>

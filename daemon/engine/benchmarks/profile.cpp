@@ -4,9 +4,9 @@
 // warm-up, over a fixed test area. MB/s are 10^6 bytes per second, as there.
 #include "../errors.hpp"
 #include "benchmarks.hpp"
+#include "contract/kinds/profile.hpp"
 #include "profile_options.hpp"
 #include "timed_run.hpp"
-#include "contract/kinds/profile.hpp"
 
 #include <algorithm>
 

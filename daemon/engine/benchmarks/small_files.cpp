@@ -8,8 +8,8 @@
 // them anyway).
 #include "../errors.hpp"
 #include "benchmarks.hpp"
-#include "tree_support.hpp"
 #include "contract/kinds/small_files.hpp"
+#include "tree_support.hpp"
 
 #include <algorithm>
 
@@ -63,7 +63,8 @@ void run(DirectoryContext& ctx)
     const auto built = tree.create(false);
     if (!built)
         return;
-    value_at(ctx.result.summary, small_files_keys::directories_ops_s) = directories / record(0, *built, small_files_keys::directories_s);
+    value_at(ctx.result.summary, small_files_keys::directories_ops_s)
+        = directories / record(0, *built, small_files_keys::directories_s);
 
     const auto written = tree.write_files(SplitMix64(seed).next()); // data apart from the shape's stream
     if (!written)
@@ -89,7 +90,8 @@ void run(DirectoryContext& ctx)
     const auto deleted = tree.remove();
     if (!deleted)
         return;
-    value_at(ctx.result.summary, small_files_keys::delete_ops_s) = (directories + files) / record(3, *deleted, small_files_keys::delete_s);
+    value_at(ctx.result.summary, small_files_keys::delete_ops_s)
+        = (directories + files) / record(3, *deleted, small_files_keys::delete_s);
 }
 
 } // namespace

@@ -6,8 +6,8 @@
 // shows how fast the filesystem makes and removes directories and inodes on
 // the device, not how fast it notes them in memory.
 #include "benchmarks.hpp"
-#include "tree_support.hpp"
 #include "contract/kinds/structure.hpp"
+#include "tree_support.hpp"
 
 #include <algorithm>
 

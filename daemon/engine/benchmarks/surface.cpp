@@ -280,7 +280,8 @@ void record_faults(BenchmarkContext& ctx, const FaultLog& log, const LatencyHist
             slowest = &read;
     }
     value_at(summary, surface_keys::slow_threshold_ms) = threshold_ms;
-    value_at(summary, surface_keys::slow_blocks) = static_cast<std::uint64_t>(slow.size() + log.slow_candidates_dropped());
+    value_at(summary, surface_keys::slow_blocks)
+        = static_cast<std::uint64_t>(slow.size() + log.slow_candidates_dropped());
     if (slowest) {
         value_at(summary, surface_keys::slowest_read_ms) = slowest->ms;
         value_at(summary, surface_keys::slowest_read_offset) = slowest->offset;

@@ -8,12 +8,12 @@
 #include "../errors.hpp"
 #include "../request_sources.hpp"
 #include "benchmarks.hpp"
+#include "contract/kinds/common_keys.hpp"
+#include "contract/kinds/sustained_write.hpp"
 #include "device_write_support.hpp"
 #include "file_support.hpp"
 #include "steady_state.hpp"
 #include "timed_run.hpp"
-#include "contract/kinds/common_keys.hpp"
-#include "contract/kinds/sustained_write.hpp"
 
 #include <fmt/format.h>
 
@@ -98,8 +98,10 @@ void run(BenchmarkContext& ctx)
 
     const SustainedAnalysis analysis = analyse_sustained(windows);
     value_at(ctx.result.summary, sustained_write_keys::bytes) = stats.bytes;
-    value_at(ctx.result.summary, sustained_write_keys::seconds) = start_ns ? static_cast<double>(end_ns - start_ns) / 1e9 : 0.0;
-    value_at(ctx.result.summary, sustained_write_keys::throughput_mb_s) = start_ns ? mb_per_s(stats.bytes, end_ns - start_ns) : 0.0;
+    value_at(ctx.result.summary, sustained_write_keys::seconds)
+        = start_ns ? static_cast<double>(end_ns - start_ns) / 1e9 : 0.0;
+    value_at(ctx.result.summary, sustained_write_keys::throughput_mb_s)
+        = start_ns ? mb_per_s(stats.bytes, end_ns - start_ns) : 0.0;
     value_at(ctx.result.summary, sustained_write_keys::windows) = static_cast<std::uint64_t>(windows.size());
     value_at(ctx.result.summary, sustained_write_keys::burst_mb_s) = analysis.burst_mb_s;
     value_at(ctx.result.summary, sustained_write_keys::steady_mb_s) = analysis.steady_mb_s;

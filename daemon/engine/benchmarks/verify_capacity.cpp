@@ -15,10 +15,10 @@
 #include "../write_data.hpp"
 #include "benchmarks.hpp"
 #include "capacity_probe.hpp"
-#include "device_write_support.hpp"
-#include "file_support.hpp"
 #include "contract/kinds/common_keys.hpp"
 #include "contract/kinds/verify_capacity.hpp"
+#include "device_write_support.hpp"
+#include "file_support.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -351,7 +351,8 @@ void run(BenchmarkContext& ctx)
         }
         value_at(summary, verify_capacity_keys::first_lost_offset) = lost_at;
         if (first_lost->read_error)
-            value_at(summary, verify_capacity_keys::first_lost_errno) = static_cast<std::uint64_t>(first_lost->read_error);
+            value_at(summary, verify_capacity_keys::first_lost_errno)
+                = static_cast<std::uint64_t>(first_lost->read_error);
     }
     // A wrapping device's probes beyond its real size that read back
     // intact did so only because nothing else landed on the same flash:

@@ -2,9 +2,9 @@
 #include "cross_check.hpp"
 
 #include "../benchmark_support.hpp"
+#include "contract/kinds/common_keys.hpp"
 #include "link.hpp"
 #include "page_cache.hpp"
-#include "contract/kinds/common_keys.hpp"
 
 #include <fcntl.h>
 #include <sys/stat.h>

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "stack.hpp"
 
+#include "contract/kinds/common_keys.hpp"
 #include "link.hpp"
 #include "loop_identity.hpp"
-#include "contract/kinds/common_keys.hpp"
 
 #include <sys/stat.h>
 

@@ -29,7 +29,10 @@ inline constexpr std::string_view read_mb_s = "read_mb_s";
 inline constexpr std::string_view delete_s = "delete_s";
 inline constexpr std::string_view delete_ops_s = "delete_ops_s";
 
-inline constexpr std::array declared_keys { directories, files, bytes, tree_checksum, phases, directories_s, directories_ops_s, write_s, write_files_s, write_mb_s, files_cached_before_read, read_s, read_files_s, read_mb_s, delete_s, delete_ops_s };
+inline constexpr std::array declared_keys {
+    directories, files, bytes, tree_checksum, phases, directories_s, directories_ops_s, write_s, write_files_s,
+    write_mb_s, files_cached_before_read, read_s, read_files_s, read_mb_s, delete_s, delete_ops_s,
+};
 
 constexpr bool declares(std::string_view key) noexcept { return listed(declared_keys, key); }
 

@@ -21,7 +21,9 @@ inline constexpr std::string_view create_ops_s = "create_ops_s";
 inline constexpr std::string_view delete_s = "delete_s";
 inline constexpr std::string_view delete_ops_s = "delete_ops_s";
 
-inline constexpr std::array declared_keys { directories, files, tree_checksum, phases, create_s, create_ops_s, delete_s, delete_ops_s };
+inline constexpr std::array declared_keys {
+    directories, files, tree_checksum, phases, create_s, create_ops_s, delete_s, delete_ops_s,
+};
 
 constexpr bool declares(std::string_view key) noexcept { return listed(declared_keys, key); }
 

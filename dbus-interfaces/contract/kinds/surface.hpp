@@ -31,7 +31,11 @@ inline constexpr std::string_view slowest_read_offset = "slowest_read_offset";
 inline constexpr std::string_view slow_repeatable = "slow_repeatable";
 inline constexpr std::string_view slow_one_off = "slow_one_off";
 
-inline constexpr std::array declared_keys { bytes, buckets, throughput_mb_s, read_min_mb_s, read_max_mb_s, stopped_reason, bad_ranges, bad_bytes, failed_reads, first_bad_lba, bad_ranges_not_kept, bad_ranges_not_narrowed, slow_threshold_ms, slow_blocks, slowest_read_ms, slowest_read_offset, slow_repeatable, slow_one_off };
+inline constexpr std::array declared_keys {
+    bytes, buckets, throughput_mb_s, read_min_mb_s, read_max_mb_s, stopped_reason, bad_ranges, bad_bytes,
+    failed_reads, first_bad_lba, bad_ranges_not_kept, bad_ranges_not_narrowed, slow_threshold_ms, slow_blocks,
+    slowest_read_ms, slowest_read_offset, slow_repeatable, slow_one_off,
+};
 
 constexpr bool declares(std::string_view key) noexcept { return listed(declared_keys, key); }
 

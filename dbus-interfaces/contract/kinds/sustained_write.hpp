@@ -23,7 +23,10 @@ inline constexpr std::string_view cliff_at_bytes = "cliff_at_bytes";
 inline constexpr std::string_view cliff_at_s = "cliff_at_s";
 inline constexpr std::string_view steady_state = "steady_state";
 
-inline constexpr std::array declared_keys { bytes, seconds, throughput_mb_s, windows, burst_mb_s, steady_mb_s, cliff, cliff_at_bytes, cliff_at_s, steady_state };
+inline constexpr std::array declared_keys {
+    bytes, seconds, throughput_mb_s, windows, burst_mb_s, steady_mb_s, cliff, cliff_at_bytes, cliff_at_s,
+    steady_state,
+};
 
 constexpr bool declares(std::string_view key) noexcept { return listed(declared_keys, key); }
 

@@ -28,7 +28,11 @@ inline constexpr std::string_view lost_bytes = "lost_bytes";
 inline constexpr std::string_view boundary_uncertainty_bytes = "boundary_uncertainty_bytes";
 inline constexpr std::string_view seconds = "seconds";
 
-inline constexpr std::array declared_keys { claimed_bytes, probe_block, probe_spacing, probes, written_bytes, probes_unreadable, write_errors, bisection_steps, first_lost_offset, first_lost_errno, probes_lost, failure, real_size_bytes, lost_bytes, boundary_uncertainty_bytes, seconds };
+inline constexpr std::array declared_keys {
+    claimed_bytes, probe_block, probe_spacing, probes, written_bytes, probes_unreadable, write_errors,
+    bisection_steps, first_lost_offset, first_lost_errno, probes_lost, failure, real_size_bytes, lost_bytes,
+    boundary_uncertainty_bytes, seconds,
+};
 
 constexpr bool declares(std::string_view key) noexcept { return listed(declared_keys, key); }
 

@@ -19,7 +19,9 @@ inline constexpr std::string_view best_block_size = "best_block_size";
 inline constexpr std::string_view throughput_max_mb_s = "throughput_max_mb_s";
 inline constexpr std::string_view throughput_min_mb_s = "throughput_min_mb_s";
 
-inline constexpr std::array declared_keys { writes, bytes, bytes_per_size, best_block_size, throughput_max_mb_s, throughput_min_mb_s };
+inline constexpr std::array declared_keys {
+    writes, bytes, bytes_per_size, best_block_size, throughput_max_mb_s, throughput_min_mb_s,
+};
 
 constexpr bool declares(std::string_view key) noexcept { return listed(declared_keys, key); }
 
