@@ -51,6 +51,12 @@ std::set<std::string> undeclared_keys(const Result& result)
     return undeclared;
 }
 
+// "mix.read_percent", as the contract builds it.
+std::string mix_read_percent_key()
+{
+    return keys::per_test::test_key(keys::file_profile::mix_test, keys::file_profile::read_percent);
+}
+
 } // namespace
 
 TEST_CASE("every kind's summary keys are declared in its contract descriptor", "[summary-keys]")
@@ -81,6 +87,7 @@ TEST_CASE("the keys of a run's optional parts are declared too", "[summary-keys]
 {
     ScratchDir dir;
     make_data_file(dir, "target", 16 * MiB);
+    make_owned_directory(dir.path(), "home", caller_uid, caller_gid, 0755);
     const auto run = [&](std::string_view kind, ValueMap params) {
         const BenchmarkInfo* info = find_benchmark(kind);
         REQUIRE(info);
@@ -93,6 +100,14 @@ TEST_CASE("the keys of a run's optional parts are declared too", "[summary-keys]
         params["write"] = true;
         const Result result = run("overview", params);
         CHECK(result.summary.count(std::string(keys::overview::write_mb_s)) == 1);
+        CHECK(undeclared_keys(result) == std::set<std::string> {});
+    }
+    SECTION("the folder profile's mixed test")
+    {
+        ValueMap params = small_run("file-profile");
+        params["mix"] = std::string("RND4K Q1T1");
+        const Result result = run("file-profile", params);
+        CHECK(result.summary.count(mix_read_percent_key()) == 1);
         CHECK(undeclared_keys(result) == std::set<std::string> {});
     }
     SECTION("the spread of several passes")
