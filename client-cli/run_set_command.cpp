@@ -2,6 +2,7 @@
 // run-set: several read benchmarks one after another on one device, with a
 // rest between them, kept as one result file (results/run_set.hpp).
 #include "commands.hpp"
+#include "contract/kinds/run_set.hpp"
 #include "daemon_session.hpp"
 #include "error_output.hpp"
 #include "job_follower.hpp"
@@ -137,10 +138,11 @@ ExitCode run_set_command(const CommandLine& line)
     if (line.json) {
         std::fputs(json.c_str(), stdout);
     } else {
+        const std::string finished_key(contract::kinds::keys::run_set::finished);
         std::printf("\n%s: %s\n", client::terminal_text(client::run_set_title(set)).c_str(),
                     printf_text(g_dngettext(GETTEXT_PACKAGE, "%zu of %zu benchmark finished",
                                             "%zu of %zu benchmarks finished", plan.kinds.size()),
-                                static_cast<std::size_t>(std::get<std::int64_t>(set.summary.at("finished"))),
+                                static_cast<std::size_t>(std::get<std::int64_t>(set.summary.at(finished_key))),
                                 plan.kinds.size())
                         .c_str());
     }

@@ -2,8 +2,10 @@
 #include "fault_map.hpp"
 
 #include "contract/job_states.hpp"
+#include "contract/kinds/surface.hpp"
 #include "results/surface_faults.hpp"
 #include "text/printf_text.hpp"
+#include "types/saved_values.hpp"
 
 #include <glib/gi18n-lib.h>
 
@@ -11,6 +13,8 @@
 #include <cmath>
 
 namespace diskbench::client {
+
+namespace surface_keys = contract::kinds::keys::surface;
 
 namespace {
 
@@ -109,7 +113,7 @@ void FaultMap::show(const std::optional<SavedResult>& result, std::uint64_t devi
     // A scan that ended without the fault keys is from a daemon before 0.9,
     // which ended the job at the first failed read: no map to show for it.
     const bool old_result = result && result->state != contract::job_states::running
-        && result->summary.count("bad_ranges") == 0;
+        && !has_key(result->summary, surface_keys::bad_ranges);
     cells_ = result && !old_result ? fault_cells(*result, device_size) : FaultCells {};
     gtk_widget_set_visible(root_.get(), !cells_.cells.empty());
     if (cells_.cells.empty()) {
@@ -118,7 +122,7 @@ void FaultMap::show(const std::optional<SavedResult>& result, std::uint64_t devi
         return;
     }
     // The line once the scan has said (its summary); while it runs, the cells.
-    const bool ended = result->summary.count("bad_ranges") > 0;
+    const bool ended = has_key(result->summary, surface_keys::bad_ranges);
     const SurfaceFaults faults = surface_faults(*result);
     line_text_ = ended ? (faults.has_bad() ? "⚠ " : "✓ ") + surface_fault_line(faults)
                        : std::string(_("Scanning: bad blocks and slow spots are listed when the scan ends."));

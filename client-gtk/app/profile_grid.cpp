@@ -5,6 +5,8 @@
 #include "../model/pass_spread.hpp"
 #include "text/printf_text.hpp"
 #include "types/saved_values.hpp"
+#include "contract/kinds/common_keys.hpp"
+#include "contract/kinds/test_keys.hpp"
 
 #include <glib/gi18n-lib.h>
 
@@ -12,6 +14,9 @@
 #include <optional>
 
 namespace diskbench::client {
+
+namespace common_keys = contract::kinds::keys::common;
+namespace per_test_keys = contract::kinds::keys::per_test;
 
 namespace {
 
@@ -27,7 +32,8 @@ GtkWidget* label(const std::string& text, const char* css_class, float xalign = 
 // The test's mean latency, from the summary (it comes with the run's end).
 std::optional<double> summary_mean_us(const SavedValueMap& summary, const std::string& test)
 {
-    const auto found = summary.find(profile_summary_key(test) + ".latency_mean_us");
+    const std::string test_prefix = per_test_keys::test_prefix(profile_summary_key(test));
+    const auto found = summary.find(common_keys::latency_key(test_prefix, common_keys::latency_mean_us));
     return found == summary.end() ? std::nullopt : as_number(found->second);
 }
 

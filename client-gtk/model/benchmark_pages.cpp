@@ -5,6 +5,8 @@
 #include "text/value_format.hpp"
 
 #include "contract/benchmark_kinds.hpp"
+#include "contract/kinds/profile.hpp"
+#include "contract/kinds/small_files.hpp"
 #include "contract/series.hpp"
 #include "text/kind_titles.hpp"
 
@@ -16,6 +18,9 @@
 #include <charconv>
 
 namespace diskbench::client {
+
+namespace profile_keys = contract::kinds::keys::profile;
+namespace small_files_keys = contract::kinds::keys::small_files;
 
 namespace kinds = contract::kinds;
 
@@ -302,7 +307,8 @@ PageView generic_view(const std::vector<SavedSeries>& series)
 
 std::vector<std::string> test_categories(const SavedValueMap& summary, const std::vector<SavedSeries>& series)
 {
-    for (const char* key : { "tests", "phases" }) {
+    // The profiles' tests, or the tree benchmarks' phases.
+    for (const std::string_view key : { profile_keys::tests, small_files_keys::phases }) {
         const std::string listed = text_of(summary, key);
         if (!listed.empty())
             return split_profile_tests(listed);
@@ -337,7 +343,7 @@ std::string summary_line(const SavedValueMap& summary)
         const double* number = std::get_if<double>(&value);
         const std::int64_t* integer = std::get_if<std::int64_t>(&value);
         // A setting the run echoes (the rest between Profiles' tests) is not a figure.
-        if ((!number && !integer) || key == "interval_s")
+        if ((!number && !integer) || key == profile_keys::interval_s)
             continue;
         for (const Suffix& suffix : suffixes) {
             if (!key.ends_with(suffix.ending) || key.size() == suffix.ending.size())
@@ -503,7 +509,7 @@ ChartSpec spec_for(const PageView& view, const std::string& kind, const SavedVal
     ChartSpec result = view.spec;
     if (kind == kinds::profile) {
         // The tests the run reported (summary), else those it was asked for.
-        const std::string reported = text_of(summary, "tests");
+        const std::string reported = text_of(summary, profile_keys::tests);
         result.categories = split_profile_tests(reported.empty() ? profile_tests_of(parameters) : reported);
     }
     // The device's extent is the x domain of position graphs only (not of a

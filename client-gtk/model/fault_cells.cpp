@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "fault_cells.hpp"
 
-#include "contract/bucket_layout.hpp"
+#include "contract/kinds/bucket_layout.hpp"
 #include "results/surface_faults.hpp"
 #include "types/saved_values.hpp"
 

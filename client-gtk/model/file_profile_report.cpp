@@ -4,28 +4,31 @@
 #include "results/job_result.hpp"
 #include "types/saved_values.hpp"
 #include "text/value_format.hpp"
+#include "contract/kinds/common_keys.hpp"
+#include "contract/kinds/file_profile.hpp"
+#include "contract/kinds/test_keys.hpp"
 
 #include <glib/gi18n-lib.h>
 
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <cctype>
 
 namespace diskbench::client {
+
+namespace common_keys = contract::kinds::keys::common;
+namespace file_profile_keys = contract::kinds::keys::file_profile;
+namespace per_test_keys = contract::kinds::keys::per_test;
 
 namespace {
 
 // "SEQ1M Q8T1" -> "seq1m_q8t1", "MIX RND4K Q1T1" -> "mix": the daemon's
-// summary prefix of a test (engine/benchmarks/file_profile.cpp).
+// summary prefix of a test (contract/kinds/file_profile.hpp).
 std::string summary_key(const std::string& test)
 {
     if (test.starts_with("MIX"))
-        return "mix";
-    std::string key;
-    for (const char c : test)
-        key += c == ' ' ? '_' : static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    return key;
+        return std::string(file_profile_keys::mix_test);
+    return per_test_keys::test_name(test);
 }
 
 std::optional<double> summary_number(const SavedValueMap& summary, const std::string& key)
@@ -35,19 +38,29 @@ std::optional<double> summary_number(const SavedValueMap& summary, const std::st
     return number_of(summary, key.c_str(), 0);
 }
 
-FileProfileFigures figures(const SavedResult& result, const std::string& key, const char* direction,
+// A direction: its series, and its keys' prefix after the test's.
+struct Direction {
+    const char* series;
+    std::string_view key_prefix;
+};
+constexpr Direction reading { "read", file_profile_keys::read_prefix };
+constexpr Direction writing { "write", file_profile_keys::write_prefix };
+
+FileProfileFigures figures(const SavedResult& result, const std::string& test, const Direction& direction,
                            std::size_t index)
 {
-    const std::string prefix = key + "." + direction + "_";
+    const auto number = [&](std::string_view figure) {
+        return summary_number(result.summary, file_profile_keys::direction_key(test, direction.key_prefix, figure));
+    };
     FileProfileFigures f;
-    f.mb_s = summary_number(result.summary, prefix + "mb_s");
+    f.mb_s = number(file_profile_keys::mb_s);
     if (!f.mb_s)
-        f.mb_s = point_at_test(result.series, direction, index);
-    f.iops = summary_number(result.summary, prefix + "iops");
-    f.mean_us = summary_number(result.summary, prefix + "latency_mean_us");
-    f.p50_us = summary_number(result.summary, prefix + "latency_p50_us");
-    f.p99_us = summary_number(result.summary, prefix + "latency_p99_us");
-    f.p99_9_us = summary_number(result.summary, prefix + "latency_p99_9_us");
+        f.mb_s = point_at_test(result.series, direction.series, index);
+    f.iops = number(file_profile_keys::iops);
+    f.mean_us = number(common_keys::latency_mean_us);
+    f.p50_us = number(common_keys::latency_p50_us);
+    f.p99_us = number(common_keys::latency_p99_us);
+    f.p99_9_us = number(common_keys::latency_p99_9_us);
     return f;
 }
 
@@ -55,7 +68,7 @@ FileProfileFigures figures(const SavedResult& result, const std::string& key, co
 
 std::vector<std::string> file_profile_tests(const SavedValueMap& parameters, const SavedValueMap& summary)
 {
-    const std::string reported = text_of(summary, "tests");
+    const std::string reported = text_of(summary, file_profile_keys::tests);
     if (!reported.empty())
         return split_profile_tests(reported);
     // CrystalDiskMark's test mode (`select`): the mixed test alone, the
@@ -78,7 +91,7 @@ std::vector<FileProfileRow> file_profile_rows(const SavedResult& result)
     const std::vector<std::string> tests = file_profile_tests(result.parameters, result.summary);
     for (std::size_t i = 0; i < tests.size() && i < 64; ++i) {
         const std::string key = summary_key(tests[i]);
-        rows.push_back({ tests[i], figures(result, key, "read", i), figures(result, key, "write", i) });
+        rows.push_back({ tests[i], figures(result, key, reading, i), figures(result, key, writing, i) });
     }
     return rows;
 }

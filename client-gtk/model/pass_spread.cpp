@@ -3,6 +3,9 @@
 
 #include "types/saved_values.hpp"
 
+#include "contract/kinds/common_keys.hpp"
+#include "contract/kinds/profile.hpp"
+#include "contract/kinds/test_keys.hpp"
 #include "contract/spread.hpp"
 
 #include <glib.h>
@@ -11,6 +14,10 @@
 #include <cmath>
 
 namespace diskbench::client {
+
+namespace common_keys = contract::kinds::keys::common;
+namespace per_test_keys = contract::kinds::keys::per_test;
+namespace profile_keys = contract::kinds::keys::profile;
 
 std::optional<PassSpread> pass_spread(const std::vector<SavedSeries>& series, const std::string& name,
                                       std::size_t index)
@@ -39,14 +46,14 @@ std::optional<PassSpread> summary_pass_spread(const SavedValueMap& summary, cons
                                               const std::string& name)
 {
     // The bar series' figure in the summary (engine profile.cpp's keys).
-    std::string figure = name == "throughput" ? "throughput_mb_s"
+    std::string figure = name == "throughput" ? std::string(profile_keys::throughput_mb_s)
         : name.starts_with("latency_")        ? name + "_us"
                                               : name;
-    const std::string key = profile_summary_key(test) + "." + figure;
-    const double minimum = number_of(summary, (key + "_min").c_str(), NAN);
-    const double maximum = number_of(summary, (key + "_max").c_str(), NAN);
-    const double cv = number_of(summary, (key + "_cv_percent").c_str(), NAN);
-    const std::int64_t passes = integer_of(summary, "passes", 0);
+    const std::string key = per_test_keys::test_key(profile_summary_key(test), figure);
+    const double minimum = number_of(summary, common_keys::spread_key(key, common_keys::spread_min_suffix), NAN);
+    const double maximum = number_of(summary, common_keys::spread_key(key, common_keys::spread_max_suffix), NAN);
+    const double cv = number_of(summary, common_keys::spread_key(key, common_keys::spread_cv_percent_suffix), NAN);
+    const std::int64_t passes = integer_of(summary, common_keys::passes, 0);
     if (std::isnan(minimum) || std::isnan(maximum) || std::isnan(cv) || passes < 2)
         return std::nullopt;
     return PassSpread { static_cast<std::size_t>(passes), minimum, maximum, cv };

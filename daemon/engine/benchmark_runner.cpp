@@ -2,6 +2,7 @@
 #include "benchmark_runner.hpp"
 
 #include "benchmark_support.hpp"
+#include "contract/kinds/common_keys.hpp"
 #include "errors.hpp"
 #include "fs_scope.hpp"
 #include "passes.hpp"
@@ -17,6 +18,8 @@
 #include <thread>
 
 namespace diskbench::engine {
+
+namespace common_keys = contract::kinds::keys::common;
 
 namespace {
 
@@ -51,7 +54,7 @@ void finish_result(Result& result, Recorder& recorder, const CancelToken& cancel
     // Which ring features ran, beside the Backend ("io_uring"), which
     // clients match on and so stays as it was.
     if (!ring_features.empty())
-        result.summary["io_uring_features"] = ring_features;
+        value_at(result.summary, common_keys::io_uring_features) = ring_features;
     result.cancelled = cancel.cancelled();
     if (!result.cancelled)
         recorder.set_progress(1.0);
@@ -188,7 +191,7 @@ Result run_directory_benchmark(const BenchmarkInfo& info, FilesystemScope& scope
         result.target_size = facts.total_bytes;
         result.logical_block = facts.block_size;
         result.physical_block = facts.block_size;
-        result.summary["filesystem"] = facts.type;
+        value_at(result.summary, common_keys::filesystem) = facts.type;
         if (facts.type == "tmpfs")
             recorder.warn({ "folder-on-tmpfs", {} });
         if (scope.leftovers_removed() > 0)

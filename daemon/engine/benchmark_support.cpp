@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "benchmark_support.hpp"
 
+#include "contract/kinds/common_keys.hpp"
 #include "contract/series.hpp"
 
 #include "errors.hpp"
@@ -152,13 +153,14 @@ std::vector<std::uint32_t> powers_of_two(std::uint32_t smallest, std::uint32_t l
 
 void add_latency_summary(ValueMap& summary, const LatencyHistogram& latency, const std::string& prefix)
 {
-    summary[prefix + "latency_mean_us"] = latency.mean() / 1000.0;
-    summary[prefix + "latency_min_us"] = to_us(latency.min());
-    summary[prefix + "latency_max_us"] = to_us(latency.max());
-    summary[prefix + "latency_p50_us"] = to_us(latency.percentile(0.50));
-    summary[prefix + "latency_p90_us"] = to_us(latency.percentile(0.90));
-    summary[prefix + "latency_p99_us"] = to_us(latency.percentile(0.99));
-    summary[prefix + "latency_p99_9_us"] = to_us(latency.percentile(0.999));
+    using namespace contract::kinds::keys::common;
+    summary[latency_key(prefix, latency_mean_us)] = latency.mean() / 1000.0;
+    summary[latency_key(prefix, latency_min_us)] = to_us(latency.min());
+    summary[latency_key(prefix, latency_max_us)] = to_us(latency.max());
+    summary[latency_key(prefix, latency_p50_us)] = to_us(latency.percentile(0.50));
+    summary[latency_key(prefix, latency_p90_us)] = to_us(latency.percentile(0.90));
+    summary[latency_key(prefix, latency_p99_us)] = to_us(latency.percentile(0.99));
+    summary[latency_key(prefix, latency_p99_9_us)] = to_us(latency.percentile(0.999));
 }
 
 void add_latency_cdf(Recorder& recorder, std::string_view what, const LatencyHistogram& latency)

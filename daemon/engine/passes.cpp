@@ -4,6 +4,8 @@
 #include "benchmark_support.hpp"
 #include "cancel_token.hpp"
 
+#include "contract/kinds/common_keys.hpp"
+#include "contract/kinds/shared_figures.hpp"
 #include "contract/spread.hpp"
 
 #include <algorithm>
@@ -13,6 +15,9 @@
 #include <fmt/format.h>
 
 namespace diskbench::engine {
+
+namespace common_keys = contract::kinds::keys::common;
+namespace shared_keys = contract::kinds::keys::shared;
 
 namespace {
 
@@ -63,7 +68,7 @@ std::optional<double> number_of(const Value& value)
 // vary by more than 5 % between runs even on a quiet drive.
 bool is_rate(std::string_view key)
 {
-    return key.ends_with("throughput_mb_s") || key.ends_with("iops") || key.ends_with("_ops_s")
+    return key.ends_with(shared_keys::throughput_mb_s) || key.ends_with(shared_keys::iops) || key.ends_with("_ops_s")
         || key.ends_with("_files_s");
 }
 
@@ -171,12 +176,13 @@ ValueMap merge_pass_summaries(const std::vector<ValueMap>& passes, std::vector<c
             merged[key] = spread.median;
             if (values.size() < 2)
                 continue;
-            merged[key + "_min"] = spread.minimum;
-            merged[key + "_max"] = spread.maximum;
-            merged[key + "_cv_percent"] = spread.cv_percent;
+            merged[common_keys::spread_key(key, common_keys::spread_min_suffix)] = spread.minimum;
+            merged[common_keys::spread_key(key, common_keys::spread_max_suffix)] = spread.maximum;
+            merged[common_keys::spread_key(key, common_keys::spread_cv_percent_suffix)] = spread.cv_percent;
             // IOPS beside MB/s of the same test vary alike: one warning.
-            const bool said_by_throughput = key.ends_with("iops")
-                && merged.contains(key.substr(0, key.size() - 4) + "throughput_mb_s");
+            const bool said_by_throughput = key.ends_with(shared_keys::iops)
+                && merged.contains(key.substr(0, key.size() - shared_keys::iops.size())
+                                   + std::string(shared_keys::throughput_mb_s));
             if (is_rate(key) && !said_by_throughput && spread.cv_percent > passes_cv_warning_percent)
                 warnings.push_back({ "passes-varied",
                                      { { "key", key },
@@ -256,7 +262,7 @@ void run_passes(const ParameterSet& params, Recorder& recorder, Result& result, 
         summaries.push_back(pass.summary);
     std::vector<contract::Message> warnings;
     result.summary = merge_pass_summaries(summaries, warnings);
-    result.summary["passes"] = static_cast<std::uint64_t>(passes.size());
+    value_at(result.summary, common_keys::passes) = static_cast<std::uint64_t>(passes.size());
     for (contract::Message& warning : warnings)
         recorder.warn(std::move(warning));
     if (cut_short)

@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <map>
 #include <string>
+#include <string_view>
 #include <variant>
 
 namespace diskbench::engine {
@@ -13,5 +14,13 @@ namespace diskbench::engine {
 using Value = std::variant<bool, std::int64_t, std::uint64_t, double, std::string>;
 
 using ValueMap = std::map<std::string, Value, std::less<>>;
+
+// The value under `key`, made when new, for a key the contract names as a
+// std::string_view (a summary key of contract/kinds/): the map's
+// operator[] takes only a std::string.
+inline Value& value_at(ValueMap& map, std::string_view key)
+{
+    return map[std::string(key)];
+}
 
 } // namespace diskbench::engine

@@ -3,6 +3,7 @@
 
 #include "../engine/errors.hpp"
 #include "bus_errors.hpp"
+#include "contract/kinds/common_keys.hpp"
 #include "refusal_reply.hpp"
 #include "sdbus_types/failure_data.hpp"
 #include "log.hpp"
@@ -14,6 +15,8 @@
 #include <fmt/format.h>
 
 namespace diskbench::service {
+
+namespace common_keys = contract::kinds::keys::common;
 
 namespace {
 // A folder job fetched by many of its owner's connections: each gets every
@@ -108,17 +111,17 @@ void JobObject::sample_temperature()
 
 void JobObject::summarize_temperature()
 {
-    result_.summary["temperature_source"] = temperature_source_;
+    engine::value_at(result_.summary, common_keys::temperature_source) = temperature_source_;
     if (temperature_source_.empty()) {
         engine::add_note(result_, { "no-temperature", {} });
         return;
     }
-    result_.summary["temperature_start_c"] = temperature_start_;
-    result_.summary["temperature_max_c"] = temperature_max_;
+    engine::value_at(result_.summary, common_keys::temperature_start_c) = temperature_start_;
+    engine::value_at(result_.summary, common_keys::temperature_max_c) = temperature_max_;
     // The drive's own threshold, so a fleet can alert on "over its limit"
     // rather than on one number for every model.
     if (temperature_warning_ > 0)
-        result_.summary["temperature_limit_c"] = temperature_warning_;
+        engine::value_at(result_.summary, common_keys::temperature_limit_c) = temperature_warning_;
     judge_speed_drop(result_, heat_, temperature_warning_);
 }
 

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
+#include "contract/kinds/common_keys.hpp"
 #include "speed_drop.hpp"
 
 #include <algorithm>
@@ -7,6 +8,8 @@
 #include <fmt/format.h>
 
 namespace diskbench::service {
+
+namespace common_keys = contract::kinds::keys::common;
 
 namespace {
 
@@ -96,16 +99,16 @@ void judge_speed_drop(engine::Result& result, const std::vector<HeatSample>& hea
         return contract::Message { std::move(id) + assumed,
                                    { { "percent", drop.percent }, { "celsius", drop.celsius }, { "threshold", threshold } } };
     };
-    result.summary["speed_drop_percent"] = drop.percent;
-    result.summary["speed_drop_c"] = drop.celsius;
+    engine::value_at(result.summary, common_keys::speed_drop_percent) = drop.percent;
+    engine::value_at(result.summary, common_keys::speed_drop_c) = drop.celsius;
     if (drop.hot) {
-        result.summary["speed_drop_cause"] = std::string("thermal-throttling");
+        engine::value_at(result.summary, common_keys::speed_drop_cause) = std::string("thermal-throttling");
         engine::add_warning(result, message("speed-drop-throttling"));
     } else if (writes_cache) {
-        result.summary["speed_drop_cause"] = std::string("cache");
+        engine::value_at(result.summary, common_keys::speed_drop_cause) = std::string("cache");
         engine::add_note(result, message("speed-drop-cache"));
     } else {
-        result.summary["speed_drop_cause"] = std::string("not-heat");
+        engine::value_at(result.summary, common_keys::speed_drop_cause) = std::string("not-heat");
         engine::add_note(result, message("speed-drop-not-heat"));
     }
 }

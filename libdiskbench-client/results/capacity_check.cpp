@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "capacity_check.hpp"
 
+#include "contract/kinds/verify_capacity.hpp"
 #include "text/printf_text.hpp"
 #include "types/saved_values.hpp"
 
@@ -11,9 +12,11 @@
 
 namespace diskbench::client {
 
+namespace verify_capacity_keys = contract::kinds::keys::verify_capacity;
+
 namespace {
 
-std::uint64_t bytes_of(const SavedResult& result, const char* key)
+std::uint64_t bytes_of(const SavedResult& result, std::string_view key)
 {
     // A result file may hold any number: no cast past what fits.
     const double value = number_of(result.summary, key, 0);
@@ -35,13 +38,13 @@ std::string size_text(std::uint64_t bytes)
 CapacityVerdict capacity_verdict(const SavedResult& result)
 {
     CapacityVerdict verdict;
-    if (result.kind != "verify-capacity" || !result.summary.count("real_size_bytes"))
+    if (result.kind != "verify-capacity" || !has_key(result.summary, verify_capacity_keys::real_size_bytes))
         return verdict;
     verdict.checked = true;
-    verdict.claimed = bytes_of(result, "claimed_bytes");
-    verdict.real = bytes_of(result, "real_size_bytes");
-    verdict.uncertainty = bytes_of(result, "boundary_uncertainty_bytes");
-    verdict.failure = text_of(result.summary, "failure");
+    verdict.claimed = bytes_of(result, verify_capacity_keys::claimed_bytes);
+    verdict.real = bytes_of(result, verify_capacity_keys::real_size_bytes);
+    verdict.uncertainty = bytes_of(result, verify_capacity_keys::boundary_uncertainty_bytes);
+    verdict.failure = text_of(result.summary, verify_capacity_keys::failure);
     return verdict;
 }
 

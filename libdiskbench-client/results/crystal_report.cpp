@@ -1,6 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "results/crystal_report.hpp"
 
+#include "contract/kinds/common_keys.hpp"
+#include "contract/kinds/file_profile.hpp"
+#include "contract/kinds/profile.hpp"
+#include "contract/kinds/test_keys.hpp"
 #include "results/job_result.hpp"
 #include "text/parameter_labels.hpp"
 #include "text/printf_text.hpp"
@@ -14,6 +18,11 @@
 #include <optional>
 
 namespace diskbench::client {
+
+namespace common_keys = contract::kinds::keys::common;
+namespace file_profile_keys = contract::kinds::keys::file_profile;
+namespace per_test_keys = contract::kinds::keys::per_test;
+namespace profile_keys = contract::kinds::keys::profile;
 
 namespace {
 
@@ -40,20 +49,33 @@ std::string figures_text(const Figures& f)
                        or_dash(f.mean_us, 8, 2));
 }
 
-// A test's figures in one direction ("read_"/"write_" for a folder run,
-// "" for the device's reads), from the summary, else from the series.
-Figures direction_figures(const SavedResult& result, const std::string& key, const std::string& direction,
-                          std::size_t test)
+// A folder run's direction: its series, and its keys' prefix after the
+// test's (contract/kinds/file_profile.hpp).
+struct Direction {
+    const char* series;
+    std::string_view key_prefix;
+};
+constexpr Direction reading { "read", file_profile_keys::read_prefix };
+constexpr Direction writing { "write", file_profile_keys::write_prefix };
+
+// A test's figures in one direction (the device's profile only reads),
+// from the summary, else from the series.
+Figures direction_figures(const SavedResult& result, const std::string& test, const Direction& direction,
+                          std::size_t index)
 {
     const bool device = result.kind == "profile";
+    const auto key = [&](std::string_view device_figure, std::string_view folder_figure) {
+        return device ? per_test_keys::test_key(test, device_figure)
+                      : file_profile_keys::direction_key(test, direction.key_prefix, folder_figure);
+    };
     Figures f;
-    f.mb_s = number(result.summary, key + "." + (device ? "throughput_mb_s" : direction + "mb_s"));
+    f.mb_s = number(result.summary, key(profile_keys::throughput_mb_s, file_profile_keys::mb_s));
     if (!f.mb_s)
-        f.mb_s = point_at_test(result.series, device ? "throughput" : direction.substr(0, direction.size() - 1), test);
-    f.iops = number(result.summary, key + "." + direction + "iops");
+        f.mb_s = point_at_test(result.series, device ? "throughput" : direction.series, index);
+    f.iops = number(result.summary, key(profile_keys::iops, file_profile_keys::iops));
     if (!f.iops && device)
-        f.iops = point_at_test(result.series, "iops", test);
-    f.mean_us = number(result.summary, key + "." + direction + "latency_mean_us");
+        f.iops = point_at_test(result.series, "iops", index);
+    f.mean_us = number(result.summary, key(common_keys::latency_mean_us, common_keys::latency_mean_us));
     return f;
 }
 
@@ -63,11 +85,14 @@ Figures mixed_figures(const SavedResult& result)
 {
     const SavedValueMap& s = result.summary;
     Figures f;
-    f.mb_s = number(s, "mix.total_mb_s");
-    const auto read_iops = number(s, "mix.read_iops"), write_iops = number(s, "mix.write_iops");
+    using namespace file_profile_keys;
+    f.mb_s = number(s, per_test_keys::test_key(mix_test, total_mb_s));
+    const auto read_iops = number(s, direction_key(mix_test, read_prefix, iops));
+    const auto write_iops = number(s, direction_key(mix_test, write_prefix, iops));
     if (read_iops && write_iops) {
         f.iops = *read_iops + *write_iops;
-        const auto read_us = number(s, "mix.read_latency_mean_us"), write_us = number(s, "mix.write_latency_mean_us");
+        const auto read_us = number(s, direction_key(mix_test, read_prefix, common_keys::latency_mean_us));
+        const auto write_us = number(s, direction_key(mix_test, write_prefix, common_keys::latency_mean_us));
         if (read_us && write_us && *f.iops > 0)
             f.mean_us = (*read_iops * *read_us + *write_iops * *write_us) / *f.iops;
     }
@@ -127,8 +152,8 @@ std::string crystal_report(const SavedResult& result, const OutsideText& outside
     text += std::string(_("* KB = 1000 bytes, KiB = 1024 bytes")) + "\n";
 
     const std::vector<std::string> tests
-        = split_profile_tests(text_of(result.summary, "tests", profile_tests_of(result.parameters)));
-    const auto block = [&](const char* title, const std::string& direction) {
+        = split_profile_tests(text_of(result.summary, profile_keys::tests, profile_tests_of(result.parameters)));
+    const auto block = [&](const char* title, const Direction& direction) {
         std::string lines;
         for (std::size_t i = 0; i < tests.size(); ++i) {
             if (tests[i].starts_with("MIX "))
@@ -141,23 +166,24 @@ std::string crystal_report(const SavedResult& result, const OutsideText& outside
         if (!lines.empty())
             text += fmt::format("\n[{}]\n", title) + lines;
     };
-    block("Read", device ? "" : "read_");
+    block("Read", reading);
     if (!device)
-        block("Write", "write_");
+        block("Write", writing);
     for (const std::string& test : tests)
         if (test.starts_with("MIX ")) {
             const Figures f = mixed_figures(result);
-            const std::int64_t reads = integer_of(result.summary, "mix.read_percent",
+            const std::string read_percent
+                = per_test_keys::test_key(file_profile_keys::mix_test, file_profile_keys::read_percent);
+            const std::int64_t reads = integer_of(result.summary, read_percent,
                                                   integer_of(result.parameters, "mix_read_percent", 70));
             text += fmt::format("\n[Mix] Read {}%/Write {}%\n", reads, 100 - reads);
             text += "  " + outside(crystal_test_name(test.substr(4))) + ": " + figures_text(f) + "\n";
         }
 
     // CrystalDiskMark's footer: profile, test size and passes, times, date.
-    const std::int64_t size = device ? integer_of(result.summary, "region_size", integer_of(result.parameters,
-                                                                                               "region_size", 1 << 30))
-                                     : integer_of(result.summary, "file_size_bytes",
-                                                  integer_of(result.parameters, "file_size", 1 << 30));
+    const std::int64_t size = device
+        ? integer_of(result.summary, profile_keys::region_size, integer_of(result.parameters, "region_size", 1 << 30))
+        : integer_of(result.summary, file_profile_keys::file_size_bytes, integer_of(result.parameters, "file_size", 1 << 30));
     const std::int64_t passes = std::max<std::int64_t>(1, integer_of(result.parameters, "passes", 1));
     text += "\n";
     // Labels right-aligned as CrystalDiskMark's ("   Test:"), in characters.
@@ -172,11 +198,11 @@ std::string crystal_report(const SavedResult& result, const OutsideText& outside
     footer(_("Test"), fmt::format("{} (x{}) [{}]", format_value(static_cast<double>(size), Unit::Bytes), passes,
                                outside(result_target_text(result))));
     if (!device) {
-        std::string mode = text_of(result.summary, "data", text_of(result.parameters, "data", "random")) == "zeros"
-            ? _("zero data")
-            : _("random data");
-        if (result.summary.count("direct_io"))
-            mode += std::string(", ") + (boolean_of(result.summary, "direct_io", true) ? _("direct I/O")
+        const std::string data
+            = text_of(result.summary, file_profile_keys::data, text_of(result.parameters, "data", "random"));
+        std::string mode = data == "zeros" ? _("zero data") : _("random data");
+        if (has_key(result.summary, common_keys::direct_io))
+            mode += std::string(", ") + (boolean_of(result.summary, common_keys::direct_io, true) ? _("direct I/O")
                                                                                        : _("through the page cache"));
         footer(_("Mode"), mode);
         // The device line of other results is about devices; a folder's
@@ -189,7 +215,7 @@ std::string crystal_report(const SavedResult& result, const OutsideText& outside
         if (!holder.empty())
             footer(_("Device"), outside(holder));
     }
-    const double rest = number_of(result.summary, "interval_s",
+    const double rest = number_of(result.summary, profile_keys::interval_s,
                                   number_of(result.parameters, "interval_s", device ? 0.0 : 5.0));
     // printf's format: msgfmt -c checks a translation's placeholders.
     footer(_("Time"), printf_text(_("Measure %g sec / Interval %g sec"), number_of(result.parameters, "duration_s", 5),

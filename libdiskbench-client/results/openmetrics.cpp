@@ -3,6 +3,8 @@
 
 #include "contract/benchmark_kinds.hpp"
 #include "contract/job_states.hpp"
+#include "contract/kinds/common_keys.hpp"
+#include "contract/kinds/profile.hpp"
 #include "types/saved_values.hpp"
 
 #include <fmt/format.h>
@@ -15,6 +17,9 @@
 #include <optional>
 
 namespace diskbench::client {
+
+namespace common_keys = contract::kinds::keys::common;
+namespace profile_keys = contract::kinds::keys::profile;
 
 namespace {
 
@@ -193,22 +198,30 @@ void add_result(const SavedResult& result, std::vector<Sample>& out)
         out.push_back({ &run_duration, base,
                         static_cast<double>(result.finished_at_us - result.started_at_us) / 1e6 });
 
-    static const std::pair<const char*, const char*> quantiles[] {
-        { "latency_p50_us", "0.5" }, { "latency_p99_us", "0.99" }, { "latency_p99_9_us", "0.999" }
+    static const std::pair<std::string_view, const char*> quantiles[] {
+        { common_keys::latency_p50_us, "0.5" },
+        { common_keys::latency_p99_us, "0.99" },
+        { common_keys::latency_p99_9_us, "0.999" },
     };
+    // The figures of any kind or test (split_key's rest): the profile's
+    // names, which the others' are made to read as.
+    static const std::string throughput_cv
+        = common_keys::spread_key(profile_keys::throughput_mb_s, common_keys::spread_cv_percent_suffix);
+    static const std::string iops_cv
+        = common_keys::spread_key(profile_keys::iops, common_keys::spread_cv_percent_suffix);
     for (const auto& [key, value] : result.summary) {
         const std::optional<double> number = as_number(value);
         if (!number || !std::isfinite(*number))
             continue;
         const FigureName f = split_key(key, result.kind);
         const Labels labels = with({ { "test", f.test }, { "op", f.op } });
-        if (f.rest == "throughput_mb_s")
+        if (f.rest == profile_keys::throughput_mb_s)
             out.push_back({ &throughput, labels, *number * 1e6 }); // MB/s of 10^6 bytes (IoRunStats)
-        else if (f.rest == "iops")
+        else if (f.rest == profile_keys::iops)
             out.push_back({ &iops, labels, *number });
-        else if (f.rest == "latency_mean_us")
+        else if (f.rest == common_keys::latency_mean_us)
             out.push_back({ &latency_mean, labels, *number / 1e6 });
-        else if (f.rest == "throughput_mb_s_cv_percent" || f.rest == "iops_cv_percent")
+        else if (f.rest == throughput_cv || f.rest == iops_cv)
             out.push_back({ &pass_cv, with({ { "test", f.test }, { "op", f.op },
                                              { "figure", f.rest.substr(0, f.rest.find("_cv")) } }),
                             *number / 100 });
@@ -228,9 +241,10 @@ void add_result(const SavedResult& result, std::vector<Sample>& out)
     for (const auto& [check, count] : counts)
         out.push_back({ &warnings, with({ { "check", check } }), static_cast<double>(count) });
 
-    if (const double max_c = number_of(result.summary, "temperature_max_c", NAN); std::isfinite(max_c) && max_c > 0)
+    if (const double max_c = number_of(result.summary, common_keys::temperature_max_c, NAN);
+        std::isfinite(max_c) && max_c > 0)
         out.push_back({ &temperature, base, max_c });
-    if (const double limit_c = number_of(result.summary, "temperature_limit_c", NAN);
+    if (const double limit_c = number_of(result.summary, common_keys::temperature_limit_c, NAN);
         std::isfinite(limit_c) && limit_c > 0)
         out.push_back({ &temperature_limit, base, limit_c });
     const SavedValueMap& info = result.device_info;

@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "results/result_checks.hpp"
 
+#include "contract/kinds/common_keys.hpp"
+#include "contract/kinds/surface.hpp"
+#include "contract/kinds/verify_capacity.hpp"
 #include "text/printf_text.hpp"
 #include "types/saved_values.hpp"
 
@@ -11,6 +14,10 @@
 #include <memory>
 
 namespace diskbench::client {
+
+namespace common_keys = contract::kinds::keys::common;
+namespace surface_keys = contract::kinds::keys::surface;
+namespace verify_capacity_keys = contract::kinds::keys::verify_capacity;
 
 namespace {
 
@@ -65,20 +72,20 @@ ResultChecks result_checks(const SavedValueMap& summary, const std::vector<std::
     ResultChecks checks;
     // A surface scan first says what it found: never a plain "✓" over a
     // drive with bad blocks.
-    if (summary.count("bad_ranges") && (integer_of(summary, "bad_ranges") == 0
+    if (has_key(summary, surface_keys::bad_ranges) && (integer_of(summary, surface_keys::bad_ranges) == 0
                                         || !add_failures(checks, warnings, surface_warning))) {
-        if (integer_of(summary, "bad_ranges") > 0)
+        if (integer_of(summary, surface_keys::bad_ranges) > 0)
             checks.lines.push_back({ false, printf_text(_("Surface: %lld bad ranges, %s unreadable"),
-                                                        static_cast<long long>(integer_of(summary, "bad_ranges")),
-                                                        size_text(integer_of(summary, "bad_bytes")).c_str()) });
+                                                        static_cast<long long>(integer_of(summary, surface_keys::bad_ranges)),
+                                                        size_text(integer_of(summary, surface_keys::bad_bytes)).c_str()) });
         else
             checks.lines.push_back({ true, _("Surface: every block read, no bad blocks") });
     }
     // So does a capacity check: a fake is never under a plain "✓".
-    if (summary.count("real_size_bytes") && summary.count("claimed_bytes")) {
-        const std::int64_t real = integer_of(summary, "real_size_bytes");
-        const std::int64_t claimed = integer_of(summary, "claimed_bytes");
-        if (text_of(summary, "failure") == "scattered") {
+    if (has_key(summary, verify_capacity_keys::real_size_bytes) && has_key(summary, verify_capacity_keys::claimed_bytes)) {
+        const std::int64_t real = integer_of(summary, verify_capacity_keys::real_size_bytes);
+        const std::int64_t claimed = integer_of(summary, verify_capacity_keys::claimed_bytes);
+        if (text_of(summary, verify_capacity_keys::failure) == "scattered") {
             if (!add_failures(checks, warnings, capacity_warning))
                 checks.lines.push_back({ false, _("Capacity: blocks are lost here and there on this device") });
         } else if (real >= claimed)
@@ -88,34 +95,34 @@ ResultChecks result_checks(const SavedValueMap& summary, const std::vector<std::
             checks.lines.push_back({ false, printf_text(_("Capacity: only %s of the claimed %s holds data"),
                                                         size_text(real).c_str(), size_text(claimed).c_str()) });
     }
-    const std::string device = text_of(summary, "checked_device");
-    if (summary.count("issued_read_bytes") && !add_failures(checks, warnings, block_layer_warning)) {
-        const std::int64_t read = integer_of(summary, "issued_read_bytes");
-        const std::int64_t written = integer_of(summary, "issued_write_bytes");
+    const std::string device = text_of(summary, common_keys::checked_device);
+    if (has_key(summary, common_keys::issued_read_bytes) && !add_failures(checks, warnings, block_layer_warning)) {
+        const std::int64_t read = integer_of(summary, common_keys::issued_read_bytes);
+        const std::int64_t written = integer_of(summary, common_keys::issued_write_bytes);
         std::string text;
         if (read > 0 && written > 0)
             text = printf_text(_("Block layer: %s counted %s of %s read and %s of %s written, no other I/O"),
-                               device.c_str(), size_text(integer_of(summary, "device_read_bytes")).c_str(),
-                               size_text(read).c_str(), size_text(integer_of(summary, "device_write_bytes")).c_str(),
+                               device.c_str(), size_text(integer_of(summary, common_keys::device_read_bytes)).c_str(),
+                               size_text(read).c_str(), size_text(integer_of(summary, common_keys::device_write_bytes)).c_str(),
                                size_text(written).c_str());
         else if (written > 0)
             text = printf_text(_("Block layer: %s counted %s of %s written, no other I/O"), device.c_str(),
-                               size_text(integer_of(summary, "device_write_bytes")).c_str(), size_text(written).c_str());
+                               size_text(integer_of(summary, common_keys::device_write_bytes)).c_str(), size_text(written).c_str());
         else
             text = printf_text(_("Block layer: %s counted %s of %s read, no other I/O"), device.c_str(),
-                               size_text(integer_of(summary, "device_read_bytes")).c_str(), size_text(read).c_str());
+                               size_text(integer_of(summary, common_keys::device_read_bytes)).c_str(), size_text(read).c_str());
         checks.lines.push_back({ true, text });
     }
-    const std::string link = text_of(summary, "link");
+    const std::string link = text_of(summary, common_keys::link);
     if (!link.empty() && !add_failures(checks, warnings, link_warning)) {
-        const double limit = number_of(summary, "link_limit_mb_s", 0);
+        const double limit = number_of(summary, common_keys::link_limit_mb_s, 0);
         checks.lines.push_back(
             { true, limit > 0 ? printf_text(_("Link: %s, at most %.0f MB/s; the figures fit"), link.c_str(), limit)
                               : printf_text(_("Link: %s"), link.c_str()) });
     }
     // A run that wrote, on a drive whose volatile write cache was on: its
     // figures count writes the drive confirmed from its cache.
-    const std::string cache = text_of(summary, "write_cache");
+    const std::string cache = text_of(summary, common_keys::write_cache);
     if (cache == "write back")
         checks.lines.push_back(
             { false, printf_text(_("Write cache: on at %s (write back): the drive confirmed writes once its cache "
@@ -126,7 +133,7 @@ ResultChecks result_checks(const SavedValueMap& summary, const std::vector<std::
             { true, printf_text(_("Write cache: off at %s (write through): every write reached the medium before "
                                   "it counted"),
                                 device.c_str()) });
-    const std::string stack = text_of(summary, "stack");
+    const std::string stack = text_of(summary, common_keys::stack);
     if (!stack.empty() && !add_failures(checks, warnings, stack_warning))
         checks.lines.push_back({ true, printf_text(_("Stack: %s"), stack.c_str()) });
     return checks;

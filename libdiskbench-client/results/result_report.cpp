@@ -15,12 +15,17 @@
 #include "text/message_text.hpp"
 #include "text/printf_text.hpp"
 #include "types/saved_values.hpp"
+#include "contract/kinds/run_set.hpp"
+#include "contract/kinds/surface.hpp"
 
 #include <glib/gi18n-lib.h>
 
 #include <algorithm>
 
 namespace diskbench::client {
+
+namespace run_set_keys = contract::kinds::keys::run_set;
+namespace surface_keys = contract::kinds::keys::surface;
 
 namespace {
 
@@ -48,7 +53,7 @@ std::string headline(const SavedResult& result)
     // A scan and a capacity check lead with what they found: the drive's
     // state is never under a plain "✓".
     if (const SurfaceFaults faults = surface_faults(result); result.kind == "surface"
-        && result.summary.count("bad_ranges"))
+        && has_key(result.summary, surface_keys::bad_ranges))
         return (faults.has_bad() ? "⚠ " : "✓ ") + surface_fault_line(faults);
     if (const CapacityVerdict verdict = capacity_verdict(result); verdict.checked)
         return (verdict.lost() || verdict.damaged() ? "⚠ " : "✓ ") + capacity_line(verdict);
@@ -142,9 +147,9 @@ std::string run_set_report(const SavedResult& result, const OutsideText& outside
     text += "\n"
         + printf_text(g_dngettext(GETTEXT_PACKAGE, "%lld of %lld benchmark finished, %lld s rest between them",
                                   "%lld of %lld benchmarks finished, %lld s rest between them",
-                                  static_cast<unsigned long>(number_of(result.summary, "benchmarks", 0))),
-                      static_cast<long long>(number_of(result.summary, "finished", 0)),
-                      static_cast<long long>(number_of(result.summary, "benchmarks", 0)),
+                                  static_cast<unsigned long>(number_of(result.summary, run_set_keys::benchmarks, 0))),
+                      static_cast<long long>(number_of(result.summary, run_set_keys::finished, 0)),
+                      static_cast<long long>(number_of(result.summary, run_set_keys::benchmarks, 0)),
                       static_cast<long long>(number_of(result.parameters, "pause_s", 0)))
         + "\n";
     for (const SavedResult& member : result.members)

@@ -3,6 +3,7 @@
 
 #include "contract/benchmark_kinds.hpp"
 #include "contract/job_states.hpp"
+#include "contract/kinds/run_set.hpp"
 #include "text/headline_text.hpp"
 #include "text/kind_titles.hpp"
 #include "text/printf_text.hpp"
@@ -16,6 +17,8 @@
 #include <memory>
 
 namespace diskbench::client {
+
+namespace run_set_keys = contract::kinds::keys::run_set;
 
 namespace {
 
@@ -178,8 +181,8 @@ SavedResult run_set_result(const RunSetPlan& plan, unsigned pause_s, std::vector
     const auto finished = std::count_if(members.begin(), members.end(), [](const SavedResult& member) {
         return member.state == contract::job_states::finished;
     });
-    set.summary["benchmarks"] = static_cast<std::int64_t>(plan.kinds.size());
-    set.summary["finished"] = static_cast<std::int64_t>(finished);
+    set.summary[std::string(run_set_keys::benchmarks)] = static_cast<std::int64_t>(plan.kinds.size());
+    set.summary[std::string(run_set_keys::finished)] = static_cast<std::int64_t>(finished);
     set.state = static_cast<std::size_t>(finished) == plan.kinds.size() ? std::string(contract::job_states::finished)
                                                                          : std::string(contract::job_states::cancelled);
     set.members = std::move(members);

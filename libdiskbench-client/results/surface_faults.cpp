@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "surface_faults.hpp"
 
+#include "contract/kinds/surface.hpp"
 #include "text/printf_text.hpp"
 #include "text/value_format.hpp"
 #include "types/saved_values.hpp"
@@ -11,6 +12,8 @@
 #include <map>
 
 namespace diskbench::client {
+
+namespace surface_keys = contract::kinds::keys::surface;
 
 namespace {
 
@@ -40,16 +43,16 @@ SurfaceFaults surface_faults(const SavedResult& result)
     SurfaceFaults faults;
     if (result.kind != "surface")
         return faults;
-    const auto count = [&](const char* key) {
+    const auto count = [&](std::string_view key) {
         const double value = number_of(result.summary, key, 0);
         return value > 0 ? static_cast<std::uint64_t>(value) : std::uint64_t { 0 };
     };
-    faults.bad_ranges = count("bad_ranges");
-    faults.bad_bytes = count("bad_bytes");
-    faults.slow_blocks = count("slow_blocks");
-    faults.slow_repeatable = count("slow_repeatable");
-    faults.threshold_ms = number_of(result.summary, "slow_threshold_ms", 0);
-    faults.stopped_reason = text_of(result.summary, "stopped_reason");
+    faults.bad_ranges = count(surface_keys::bad_ranges);
+    faults.bad_bytes = count(surface_keys::bad_bytes);
+    faults.slow_blocks = count(surface_keys::slow_blocks);
+    faults.slow_repeatable = count(surface_keys::slow_repeatable);
+    faults.threshold_ms = number_of(result.summary, surface_keys::slow_threshold_ms, 0);
+    faults.stopped_reason = text_of(result.summary, surface_keys::stopped_reason);
     if (const double block = number_of(result.device_info, "logical_block_size", 0); block > 0)
         faults.logical_block = static_cast<std::uint32_t>(block);
 

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "types/saved_values.hpp"
 
-#include "contract/profile_presets.hpp"
+#include "contract/kinds/profile_presets.hpp"
+#include "contract/kinds/test_keys.hpp"
 
-#include <glib.h>
 
 #include <algorithm>
 #include <cmath>
@@ -12,15 +12,15 @@ namespace diskbench::client {
 
 namespace {
 
-const SavedValue* find(const SavedValueMap& map, const char* key)
+const SavedValue* find(const SavedValueMap& map, std::string_view key)
 {
-    const auto found = map.find(key);
+    const auto found = map.find(std::string(key));
     return found == map.end() ? nullptr : &found->second;
 }
 
 } // namespace
 
-std::int64_t integer_of(const SavedValueMap& map, const char* key, std::int64_t fallback)
+std::int64_t integer_of(const SavedValueMap& map, std::string_view key, std::int64_t fallback)
 {
     const SavedValue* value = find(map, key);
     if (const auto* integer = value ? std::get_if<std::int64_t>(value) : nullptr)
@@ -41,32 +41,34 @@ std::optional<double> as_number(const SavedValue& value)
     return std::nullopt;
 }
 
-double number_of(const SavedValueMap& map, const char* key, double fallback)
+double number_of(const SavedValueMap& map, std::string_view key, double fallback)
 {
     const SavedValue* value = find(map, key);
     return value ? as_number(*value).value_or(fallback) : fallback;
 }
 
-bool boolean_of(const SavedValueMap& map, const char* key, bool fallback)
+bool boolean_of(const SavedValueMap& map, std::string_view key, bool fallback)
 {
     const SavedValue* value = find(map, key);
     const auto* boolean = value ? std::get_if<bool>(value) : nullptr;
     return boolean ? *boolean : fallback;
 }
 
-std::string text_of(const SavedValueMap& map, const char* key, const std::string& fallback)
+std::string text_of(const SavedValueMap& map, std::string_view key, const std::string& fallback)
 {
     const SavedValue* value = find(map, key);
     const auto* text = value ? std::get_if<std::string>(value) : nullptr;
     return text ? *text : fallback;
 }
 
+bool has_key(const SavedValueMap& map, std::string_view key)
+{
+    return find(map, key) != nullptr;
+}
+
 std::string profile_summary_key(std::string_view test)
 {
-    std::string key;
-    for (const char c : test)
-        key += c == ' ' ? '_' : g_ascii_tolower(c);
-    return key;
+    return contract::kinds::keys::per_test::test_name(test);
 }
 
 std::vector<std::string> split_profile_tests(const std::string& list)

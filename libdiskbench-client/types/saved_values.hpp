@@ -13,21 +13,25 @@ namespace diskbench::client {
 
 // Typed reads of the daemon's a{sv} maps (parameters, summaries, device
 // facts) as SavedValueMap holds them; missing keys or other types give the
-// fallback. Integers and numbers convert into each other.
+// fallback. Integers and numbers convert into each other. Keys are
+// string_views so a summary's are read by the contract's names
+// (contract/kinds/).
 // An integer or a number as a double; nothing for other types.
 std::optional<double> as_number(const SavedValue& value);
-std::int64_t integer_of(const SavedValueMap& map, const char* key, std::int64_t fallback = 0);
-double number_of(const SavedValueMap& map, const char* key, double fallback);
-bool boolean_of(const SavedValueMap& map, const char* key, bool fallback);
-std::string text_of(const SavedValueMap& map, const char* key, const std::string& fallback = {});
+std::int64_t integer_of(const SavedValueMap& map, std::string_view key, std::int64_t fallback = 0);
+double number_of(const SavedValueMap& map, std::string_view key, double fallback);
+bool boolean_of(const SavedValueMap& map, std::string_view key, bool fallback);
+std::string text_of(const SavedValueMap& map, std::string_view key, const std::string& fallback = {});
+// Whether `map` has `key`, of any type.
+bool has_key(const SavedValueMap& map, std::string_view key);
 
 // The profile benchmark's tests: "SEQ1M Q8T1, RND4K Q1T1" split at commas,
 // and the tests of the daemon's presets (engine/benchmarks/profile).
 std::vector<std::string> split_profile_tests(const std::string& list);
 std::string profile_preset_tests(const std::string& preset);
 // A profile test's prefix of its summary keys: "SEQ1M Q8T1" ->
-// "seq1m_q8t1" (the engine's ProfileTest::summary_key()), as in
-// "seq1m_q8t1.throughput_mb_s".
+// "seq1m_q8t1" (contract/kinds/test_keys.hpp's test_name, as the engine
+// names them), as in "seq1m_q8t1.throughput_mb_s".
 std::string profile_summary_key(std::string_view test);
 // The tests a run does: `tests` when given, else its preset's.
 std::string profile_tests_of(const SavedValueMap& parameters);

@@ -7,16 +7,21 @@
 #include "../errors.hpp"
 #include "../request_sources.hpp"
 #include "benchmarks.hpp"
+#include "contract/kinds/common_keys.hpp"
+#include "contract/kinds/device_write.hpp"
 #include "device_write_support.hpp"
 #include "profile_tests.hpp"
 #include "timed_run.hpp"
 
 #include <algorithm>
-#include <cctype>
 
 #include <fmt/format.h>
 
 namespace diskbench::engine::benchmarks {
+
+namespace common_keys = contract::kinds::keys::common;
+namespace device_write_keys = contract::kinds::keys::device_write;
+namespace per_test = contract::kinds::keys::per_test;
 
 namespace {
 
@@ -34,12 +39,10 @@ std::string label(const ProfileTest& test)
     return fmt::format("{}{}B Q{}T{}", test.random ? "RND" : "SEQ", test.block, test.queue_depth, test.threads);
 }
 
+// "seq512b_q1t1": the test's part of its summary keys.
 std::string summary_key(const ProfileTest& test)
 {
-    std::string key;
-    for (char c : label(test))
-        key += c == ' ' ? '_' : static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    return key;
+    return per_test::test_name(label(test));
 }
 
 void record(BenchmarkContext& ctx, const std::vector<std::size_t>& bars, std::size_t index, const WriteTest& done)
@@ -51,12 +54,12 @@ void record(BenchmarkContext& ctx, const std::vector<std::size_t>& bars, std::si
     ctx.recorder.add_point(bars[2], { x, to_us(stats.latency.percentile(0.50)) });
     ctx.recorder.add_point(bars[3], { x, to_us(stats.latency.percentile(0.99)) });
     ctx.recorder.add_point(bars[4], { x, to_us(stats.latency.percentile(0.999)) });
-    const std::string key = summary_key(done.test) + ".";
-    ctx.result.summary[key + "throughput_mb_s"] = stats.megabytes_per_second();
-    ctx.result.summary[key + "iops"] = stats.iops();
-    ctx.result.summary[key + "bytes"] = stats.bytes;
-    ctx.result.summary[key + "seconds"] = stats.seconds();
-    add_latency_summary(ctx.result.summary, stats.latency, key);
+    const std::string test = summary_key(done.test);
+    ctx.result.summary[per_test::test_key(test, device_write_keys::throughput_mb_s)] = stats.megabytes_per_second();
+    ctx.result.summary[per_test::test_key(test, device_write_keys::iops)] = stats.iops();
+    ctx.result.summary[per_test::test_key(test, device_write_keys::bytes)] = stats.bytes;
+    ctx.result.summary[per_test::test_key(test, device_write_keys::seconds)] = stats.seconds();
+    add_latency_summary(ctx.result.summary, stats.latency, per_test::test_prefix(test));
 }
 
 void run(BenchmarkContext& ctx)
@@ -81,10 +84,10 @@ void run(BenchmarkContext& ctx)
     const std::uint64_t duration_ns = seconds_to_ns(ctx.params.real("duration_s"));
     const std::uint64_t max_bytes = ctx.params.unsigned_value("max_bytes");
     const std::uint64_t seed = ctx.params.unsigned_value("seed");
-    ctx.result.summary["sequential_size"] = size;
-    ctx.result.summary["region_size"] = region;
+    value_at(ctx.result.summary, device_write_keys::sequential_size) = size;
+    value_at(ctx.result.summary, device_write_keys::region_size) = region;
     // Everything any test may write lies in [0, written_range_bytes).
-    ctx.result.summary["written_range_bytes"] = std::max(size, region);
+    value_at(ctx.result.summary, common_keys::written_range_bytes) = std::max(size, region);
     if (ctx.plan_only)
         return;
 
@@ -160,7 +163,7 @@ void run(BenchmarkContext& ctx)
         labels += "," + label(tests[i]);
     }
     // The bar order: x of each point is the index into this list.
-    ctx.result.summary["tests"] = labels;
+    value_at(ctx.result.summary, device_write_keys::tests) = labels;
 }
 
 } // namespace

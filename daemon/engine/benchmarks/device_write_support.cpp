@@ -7,6 +7,7 @@
 #include "../storage/block_write_watch.hpp"
 #include "../storage/device_holders.hpp"
 #include "file_support.hpp"
+#include "contract/kinds/common_keys.hpp"
 
 #include <algorithm>
 #include <unordered_map>
@@ -14,6 +15,8 @@
 #include <fmt/format.h>
 
 namespace diskbench::engine::benchmarks {
+
+namespace common_keys = contract::kinds::keys::common;
 
 namespace {
 
@@ -106,7 +109,7 @@ WriteMode checked_write_mode(BenchmarkContext& ctx, bool preserve_supported)
         throw ParameterError("mode", Failure { "error-mode-cannot-preserve", {} });
     if (destroy && ctx.params.text("confirm").empty())
         throw ParameterError("confirm", Failure { "error-destroy-unconfirmed", {} });
-    ctx.result.summary["mode"] = std::string(destroy ? "destroy" : "preserve");
+    value_at(ctx.result.summary, common_keys::mode) = std::string(destroy ? "destroy" : "preserve");
     return destroy ? WriteMode::Destroy : WriteMode::Preserve;
 }
 

@@ -8,11 +8,14 @@
 // each repetition a different measurement from dd's.
 #include "../errors.hpp"
 #include "benchmarks.hpp"
+#include "contract/kinds/common_keys.hpp"
 #include "device_write_support.hpp"
 #include "file_support.hpp"
 #include "write_sweep_support.hpp"
 
 namespace diskbench::engine::benchmarks {
+
+namespace common_keys = contract::kinds::keys::common;
 
 namespace {
 
@@ -23,7 +26,7 @@ void run(BenchmarkContext& ctx)
     keep_aligned_sizes(plan, ctx.recorder, ctx.target.logical_block, device_logical_block);
     const std::uint64_t seed = ctx.params.unsigned_value("seed");
     // Everything the sweep writes lies in [0, written_range_bytes).
-    ctx.result.summary["written_range_bytes"] = plan.amount;
+    value_at(ctx.result.summary, common_keys::written_range_bytes) = plan.amount;
     if (ctx.plan_only)
         return;
 

@@ -15,6 +15,7 @@
 #include "../clock.hpp"
 #include "../io_buffers.hpp"
 #include "benchmarks.hpp"
+#include "contract/kinds/file_profile.hpp"
 #include "file_support.hpp"
 #include "profile_options.hpp"
 #include "measured_file.hpp"
@@ -30,6 +31,9 @@
 #include <fmt/format.h>
 
 namespace diskbench::engine::benchmarks {
+
+namespace file_profile_keys = contract::kinds::keys::file_profile;
+namespace per_test = contract::kinds::keys::per_test;
 
 namespace {
 
@@ -135,25 +139,35 @@ std::vector<FileTest> chosen_tests(const ParameterSet& params, const Selection& 
         const auto test = parse_profile_test(mix);
         if (!test)
             throw ParameterError("mix", Failure { "error-mix-not-a-test", {} });
-        chosen.push_back({ *test, "MIX " + test->label(), "mix", true });
+        chosen.push_back({ *test, "MIX " + test->label(), std::string(file_profile_keys::mix_test), true });
     }
     if (chosen.empty())
         throw ParameterError("select", Failure { "error-select-mix-without-mix", {} });
     return chosen;
 }
 
+// A direction by the name of its latency distribution's series and the
+// prefix of its summary keys (contract/kinds/file_profile.hpp).
+struct Direction {
+    const char* name;
+    std::string_view key_prefix;
+};
+constexpr Direction reading { "read", file_profile_keys::read_prefix };
+constexpr Direction writing { "write", file_profile_keys::write_prefix };
+
 // The figures of one direction of a test, and its latency distribution
 // ("cdf-seq1m_q8t1-read").
-void add_direction_summary(BenchmarkContext& ctx, const std::string& key, const char* direction,
+void add_direction_summary(BenchmarkContext& ctx, const std::string& test, const Direction& direction,
                            const IoRunStats& stats)
 {
+    namespace keys = file_profile_keys;
     ValueMap& summary = ctx.result.summary;
-    const std::string prefix = key + "." + direction + "_";
-    add_latency_cdf(ctx.recorder, key + "-" + direction, stats.latency);
-    summary[prefix + "mb_s"] = stats.megabytes_per_second();
-    summary[prefix + "iops"] = stats.iops();
-    summary[prefix + "bytes"] = stats.bytes;
-    add_latency_summary(summary, stats.latency, prefix);
+    add_latency_cdf(ctx.recorder, test + "-" + direction.name, stats.latency);
+    summary[keys::direction_key(test, direction.key_prefix, keys::mb_s)] = stats.megabytes_per_second();
+    summary[keys::direction_key(test, direction.key_prefix, keys::iops)] = stats.iops();
+    summary[keys::direction_key(test, direction.key_prefix, keys::bytes)] = stats.bytes;
+    // Its latency figures follow "<test>.read_" (or "write_").
+    add_latency_summary(summary, stats.latency, keys::direction_key(test, direction.key_prefix, ""));
 }
 
 void run(DirectoryContext& ctx)
@@ -185,8 +199,8 @@ void run(DirectoryContext& ctx)
     const std::unique_ptr<ZeroBuffers> zero_buffers
         = zeros ? std::make_unique<ZeroBuffers>(zeros_size, file.target.memory_alignment) : nullptr;
 
-    ctx.result.summary["file_size_bytes"] = size;
-    ctx.result.summary["data"] = std::string(zeros ? "zeros" : "random");
+    value_at(ctx.result.summary, file_profile_keys::file_size_bytes) = size;
+    value_at(ctx.result.summary, file_profile_keys::data) = std::string(zeros ? "zeros" : "random");
     fill_test_file(ctx, file, size, zero_buffers.get());
     if (ctx.cancel.cancelled())
         return;
@@ -213,8 +227,8 @@ void run(DirectoryContext& ctx)
     const double interval = ctx.params.real("interval_s");
     bool first_run = true;
     const auto rest = [&] { return std::exchange(first_run, false) || rest_between_tests(ctx.cancel, interval); };
-    ctx.result.summary["select"] = ctx.params.text("select");
-    ctx.result.summary["interval_s"] = interval;
+    value_at(ctx.result.summary, file_profile_keys::select) = ctx.params.text("select");
+    value_at(ctx.result.summary, file_profile_keys::interval_s) = interval;
 
     std::string labels;
     for (std::size_t i = 0; i < tests.size(); ++i) {
@@ -224,7 +238,6 @@ void run(DirectoryContext& ctx)
         if (!rest())
             break;
         labels += (labels.empty() ? "" : ",") + t.label;
-        const std::string key = t.key + ".";
         TimedRunPlan plan;
         plan.test = t.test;
         plan.region = size;
@@ -264,10 +277,12 @@ void run(DirectoryContext& ctx)
                 const IoRunStats writes = tally.stats(true, stats);
                 ctx.recorder.add_point(read_series, { x, reads.megabytes_per_second() });
                 ctx.recorder.add_point(write_series, { x, writes.megabytes_per_second() });
-                add_direction_summary(on_file, t.key, "read", reads);
-                add_direction_summary(on_file, t.key, "write", writes);
-                ctx.result.summary[key + "total_mb_s"] = stats.megabytes_per_second();
-                ctx.result.summary[key + "read_percent"] = std::uint64_t { plan.mix_read_percent };
+                add_direction_summary(on_file, t.key, reading, reads);
+                add_direction_summary(on_file, t.key, writing, writes);
+                ctx.result.summary[per_test::test_key(t.key, file_profile_keys::total_mb_s)]
+                    = stats.megabytes_per_second();
+                ctx.result.summary[per_test::test_key(t.key, file_profile_keys::read_percent)]
+                    = std::uint64_t { plan.mix_read_percent };
                 continue;
             }
             if (selected.reads) {
@@ -279,7 +294,7 @@ void run(DirectoryContext& ctx)
                     break;
                 progress += share;
                 ctx.recorder.add_point(read_series, { x, reads.megabytes_per_second() });
-                add_direction_summary(on_file, t.key, "read", reads);
+                add_direction_summary(on_file, t.key, reading, reads);
             }
             // The rest between the test's reads and its writes.
             if (selected.writes && (!selected.reads || rest())) {
@@ -291,14 +306,14 @@ void run(DirectoryContext& ctx)
                     break;
                 progress += share;
                 ctx.recorder.add_point(write_series, { x, writes.megabytes_per_second() });
-                add_direction_summary(on_file, t.key, "write", writes);
+                add_direction_summary(on_file, t.key, writing, writes);
             }
         } catch (const IoError& error) {
             throw explained(ctx, error);
         }
     }
     // The grid's rows: x of each point is the index into this list.
-    ctx.result.summary["tests"] = labels;
+    value_at(ctx.result.summary, file_profile_keys::tests) = labels;
 }
 
 } // namespace

@@ -13,12 +13,15 @@
 #include "timed_run.hpp"
 
 #include "../clock.hpp"
+#include "contract/kinds/file_qd_sweep.hpp"
 
 #include <fcntl.h>
 
 #include <fmt/format.h>
 
 namespace diskbench::engine::benchmarks {
+
+namespace file_qd_sweep_keys = contract::kinds::keys::file_qd_sweep;
 
 namespace {
 
@@ -67,7 +70,7 @@ void run(DirectoryContext& ctx)
                                                      { { "value", format_bytes(block) },
                                                        { "alignment", file.target.logical_block } } });
     explain_cache_mode(ctx, want_direct, file.direct, BufferedUse::Profile);
-    ctx.result.summary["file_size_bytes"] = size;
+    value_at(ctx.result.summary, file_qd_sweep_keys::file_size_bytes) = size;
     fill_test_file(ctx, file, size, nullptr);
     if (ctx.cancel.cancelled())
         return;

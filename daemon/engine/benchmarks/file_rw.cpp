@@ -8,6 +8,7 @@
 // ends with an fdatasync, so the series shows the device and not the
 // cache; the file's pages are dropped before it is read.
 #include "benchmarks.hpp"
+#include "contract/kinds/file_rw.hpp"
 #include "file_support.hpp"
 
 #include <fcntl.h>
@@ -15,6 +16,8 @@
 #include <fmt/format.h>
 
 namespace diskbench::engine::benchmarks {
+
+namespace file_rw_keys = contract::kinds::keys::file_rw;
 
 namespace {
 
@@ -24,12 +27,21 @@ namespace {
 constexpr std::uint64_t direct_points = 1024;
 constexpr std::uint64_t buffered_points = 64;
 
-void add_pass_summary(DirectoryContext& ctx, const PassResult& pass, const std::string& prefix)
+// Where a pass's figures go in the summary (contract/kinds/file_rw.hpp).
+struct PassKeys {
+    std::string_view mb_s, min_mb_s, max_mb_s, latency_prefix;
+};
+constexpr PassKeys write_pass_keys { file_rw_keys::write_mb_s, file_rw_keys::write_min_mb_s,
+                                     file_rw_keys::write_max_mb_s, file_rw_keys::write_latency_prefix };
+constexpr PassKeys read_pass_keys { file_rw_keys::read_mb_s, file_rw_keys::read_min_mb_s, file_rw_keys::read_max_mb_s,
+                                    file_rw_keys::read_latency_prefix };
+
+void add_pass_summary(DirectoryContext& ctx, const PassResult& pass, const PassKeys& keys)
 {
-    ctx.result.summary[prefix + "mb_s"] = pass.mb_per_s();
-    ctx.result.summary[prefix + "min_mb_s"] = pass.slowest_mb_s;
-    ctx.result.summary[prefix + "max_mb_s"] = pass.fastest_mb_s;
-    add_latency_summary(ctx.result.summary, pass.latency, prefix);
+    value_at(ctx.result.summary, keys.mb_s) = pass.mb_per_s();
+    value_at(ctx.result.summary, keys.min_mb_s) = pass.slowest_mb_s;
+    value_at(ctx.result.summary, keys.max_mb_s) = pass.fastest_mb_s;
+    add_latency_summary(ctx.result.summary, pass.latency, std::string(keys.latency_prefix));
 }
 
 void run(DirectoryContext& ctx)
@@ -58,7 +70,7 @@ void run(DirectoryContext& ctx)
                                                      { { "value", block },
                                                        { "alignment", file.target.logical_block } } });
     explain_cache_mode(ctx, want_direct, file.direct);
-    ctx.result.summary["bytes"] = size;
+    value_at(ctx.result.summary, file_rw_keys::bytes) = size;
 
     const std::size_t write_series = ctx.recorder.add_series({ "write", "B", "MB/s", SeriesStyle::Line });
     const std::size_t read_series = ctx.recorder.add_series({ "read", "B", "MB/s", SeriesStyle::Line });
@@ -77,7 +89,7 @@ void run(DirectoryContext& ctx)
     const PassResult written = sequential_pass(ctx, file.target, pass);
     if (written.cancelled)
         return;
-    add_pass_summary(ctx, written, "write_");
+    add_pass_summary(ctx, written, write_pass_keys);
 
     // Synced, so every cached page is clean and can be dropped; with
     // O_DIRECT there are none, and asking costs nothing.
@@ -88,7 +100,7 @@ void run(DirectoryContext& ctx)
     pass.progress_from = 0.5;
     const PassResult read = sequential_pass(ctx, file.target, pass);
     if (!read.cancelled)
-        add_pass_summary(ctx, read, "read_");
+        add_pass_summary(ctx, read, read_pass_keys);
 }
 
 } // namespace

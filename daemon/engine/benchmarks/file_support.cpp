@@ -3,6 +3,7 @@
 
 #include "../fs_scope.hpp"
 #include "../request_sources.hpp"
+#include "contract/kinds/common_keys.hpp"
 
 #include <fcntl.h>
 #include <unistd.h>
@@ -13,6 +14,8 @@
 #include <fmt/format.h>
 
 namespace diskbench::engine::benchmarks {
+
+namespace common_keys = contract::kinds::keys::common;
 
 ParamSpec direct_param()
 {
@@ -46,8 +49,9 @@ ScratchFile open_scratch_file(DirectoryContext& ctx, bool want_direct, std::uint
 
 void explain_cache_mode(DirectoryContext& ctx, bool wanted_direct, bool got_direct, BufferedUse use)
 {
-    ctx.result.summary["direct_io"] = got_direct;
-    ctx.result.summary["scratch_file"] = std::string(ctx.scope->uses_tmpfile() ? "O_TMPFILE" : "unlinked file");
+    value_at(ctx.result.summary, common_keys::direct_io) = got_direct;
+    value_at(ctx.result.summary, common_keys::scratch_file)
+        = std::string(ctx.scope->uses_tmpfile() ? "O_TMPFILE" : "unlinked file");
     if (got_direct)
         return;
     const std::string why = wanted_direct ? "no-direct-io-" : "direct-io-off-";

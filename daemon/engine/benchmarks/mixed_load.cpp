@@ -24,6 +24,7 @@
 #include "../write_data.hpp"
 #include "benchmarks.hpp"
 #include "chunk_quicksort.hpp"
+#include "contract/kinds/mixed_load.hpp"
 #include "file_support.hpp"
 
 #include <fcntl.h>
@@ -43,6 +44,8 @@
 #include <fmt/format.h>
 
 namespace diskbench::engine::benchmarks {
+
+namespace mixed_load_keys = contract::kinds::keys::mixed_load;
 
 namespace {
 
@@ -446,20 +449,20 @@ void add_summary(DirectoryContext& ctx, const std::vector<std::unique_ptr<Worker
         return summed_ns ? mb_per_s(bytes * threads, summed_ns) : 0.0;
     };
     ValueMap& summary = ctx.result.summary;
-    summary["read_mb_s"] = per_mean_thread(sum.read_bytes, sum.read_ns);
-    summary["write_mb_s"] = per_mean_thread(sum.written_bytes, sum.write_ns);
-    summary["bytes_read"] = sum.read_bytes;
-    summary["bytes_written"] = sum.written_bytes;
-    summary["read_time_s"] = static_cast<double>(sum.read_ns) / 1e9;
-    summary["write_time_s"] = static_cast<double>(sum.write_ns) / 1e9;
-    summary["chunk_reads"] = counts.reads;
-    summary["chunk_writes"] = counts.writes;
-    summary["comparisons"] = counts.comparisons;
-    summary["swaps"] = counts.swaps;
-    summary["syncs"] = syncs;
-    summary["sort_s"] = static_cast<double>(finished_ns - start_ns) / 1e9;
-    add_latency_summary(summary, read_latency, "read_");
-    add_latency_summary(summary, write_latency, "write_");
+    value_at(summary, mixed_load_keys::read_mb_s) = per_mean_thread(sum.read_bytes, sum.read_ns);
+    value_at(summary, mixed_load_keys::write_mb_s) = per_mean_thread(sum.written_bytes, sum.write_ns);
+    value_at(summary, mixed_load_keys::bytes_read) = sum.read_bytes;
+    value_at(summary, mixed_load_keys::bytes_written) = sum.written_bytes;
+    value_at(summary, mixed_load_keys::read_time_s) = static_cast<double>(sum.read_ns) / 1e9;
+    value_at(summary, mixed_load_keys::write_time_s) = static_cast<double>(sum.write_ns) / 1e9;
+    value_at(summary, mixed_load_keys::chunk_reads) = counts.reads;
+    value_at(summary, mixed_load_keys::chunk_writes) = counts.writes;
+    value_at(summary, mixed_load_keys::comparisons) = counts.comparisons;
+    value_at(summary, mixed_load_keys::swaps) = counts.swaps;
+    value_at(summary, mixed_load_keys::syncs) = syncs;
+    value_at(summary, mixed_load_keys::sort_s) = static_cast<double>(finished_ns - start_ns) / 1e9;
+    add_latency_summary(summary, read_latency, std::string(mixed_load_keys::read_latency_prefix));
+    add_latency_summary(summary, write_latency, std::string(mixed_load_keys::write_latency_prefix));
 }
 
 void run(DirectoryContext& ctx)
@@ -510,9 +513,9 @@ void run(DirectoryContext& ctx)
         workers.push_back(std::move(worker));
     }
     explain_cache_mode(ctx, want_direct, workers.front()->file.direct, BufferedUse::Sort);
-    ctx.result.summary["threads"] = threads;
-    ctx.result.summary["file_size"] = file_size;
-    ctx.result.summary["chunk_size"] = chunk_size;
+    value_at(ctx.result.summary, mixed_load_keys::threads) = threads;
+    value_at(ctx.result.summary, mixed_load_keys::file_size) = file_size;
+    value_at(ctx.result.summary, mixed_load_keys::chunk_size) = chunk_size;
 
     // Started from the scope's thread, so they act with the caller's
     // filesystem credentials as it does (fs_scope.hpp).
@@ -544,7 +547,7 @@ void run(DirectoryContext& ctx)
                                   { { "target", ctx.result.target_name },
                                     { "thread", worker->index },
                                     { "why", worker->verify_failure } } });
-    ctx.result.summary["sorted"] = true;
+    value_at(ctx.result.summary, mixed_load_keys::sorted) = true;
 }
 
 } // namespace

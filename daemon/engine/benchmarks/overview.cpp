@@ -19,12 +19,17 @@
 #include "overview_samples.hpp"
 
 #include "contract/benchmark_kinds.hpp"
+#include "contract/kinds/common_keys.hpp"
+#include "contract/kinds/overview.hpp"
 
 #include <algorithm>
 
 #include <fmt/format.h>
 
 namespace diskbench::engine::benchmarks {
+
+namespace common_keys = contract::kinds::keys::common;
+namespace overview_keys = contract::kinds::keys::overview;
 
 namespace {
 
@@ -66,18 +71,26 @@ private:
     std::size_t within_ = 0;
 };
 
-// The summary's average, slowest and fastest sample under "<what>_mb_s",
-// "<what>_min_mb_s" and "<what>_max_mb_s".
-void summarise_rates(ValueMap& summary, const std::string& what, const std::vector<double>& rates)
+// Where the summary has a direction's average, slowest and fastest sample
+// (contract/kinds/overview.hpp).
+struct RateKeys {
+    std::string_view mean, min, max;
+};
+constexpr RateKeys read_rate_keys { overview_keys::read_mb_s, overview_keys::read_min_mb_s,
+                                    overview_keys::read_max_mb_s };
+constexpr RateKeys write_rate_keys { overview_keys::write_mb_s, overview_keys::write_min_mb_s,
+                                     overview_keys::write_max_mb_s };
+
+void summarise_rates(ValueMap& summary, const RateKeys& keys, const std::vector<double>& rates)
 {
     if (rates.empty())
         return;
     double sum = 0;
     for (const double r : rates)
         sum += r;
-    summary[what + "_mb_s"] = sum / static_cast<double>(rates.size());
-    summary[what + "_min_mb_s"] = *std::min_element(rates.begin(), rates.end());
-    summary[what + "_max_mb_s"] = *std::max_element(rates.begin(), rates.end());
+    value_at(summary, keys.mean) = sum / static_cast<double>(rates.size());
+    value_at(summary, keys.min) = *std::min_element(rates.begin(), rates.end());
+    value_at(summary, keys.max) = *std::max_element(rates.begin(), rates.end());
 }
 
 void run(BenchmarkContext& ctx)
@@ -101,9 +114,9 @@ void run(BenchmarkContext& ctx)
     // blocks at aligned offsets; on the logical block otherwise.
     const std::uint32_t align = sample % block == 0 ? block : ctx.target.logical_block;
     const std::vector<std::uint64_t> offsets = sample_offsets(ctx.target.size, sample, count, align);
-    ctx.result.summary["samples"] = static_cast<std::uint64_t>(offsets.size());
-    ctx.result.summary["sample_size"] = sample;
-    ctx.result.summary["access_reads"] = access_reads;
+    value_at(ctx.result.summary, overview_keys::samples) = static_cast<std::uint64_t>(offsets.size());
+    value_at(ctx.result.summary, overview_keys::sample_size) = sample;
+    value_at(ctx.result.summary, overview_keys::access_reads) = access_reads;
     if (ctx.plan_only)
         return;
 
@@ -137,8 +150,8 @@ void run(BenchmarkContext& ctx)
     samples.cancel = &ctx.cancel;
     samples.phase = "samples";
     const IoRunStats sample_stats = ctx.io.run(ctx.target, samples);
-    summarise_rates(ctx.result.summary, "read", rates);
-    ctx.result.summary["read_bytes"] = sample_stats.bytes;
+    summarise_rates(ctx.result.summary, read_rate_keys, rates);
+    value_at(ctx.result.summary, overview_keys::read_bytes) = sample_stats.bytes;
     if (sample_stats.cancelled)
         return;
 
@@ -167,9 +180,9 @@ void run(BenchmarkContext& ctx)
             ctx.recorder.set_progress(sample_share * (1.0 + static_cast<double>(write_rates.size()) / offsets.size()));
         };
         const BatchedWriteStats write_stats = batched_writes(ctx, plan);
-        summarise_rates(ctx.result.summary, "write", write_rates);
-        ctx.result.summary["write_bytes"] = write_stats.bytes;
-        ctx.result.summary["mode"] = std::string("preserve");
+        summarise_rates(ctx.result.summary, write_rate_keys, write_rates);
+        value_at(ctx.result.summary, overview_keys::write_bytes) = write_stats.bytes;
+        value_at(ctx.result.summary, common_keys::mode) = std::string("preserve");
         if (write_stats.cancelled)
             return;
     }
@@ -196,7 +209,7 @@ void run(BenchmarkContext& ctx)
     reads.cancel = &ctx.cancel;
     reads.phase = "access times";
     const IoRunStats access_stats = ctx.io.run(ctx.target, reads);
-    add_latency_summary(ctx.result.summary, access_stats.latency, "access_");
+    add_latency_summary(ctx.result.summary, access_stats.latency, std::string(overview_keys::access_latency_prefix));
 }
 
 } // namespace

@@ -4,6 +4,7 @@
 // warm-up, over a fixed test area. MB/s are 10^6 bytes per second, as there.
 #include "../errors.hpp"
 #include "benchmarks.hpp"
+#include "contract/kinds/profile.hpp"
 #include "profile_options.hpp"
 #include "timed_run.hpp"
 
@@ -12,6 +13,9 @@
 #include <fmt/format.h>
 
 namespace diskbench::engine::benchmarks {
+
+namespace profile_keys = contract::kinds::keys::profile;
+namespace per_test = contract::kinds::keys::per_test;
 
 namespace {
 
@@ -85,19 +89,19 @@ void run(BenchmarkContext& ctx)
         ctx.recorder.add_point(p50, { x, to_us(stats.latency.percentile(0.50)) });
         ctx.recorder.add_point(p99, { x, to_us(stats.latency.percentile(0.99)) });
         ctx.recorder.add_point(p99_9, { x, to_us(stats.latency.percentile(0.999)) });
-        const std::string key = test.summary_key() + ".";
-        ctx.result.summary[key + "throughput_mb_s"] = stats.megabytes_per_second();
-        ctx.result.summary[key + "iops"] = stats.iops();
-        ctx.result.summary[key + "bytes"] = stats.bytes;
-        ctx.result.summary[key + "seconds"] = stats.seconds();
-        ctx.result.summary[key + "cpu_percent"] = stats.cpu_percent();
-        add_latency_summary(ctx.result.summary, stats.latency, key);
+        const std::string name = test.summary_key();
+        ctx.result.summary[per_test::test_key(name, profile_keys::throughput_mb_s)] = stats.megabytes_per_second();
+        ctx.result.summary[per_test::test_key(name, profile_keys::iops)] = stats.iops();
+        ctx.result.summary[per_test::test_key(name, profile_keys::bytes)] = stats.bytes;
+        ctx.result.summary[per_test::test_key(name, profile_keys::seconds)] = stats.seconds();
+        ctx.result.summary[per_test::test_key(name, profile_keys::cpu_percent)] = stats.cpu_percent();
+        add_latency_summary(ctx.result.summary, stats.latency, per_test::test_prefix(name));
         add_latency_cdf(ctx.recorder, test.summary_key(), stats.latency);
     }
     // The bar order: x of each point is the index into this list.
-    ctx.result.summary["tests"] = labels;
-    ctx.result.summary["region_size"] = region;
-    ctx.result.summary["interval_s"] = interval;
+    value_at(ctx.result.summary, profile_keys::tests) = labels;
+    value_at(ctx.result.summary, profile_keys::region_size) = region;
+    value_at(ctx.result.summary, profile_keys::interval_s) = interval;
 }
 
 } // namespace

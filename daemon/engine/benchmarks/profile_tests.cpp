@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "profile_tests.hpp"
 
-#include "contract/profile_presets.hpp"
+#include "contract/kinds/profile_presets.hpp"
+#include "contract/kinds/test_keys.hpp"
 
 #include <cctype>
 #include <charconv>
@@ -51,10 +52,7 @@ std::string ProfileTest::label() const
 
 std::string ProfileTest::summary_key() const
 {
-    std::string key;
-    for (char c : label())
-        key += c == ' ' ? '_' : static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    return key;
+    return contract::kinds::keys::per_test::test_name(label());
 }
 
 std::optional<ProfileTest> parse_profile_test(std::string_view text)

@@ -32,8 +32,8 @@ inline constexpr std::size_t max_profile_tests = 32;
 // Parses a comma-separated list; nullopt when any entry is bad or it is empty.
 std::optional<std::vector<ProfileTest>> parse_profile_tests(std::string_view text);
 
-// The tests of the named preset (contract/profile_presets.hpp); anything
-// else gives the default's.
+// The tests of the named preset (contract/kinds/profile_presets.hpp);
+// anything else gives the default's.
 std::string_view preset_tests(std::string_view preset);
 // The preset names, for the parameter's choices.
 std::vector<std::string_view> profile_presets();

@@ -2,12 +2,15 @@
 #include "qd_sweep_support.hpp"
 
 #include "../errors.hpp"
+#include "contract/kinds/qd_sweep.hpp"
 
 #include <bit>
 
 #include <fmt/format.h>
 
 namespace diskbench::engine::benchmarks {
+
+namespace qd_sweep_keys = contract::kinds::keys::qd_sweep;
 
 namespace {
 
@@ -103,9 +106,9 @@ void run_qd_grid(Recorder& recorder, Result& result, const QdGrid& grid, std::ui
     for (std::uint32_t threads : grid.thread_counts)
         for (std::uint32_t depth : grid.depths)
             cells += grid.runs(threads, depth) ? 1 : 0;
-    result.summary["pattern"] = std::string(grid.random ? "random" : "sequential");
-    result.summary["direction"] = std::string(grid.writes ? "write" : "read");
-    result.summary["cells"] = std::uint64_t { cells };
+    value_at(result.summary, qd_sweep_keys::pattern) = std::string(grid.random ? "random" : "sequential");
+    value_at(result.summary, qd_sweep_keys::direction) = std::string(grid.writes ? "write" : "read");
+    value_at(result.summary, qd_sweep_keys::cells) = std::uint64_t { cells };
     const double share = progress_share / static_cast<double>(cells);
     std::size_t step = 0;
     double best_iops = 0;
@@ -130,9 +133,9 @@ void run_qd_grid(Recorder& recorder, Result& result, const QdGrid& grid, std::ui
             recorder.add_point(p99, { static_cast<double>(depth), figures.p99_us });
             if (figures.iops > best_iops) {
                 best_iops = figures.iops;
-                result.summary["best_iops"] = best_iops;
-                result.summary["best_queue_depth"] = std::uint64_t { depth };
-                result.summary["best_threads"] = std::uint64_t { threads };
+                value_at(result.summary, qd_sweep_keys::best_iops) = best_iops;
+                value_at(result.summary, qd_sweep_keys::best_queue_depth) = std::uint64_t { depth };
+                value_at(result.summary, qd_sweep_keys::best_threads) = std::uint64_t { threads };
             }
         }
     }

@@ -16,8 +16,11 @@
 #include "timed_run.hpp"
 
 #include "../request_sources.hpp"
+#include "contract/kinds/common_keys.hpp"
 
 namespace diskbench::engine::benchmarks {
+
+namespace common_keys = contract::kinds::keys::common;
 
 namespace {
 
@@ -121,9 +124,9 @@ void run(BenchmarkContext& ctx)
     if (ctx.plan_only)
         return;
     if (writes) {
-        ctx.result.summary["mode"] = std::string("preserve");
+        value_at(ctx.result.summary, common_keys::mode) = std::string("preserve");
         // Everything the writes touch lies in [0, written_range_bytes).
-        ctx.result.summary["written_range_bytes"] = region;
+        value_at(ctx.result.summary, common_keys::written_range_bytes) = region;
     }
     run_qd_grid(ctx.recorder, ctx.result, grid, ctx.params.unsigned_value("seed"), [&](const QdCell& cell) {
         return writes ? preserved_write_cell(ctx, cell, region) : read_cell(ctx, cell, region);

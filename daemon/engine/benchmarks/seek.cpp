@@ -5,10 +5,13 @@
 #include "../benchmark_support.hpp"
 #include "../request_sources.hpp"
 #include "benchmarks.hpp"
+#include "contract/kinds/seek.hpp"
 
 #include <cstdlib>
 
 namespace diskbench::engine::benchmarks {
+
+namespace seek_keys = contract::kinds::keys::seek;
 
 namespace {
 
@@ -42,8 +45,8 @@ void run(BenchmarkContext& ctx)
     spec.cancel = &ctx.cancel;
     const IoRunStats stats = ctx.io.run(ctx.target, spec);
 
-    ctx.result.summary["reads"] = stats.operations;
-    ctx.result.summary["block_size"] = std::uint64_t { block };
+    value_at(ctx.result.summary, seek_keys::reads) = stats.operations;
+    value_at(ctx.result.summary, seek_keys::block_size) = std::uint64_t { block };
     add_latency_summary(ctx.result.summary, stats.latency);
     add_latency_cdf(ctx.recorder, "", stats.latency);
 }

@@ -7,10 +7,13 @@
 #include "../errors.hpp"
 #include "../request_sources.hpp"
 #include "benchmarks.hpp"
+#include "contract/kinds/sequential.hpp"
 
 #include <fmt/format.h>
 
 namespace diskbench::engine::benchmarks {
+
+namespace sequential_keys = contract::kinds::keys::sequential;
 
 namespace {
 
@@ -82,10 +85,10 @@ void run(BenchmarkContext& ctx)
     spec.cancel = &ctx.cancel;
     const IoRunStats stats = ctx.io.run(ctx.target, spec);
 
-    ctx.result.summary["bytes"] = stats.bytes;
-    ctx.result.summary["throughput_mb_s"] = stats.megabytes_per_second();
-    ctx.result.summary["throughput_min_mb_s"] = slowest;
-    ctx.result.summary["throughput_max_mb_s"] = fastest;
+    value_at(ctx.result.summary, sequential_keys::bytes) = stats.bytes;
+    value_at(ctx.result.summary, sequential_keys::throughput_mb_s) = stats.megabytes_per_second();
+    value_at(ctx.result.summary, sequential_keys::throughput_min_mb_s) = slowest;
+    value_at(ctx.result.summary, sequential_keys::throughput_max_mb_s) = fastest;
     add_latency_summary(ctx.result.summary, stats.latency);
 }
 

@@ -8,6 +8,7 @@
 // them anyway).
 #include "../errors.hpp"
 #include "benchmarks.hpp"
+#include "contract/kinds/small_files.hpp"
 #include "tree_support.hpp"
 
 #include <algorithm>
@@ -15,6 +16,8 @@
 #include <fmt/format.h>
 
 namespace diskbench::engine::benchmarks {
+
+namespace small_files_keys = contract::kinds::keys::small_files;
 
 namespace {
 
@@ -42,51 +45,53 @@ void run(DirectoryContext& ctx)
     const auto directories = static_cast<double>(plan.directories());
     const auto files = static_cast<double>(plan.files());
     const std::uint64_t bytes = plan.total_bytes();
-    ctx.result.summary["directories"] = std::uint64_t { plan.directories() };
-    ctx.result.summary["files"] = std::uint64_t { plan.files() };
-    ctx.result.summary["bytes"] = bytes;
-    ctx.result.summary["tree_checksum"] = plan.checksum();
-    ctx.result.summary["phases"] = std::string("directories,write,read,delete");
+    value_at(ctx.result.summary, small_files_keys::directories) = std::uint64_t { plan.directories() };
+    value_at(ctx.result.summary, small_files_keys::files) = std::uint64_t { plan.files() };
+    value_at(ctx.result.summary, small_files_keys::bytes) = bytes;
+    value_at(ctx.result.summary, small_files_keys::tree_checksum) = plan.checksum();
+    value_at(ctx.result.summary, small_files_keys::phases) = std::string("directories,write,read,delete");
     // Seconds per phase, as HDDTest's four bars; rates in the summary.
     const std::size_t bars = ctx.recorder.add_series({ "time", "test", "s", SeriesStyle::Bar });
 
     TreeRun tree(ctx, plan, 2 * plan.directories() + 3 * plan.files());
-    const auto record = [&](double x, std::uint64_t ns, const std::string& prefix) {
+    const auto record = [&](double x, std::uint64_t ns, std::string_view seconds_key) {
         const double seconds = static_cast<double>(ns) / 1e9;
-        ctx.result.summary[prefix + "_s"] = seconds;
+        value_at(ctx.result.summary, seconds_key) = seconds;
         ctx.recorder.add_point(bars, { x, seconds });
         return seconds > 0 ? seconds : 1e-9;
     };
     const auto built = tree.create(false);
     if (!built)
         return;
-    ctx.result.summary["directories_ops_s"] = directories / record(0, *built, "directories");
+    value_at(ctx.result.summary, small_files_keys::directories_ops_s)
+        = directories / record(0, *built, small_files_keys::directories_s);
 
     const auto written = tree.write_files(SplitMix64(seed).next()); // data apart from the shape's stream
     if (!written)
         return;
-    const double write_s = record(1, *written, "write");
-    ctx.result.summary["write_files_s"] = files / write_s;
-    ctx.result.summary["write_mb_s"] = static_cast<double>(bytes) / 1e6 / write_s;
+    const double write_s = record(1, *written, small_files_keys::write_s);
+    value_at(ctx.result.summary, small_files_keys::write_files_s) = files / write_s;
+    value_at(ctx.result.summary, small_files_keys::write_mb_s) = static_cast<double>(bytes) / 1e6 / write_s;
 
     const std::uint64_t cached = tree.drop_cached_files();
     if (ctx.cancel.cancelled())
         return;
-    ctx.result.summary["files_cached_before_read"] = cached;
+    value_at(ctx.result.summary, small_files_keys::files_cached_before_read) = cached;
     if (cached > 0)
         ctx.recorder.warn({ "files-stayed-cached", { { "cached", cached }, { "files", plan.files() } } });
 
     const auto read = tree.read_files();
     if (!read)
         return;
-    const double read_s = record(2, *read, "read");
-    ctx.result.summary["read_files_s"] = files / read_s;
-    ctx.result.summary["read_mb_s"] = static_cast<double>(bytes) / 1e6 / read_s;
+    const double read_s = record(2, *read, small_files_keys::read_s);
+    value_at(ctx.result.summary, small_files_keys::read_files_s) = files / read_s;
+    value_at(ctx.result.summary, small_files_keys::read_mb_s) = static_cast<double>(bytes) / 1e6 / read_s;
 
     const auto deleted = tree.remove();
     if (!deleted)
         return;
-    ctx.result.summary["delete_ops_s"] = (directories + files) / record(3, *deleted, "delete");
+    value_at(ctx.result.summary, small_files_keys::delete_ops_s)
+        = (directories + files) / record(3, *deleted, small_files_keys::delete_s);
 }
 
 } // namespace

@@ -6,11 +6,14 @@
 // shows how fast the filesystem makes and removes directories and inodes on
 // the device, not how fast it notes them in memory.
 #include "benchmarks.hpp"
+#include "contract/kinds/structure.hpp"
 #include "tree_support.hpp"
 
 #include <algorithm>
 
 namespace diskbench::engine::benchmarks {
+
+namespace structure_keys = contract::kinds::keys::structure;
 
 namespace {
 
@@ -23,29 +26,29 @@ void run(DirectoryContext& ctx)
 
     const TreePlan plan = plan_tree(counts.directories, counts.files, 0, 0, ctx.params.unsigned_value("seed"));
     const std::uint64_t entries = plan.directories() + plan.files();
-    ctx.result.summary["directories"] = std::uint64_t { plan.directories() };
-    ctx.result.summary["files"] = std::uint64_t { plan.files() };
-    ctx.result.summary["tree_checksum"] = plan.checksum();
-    ctx.result.summary["phases"] = std::string("create,delete");
+    value_at(ctx.result.summary, structure_keys::directories) = std::uint64_t { plan.directories() };
+    value_at(ctx.result.summary, structure_keys::files) = std::uint64_t { plan.files() };
+    value_at(ctx.result.summary, structure_keys::tree_checksum) = plan.checksum();
+    value_at(ctx.result.summary, structure_keys::phases) = std::string("create,delete");
     // Seconds per phase, as HDDTest's bars: the figure a user compares
     // between disks and filesystems is how long the job takes; the rates
     // are in the summary.
     const std::size_t bars = ctx.recorder.add_series({ "time", "test", "s", SeriesStyle::Bar });
 
     TreeRun tree(ctx, plan, 2 * entries);
-    const auto record = [&](double x, std::uint64_t ns, const std::string& prefix) {
+    const auto record = [&](double x, std::uint64_t ns, std::string_view seconds_key, std::string_view rate_key) {
         const double seconds = static_cast<double>(ns) / 1e9;
-        ctx.result.summary[prefix + "_s"] = seconds;
-        ctx.result.summary[prefix + "_ops_s"] = seconds > 0 ? static_cast<double>(entries) / seconds : 0.0;
+        value_at(ctx.result.summary, seconds_key) = seconds;
+        value_at(ctx.result.summary, rate_key) = seconds > 0 ? static_cast<double>(entries) / seconds : 0.0;
         ctx.recorder.add_point(bars, { x, seconds });
     };
     const auto created = tree.create(true);
     if (!created)
         return;
-    record(0, *created, "create");
+    record(0, *created, structure_keys::create_s, structure_keys::create_ops_s);
     const auto deleted = tree.remove();
     if (deleted)
-        record(1, *deleted, "delete");
+        record(1, *deleted, structure_keys::delete_s, structure_keys::delete_ops_s);
 }
 
 } // namespace

@@ -25,7 +25,7 @@
 // drive is not hammered for hours.
 #include "surface_faults.hpp"
 
-#include "contract/bucket_layout.hpp"
+#include "contract/kinds/bucket_layout.hpp"
 
 #include "../benchmark_support.hpp"
 #include "../clock.hpp"
@@ -33,6 +33,7 @@
 #include "../latency_histogram.hpp"
 #include "../request_sources.hpp"
 #include "benchmarks.hpp"
+#include "contract/kinds/surface.hpp"
 
 #include <fmt/format.h>
 
@@ -41,6 +42,8 @@
 #include <optional>
 
 namespace diskbench::engine::benchmarks {
+
+namespace surface_keys = contract::kinds::keys::surface;
 
 namespace {
 
@@ -207,11 +210,11 @@ void run(BenchmarkContext& ctx)
             break; // the scan stops by itself (record_faults says why), or was stopped
     }
 
-    ctx.result.summary["bytes"] = bytes;
-    ctx.result.summary["buckets"] = layout.count();
-    ctx.result.summary["throughput_mb_s"] = mb_per_s(bytes, active_ns);
-    ctx.result.summary["read_min_mb_s"] = slowest;
-    ctx.result.summary["read_max_mb_s"] = fastest;
+    value_at(ctx.result.summary, surface_keys::bytes) = bytes;
+    value_at(ctx.result.summary, surface_keys::buckets) = layout.count();
+    value_at(ctx.result.summary, surface_keys::throughput_mb_s) = mb_per_s(bytes, active_ns);
+    value_at(ctx.result.summary, surface_keys::read_min_mb_s) = slowest;
+    value_at(ctx.result.summary, surface_keys::read_max_mb_s) = fastest;
     add_latency_summary(ctx.result.summary, latency);
     record_faults(ctx, faults, latency, rotating);
 }
@@ -221,7 +224,7 @@ void record_faults(BenchmarkContext& ctx, const FaultLog& log, const LatencyHist
     ValueMap& summary = ctx.result.summary;
     const std::uint64_t sector = ctx.target.logical_block;
     if (const std::string reason = log.stop_reason(); !reason.empty()) {
-        summary["stopped_reason"] = reason;
+        value_at(summary, surface_keys::stopped_reason) = reason;
         ctx.recorder.warn({ "surface-stopped-bad",
                             { { "ranges", log.bad_range_count() },
                               { "bytes", format_bytes(log.bad_bytes()) },
@@ -239,16 +242,16 @@ void record_faults(BenchmarkContext& ctx, const FaultLog& log, const LatencyHist
             ctx.recorder.add_point(errors, { static_cast<double>(range.offset), static_cast<double>(range.error) });
         }
     }
-    summary["bad_ranges"] = log.bad_range_count();
-    summary["bad_bytes"] = log.bad_bytes();
-    summary["failed_reads"] = log.failed_reads();
+    value_at(summary, surface_keys::bad_ranges) = log.bad_range_count();
+    value_at(summary, surface_keys::bad_bytes) = log.bad_bytes();
+    value_at(summary, surface_keys::failed_reads) = log.failed_reads();
     if (!bad.empty()) {
-        summary["first_bad_lba"] = bad.front().offset / sector;
+        value_at(summary, surface_keys::first_bad_lba) = bad.front().offset / sector;
         if (log.bad_range_count() > bad.size())
-            summary["bad_ranges_not_kept"] = log.bad_range_count() - bad.size();
+            value_at(summary, surface_keys::bad_ranges_not_kept) = log.bad_range_count() - bad.size();
         const auto not_narrowed = std::count_if(bad.begin(), bad.end(), [](const BadRange& r) { return !r.narrowed; });
         if (not_narrowed > 0)
-            summary["bad_ranges_not_narrowed"] = static_cast<std::uint64_t>(not_narrowed);
+            value_at(summary, surface_keys::bad_ranges_not_narrowed) = static_cast<std::uint64_t>(not_narrowed);
         ctx.recorder.warn({ "surface-bad-blocks",
                             { { "ranges", log.bad_range_count() },
                               { "bytes", format_bytes(log.bad_bytes()) },
@@ -276,13 +279,14 @@ void record_faults(BenchmarkContext& ctx, const FaultLog& log, const LatencyHist
         if (!slowest || read.ms > slowest->ms)
             slowest = &read;
     }
-    summary["slow_threshold_ms"] = threshold_ms;
-    summary["slow_blocks"] = static_cast<std::uint64_t>(slow.size() + log.slow_candidates_dropped());
+    value_at(summary, surface_keys::slow_threshold_ms) = threshold_ms;
+    value_at(summary, surface_keys::slow_blocks)
+        = static_cast<std::uint64_t>(slow.size() + log.slow_candidates_dropped());
     if (slowest) {
-        summary["slowest_read_ms"] = slowest->ms;
-        summary["slowest_read_offset"] = slowest->offset;
-        summary["slow_repeatable"] = repeatable;
-        summary["slow_one_off"] = one_off;
+        value_at(summary, surface_keys::slowest_read_ms) = slowest->ms;
+        value_at(summary, surface_keys::slowest_read_offset) = slowest->offset;
+        value_at(summary, surface_keys::slow_repeatable) = repeatable;
+        value_at(summary, surface_keys::slow_one_off) = one_off;
         ctx.recorder.note({ "surface-slow-spots",
                             { { "count", static_cast<std::uint64_t>(slow.size()) },
                               { "threshold_ms", threshold_ms },

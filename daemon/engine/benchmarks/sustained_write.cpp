@@ -8,6 +8,8 @@
 #include "../errors.hpp"
 #include "../request_sources.hpp"
 #include "benchmarks.hpp"
+#include "contract/kinds/common_keys.hpp"
+#include "contract/kinds/sustained_write.hpp"
 #include "device_write_support.hpp"
 #include "file_support.hpp"
 #include "steady_state.hpp"
@@ -16,6 +18,9 @@
 #include <fmt/format.h>
 
 namespace diskbench::engine::benchmarks {
+
+namespace common_keys = contract::kinds::keys::common;
+namespace sustained_write_keys = contract::kinds::keys::sustained_write;
 
 namespace {
 
@@ -37,7 +42,7 @@ void run(BenchmarkContext& ctx)
     const std::uint64_t duration_ns = seconds_to_ns(ctx.params.real("duration_s"));
     const std::uint64_t window_ns = seconds_to_ns(ctx.params.real("window_s"));
     const std::uint64_t seed = ctx.params.unsigned_value("seed");
-    ctx.result.summary["written_range_bytes"] = size;
+    value_at(ctx.result.summary, common_keys::written_range_bytes) = size;
     if (ctx.plan_only)
         return;
 
@@ -92,20 +97,22 @@ void run(BenchmarkContext& ctx)
         close_window(end_ns);
 
     const SustainedAnalysis analysis = analyse_sustained(windows);
-    ctx.result.summary["bytes"] = stats.bytes;
-    ctx.result.summary["seconds"] = start_ns ? static_cast<double>(end_ns - start_ns) / 1e9 : 0.0;
-    ctx.result.summary["throughput_mb_s"] = start_ns ? mb_per_s(stats.bytes, end_ns - start_ns) : 0.0;
-    ctx.result.summary["windows"] = static_cast<std::uint64_t>(windows.size());
-    ctx.result.summary["burst_mb_s"] = analysis.burst_mb_s;
-    ctx.result.summary["steady_mb_s"] = analysis.steady_mb_s;
+    value_at(ctx.result.summary, sustained_write_keys::bytes) = stats.bytes;
+    value_at(ctx.result.summary, sustained_write_keys::seconds)
+        = start_ns ? static_cast<double>(end_ns - start_ns) / 1e9 : 0.0;
+    value_at(ctx.result.summary, sustained_write_keys::throughput_mb_s)
+        = start_ns ? mb_per_s(stats.bytes, end_ns - start_ns) : 0.0;
+    value_at(ctx.result.summary, sustained_write_keys::windows) = static_cast<std::uint64_t>(windows.size());
+    value_at(ctx.result.summary, sustained_write_keys::burst_mb_s) = analysis.burst_mb_s;
+    value_at(ctx.result.summary, sustained_write_keys::steady_mb_s) = analysis.steady_mb_s;
     // Where it fell, only when it fell: "cliff at 0 s" would read as a
     // cliff at the start.
-    ctx.result.summary["cliff"] = analysis.cliff;
+    value_at(ctx.result.summary, sustained_write_keys::cliff) = analysis.cliff;
     if (analysis.cliff) {
-        ctx.result.summary["cliff_at_bytes"] = analysis.cliff_at_bytes;
-        ctx.result.summary["cliff_at_s"] = analysis.cliff_at_s;
+        value_at(ctx.result.summary, sustained_write_keys::cliff_at_bytes) = analysis.cliff_at_bytes;
+        value_at(ctx.result.summary, sustained_write_keys::cliff_at_s) = analysis.cliff_at_s;
     }
-    ctx.result.summary["steady_state"] = analysis.steady_state;
+    value_at(ctx.result.summary, sustained_write_keys::steady_state) = analysis.steady_state;
     add_latency_summary(ctx.result.summary, stats.latency);
     if (!analysis.steady_state && !stats.cancelled)
         ctx.recorder.note({ "write-speed-unsettled",

@@ -2,12 +2,15 @@
 #include "sweep_support.hpp"
 
 #include "../errors.hpp"
+#include "contract/kinds/block.hpp"
 
 #include <bit>
 
 #include <fmt/format.h>
 
 namespace diskbench::engine::benchmarks {
+
+namespace block_keys = contract::kinds::keys::block;
 
 std::vector<std::uint32_t> sweep_block_sizes(const BenchmarkContext& ctx)
 {
@@ -70,10 +73,10 @@ void run_sweep(BenchmarkContext& ctx, const std::vector<SweepPhase>& phases, uns
         bytes += stats.bytes;
         operations += stats.operations;
     }
-    ctx.result.summary["reads"] = operations;
-    ctx.result.summary["bytes"] = bytes;
-    ctx.result.summary["throughput_max_mb_s"] = best;
-    ctx.result.summary["throughput_min_mb_s"] = worst;
+    value_at(ctx.result.summary, block_keys::reads) = operations;
+    value_at(ctx.result.summary, block_keys::bytes) = bytes;
+    value_at(ctx.result.summary, block_keys::throughput_max_mb_s) = best;
+    value_at(ctx.result.summary, block_keys::throughput_min_mb_s) = worst;
     add_latency_summary(ctx.result.summary, all);
 }
 

@@ -15,6 +15,8 @@
 #include "../write_data.hpp"
 #include "benchmarks.hpp"
 #include "capacity_probe.hpp"
+#include "contract/kinds/common_keys.hpp"
+#include "contract/kinds/verify_capacity.hpp"
 #include "device_write_support.hpp"
 #include "file_support.hpp"
 
@@ -26,6 +28,9 @@
 #include <fmt/format.h>
 
 namespace diskbench::engine::benchmarks {
+
+namespace common_keys = contract::kinds::keys::common;
+namespace verify_capacity_keys = contract::kinds::keys::verify_capacity;
 
 namespace {
 
@@ -261,12 +266,12 @@ void run(BenchmarkContext& ctx)
     const PlannedProbes planned = planned_probes(claimed, block, ctx.target.logical_block, probes);
     const std::uint64_t seed = ctx.params.unsigned_value("seed");
     auto& summary = ctx.result.summary;
-    summary["claimed_bytes"] = claimed;
-    summary["probe_block"] = static_cast<std::uint64_t>(block);
-    summary["probe_spacing"] = planned.spacing;
-    summary["probes"] = planned.blocks;
-    summary["written_bytes"] = planned.blocks * block;
-    summary["written_range_bytes"] = claimed;
+    value_at(summary, verify_capacity_keys::claimed_bytes) = claimed;
+    value_at(summary, verify_capacity_keys::probe_block) = static_cast<std::uint64_t>(block);
+    value_at(summary, verify_capacity_keys::probe_spacing) = planned.spacing;
+    value_at(summary, verify_capacity_keys::probes) = planned.blocks;
+    value_at(summary, verify_capacity_keys::written_bytes) = planned.blocks * block;
+    value_at(summary, common_keys::written_range_bytes) = claimed;
     if (ctx.plan_only)
         return;
     const ProbeLayout layout = plan_probes(claimed, block, ctx.target.logical_block, probes);
@@ -299,8 +304,8 @@ void run(BenchmarkContext& ctx)
     });
     if (!read_all)
         return;
-    summary["probes_unreadable"] = unreadable;
-    summary["write_errors"] = run.write_errors();
+    value_at(summary, verify_capacity_keys::probes_unreadable) = unreadable;
+    value_at(summary, verify_capacity_keys::write_errors) = run.write_errors();
     std::uint64_t real_size = claimed;
     std::uint64_t uncertainty = 0;
     std::string failure = "none";
@@ -340,13 +345,14 @@ void run(BenchmarkContext& ctx)
                 }
                 ctx.recorder.set_progress(std::min(0.99, 0.9 + 0.005 * static_cast<double>(steps)));
             }
-            summary["bisection_steps"] = steps;
+            value_at(summary, verify_capacity_keys::bisection_steps) = steps;
             real_size = good_end;
             uncertainty = lost_from - good_end;
         }
-        summary["first_lost_offset"] = lost_at;
+        value_at(summary, verify_capacity_keys::first_lost_offset) = lost_at;
         if (first_lost->read_error)
-            summary["first_lost_errno"] = static_cast<std::uint64_t>(first_lost->read_error);
+            value_at(summary, verify_capacity_keys::first_lost_errno)
+                = static_cast<std::uint64_t>(first_lost->read_error);
     }
     // A wrapping device's probes beyond its real size that read back
     // intact did so only because nothing else landed on the same flash:
@@ -365,12 +371,12 @@ void run(BenchmarkContext& ctx)
         ctx.recorder.add_point(intact_series, { 0, 100.0 * static_cast<double>(head_intact) / head_sectors });
     for (const SeriesPoint& point : points)
         ctx.recorder.add_point(intact_series, point);
-    summary["probes_lost"] = lost_probes;
-    summary["failure"] = failure;
-    summary["real_size_bytes"] = real_size;
-    summary["lost_bytes"] = claimed - real_size;
-    summary["boundary_uncertainty_bytes"] = uncertainty;
-    summary["seconds"] = static_cast<double>(monotonic_ns() - started_ns) / 1e9;
+    value_at(summary, verify_capacity_keys::probes_lost) = lost_probes;
+    value_at(summary, verify_capacity_keys::failure) = failure;
+    value_at(summary, verify_capacity_keys::real_size_bytes) = real_size;
+    value_at(summary, verify_capacity_keys::lost_bytes) = claimed - real_size;
+    value_at(summary, verify_capacity_keys::boundary_uncertainty_bytes) = uncertainty;
+    value_at(summary, verify_capacity_keys::seconds) = static_cast<double>(monotonic_ns() - started_ns) / 1e9;
     if (failure == "none") {
         ctx.recorder.note({ "capacity-intact", { { "probes", static_cast<std::uint64_t>(layout.offsets.size()) },
                                                  { "claimed", format_bytes(claimed) } } });

@@ -3,6 +3,7 @@
 
 #include "../errors.hpp"
 #include "../prng.hpp"
+#include "contract/kinds/write_sweep.hpp"
 
 #include <algorithm>
 #include <bit>
@@ -11,6 +12,8 @@
 #include <fmt/format.h>
 
 namespace diskbench::engine::benchmarks {
+
+namespace write_sweep_keys = contract::kinds::keys::write_sweep;
 
 namespace {
 
@@ -141,12 +144,12 @@ void run_write_sweep(Recorder& recorder, Result& result, const CancelToken& canc
             best_median = middle, best_block = size;
         worst_median = worst_median == 0 ? middle : std::min(worst_median, middle);
     }
-    result.summary["writes"] = writes;
-    result.summary["bytes"] = bytes;
-    result.summary["bytes_per_size"] = plan.amount;
-    result.summary["best_block_size"] = std::uint64_t { best_block };
-    result.summary["throughput_max_mb_s"] = best_median;
-    result.summary["throughput_min_mb_s"] = worst_median;
+    value_at(result.summary, write_sweep_keys::writes) = writes;
+    value_at(result.summary, write_sweep_keys::bytes) = bytes;
+    value_at(result.summary, write_sweep_keys::bytes_per_size) = plan.amount;
+    value_at(result.summary, write_sweep_keys::best_block_size) = std::uint64_t { best_block };
+    value_at(result.summary, write_sweep_keys::throughput_max_mb_s) = best_median;
+    value_at(result.summary, write_sweep_keys::throughput_min_mb_s) = worst_median;
 }
 
 } // namespace diskbench::engine::benchmarks

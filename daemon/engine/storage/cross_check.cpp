@@ -2,6 +2,7 @@
 #include "cross_check.hpp"
 
 #include "../benchmark_support.hpp"
+#include "contract/kinds/common_keys.hpp"
 #include "link.hpp"
 #include "page_cache.hpp"
 
@@ -15,6 +16,8 @@
 #include <fmt/format.h>
 
 namespace diskbench::engine::storage {
+
+namespace common_keys = contract::kinds::keys::common;
 
 std::uint64_t PhaseFigures::foreign_tolerance() const noexcept
 {
@@ -225,7 +228,7 @@ void report_loop(const CheckedDevices& devices, const std::vector<PhaseFigures>&
                           { "filesystem", loop.backing_filesystem } } });
     const auto reads = select(phases, [](const PhaseFigures& p) { return served_too_little(p.issued_read, p.backing_read); });
     if (loop.cached_share) {
-        result.summary["backing_cached_percent"] = *loop.cached_share * 100;
+        value_at(result.summary, common_keys::backing_cached_percent) = *loop.cached_share * 100;
         // The disk under the backing file is shared with everyone: its
         // counters may hide a cache hit behind others' reads, the page
         // cache's own answer cannot.
@@ -272,11 +275,11 @@ void report_link(const CheckedDevices& devices, const std::vector<PhaseFigures>&
 {
     const Link link = find_link(devices.device->directory);
     if (!link.text.empty())
-        result.summary["link"] = link.text;
+        value_at(result.summary, common_keys::link) = link.text;
     if (link.limit_mb_s > 0)
-        result.summary["link_limit_mb_s"] = link.limit_mb_s;
+        value_at(result.summary, common_keys::link_limit_mb_s) = link.limit_mb_s;
     if (!link.degraded.empty()) {
-        result.summary["link_degraded"] = link.degraded;
+        value_at(result.summary, common_keys::link_degraded) = link.degraded;
         recorder.warn({ "link-degraded", { { "link", link.degraded }, { "limit", link.limit_mb_s } } });
     }
     if (link.limit_mb_s > 0) {
@@ -339,12 +342,12 @@ void report_phases(const CheckedDevices& devices, const std::vector<PhaseFigures
         return;
     }
     const std::string& name = devices.device->name;
-    result.summary["checked_device"] = name;
+    value_at(result.summary, common_keys::checked_device) = name;
     report_link(devices, phases, result, recorder);
     if (phases.empty()) {
         // mixed-load, structure, small-files: their I/O does not go through
         // the shared runner, so there is nothing to compare (docs/checks.md).
-        result.summary["cross_check_phases"] = std::uint64_t { 0 };
+        value_at(result.summary, common_keys::cross_check_phases) = std::uint64_t { 0 };
         if (devices.loop)
             report_loop(devices, phases, result, recorder);
         return;
@@ -353,17 +356,17 @@ void report_phases(const CheckedDevices& devices, const std::vector<PhaseFigures
     std::vector<const PhaseFigures*> all;
     for (const auto& phase : phases)
         all.push_back(&phase);
-    result.summary["cross_check_phases"] = std::uint64_t { phases.size() };
-    result.summary["issued_read_bytes"] = sum(all, &PhaseFigures::issued_read);
-    result.summary["issued_write_bytes"] = sum(all, &PhaseFigures::issued_write);
+    value_at(result.summary, common_keys::cross_check_phases) = std::uint64_t { phases.size() };
+    value_at(result.summary, common_keys::issued_read_bytes) = sum(all, &PhaseFigures::issued_read);
+    value_at(result.summary, common_keys::issued_write_bytes) = sum(all, &PhaseFigures::issued_write);
     // A run that wrote says whether the drive's volatile cache was on: its
     // writes then count as done once the cache holds them (only a flush
     // puts them on the medium), which the checks card names.
     if (sum(all, &PhaseFigures::issued_write) > 0)
         if (const std::string cache = write_cache_of(name); !cache.empty())
-            result.summary["write_cache"] = cache;
-    result.summary["device_read_bytes"] = sum(all, &PhaseFigures::device_read);
-    result.summary["device_write_bytes"] = sum(all, &PhaseFigures::device_write);
+            value_at(result.summary, common_keys::write_cache) = cache;
+    value_at(result.summary, common_keys::device_read_bytes) = sum(all, &PhaseFigures::device_read);
+    value_at(result.summary, common_keys::device_write_bytes) = sum(all, &PhaseFigures::device_write);
 
     const auto reads = select(phases, [](const PhaseFigures& p) { return served_too_little(p.issued_read, p.device_read); });
     if (!reads.empty())
@@ -398,9 +401,9 @@ void report_phases(const CheckedDevices& devices, const std::vector<PhaseFigures
         foreign_phases.push_back(fmt::format("during {}: {}", phase.name, what));
     }
     if (foreign_read)
-        result.summary["foreign_read_bytes"] = foreign_read;
+        value_at(result.summary, common_keys::foreign_read_bytes) = foreign_read;
     if (foreign_write)
-        result.summary["foreign_write_bytes"] = foreign_write;
+        value_at(result.summary, common_keys::foreign_write_bytes) = foreign_write;
     if (!foreign_phases.empty()) {
         std::string list;
         for (std::size_t i = 0; i < foreign_phases.size() && i < 3; ++i)
@@ -411,9 +414,9 @@ void report_phases(const CheckedDevices& devices, const std::vector<PhaseFigures
     }
 
     if (devices.backing) {
-        result.summary["backing_device"] = devices.backing->name;
-        result.summary["backing_read_bytes"] = sum(all, &PhaseFigures::backing_read);
-        result.summary["backing_write_bytes"] = sum(all, &PhaseFigures::backing_write);
+        value_at(result.summary, common_keys::backing_device) = devices.backing->name;
+        value_at(result.summary, common_keys::backing_read_bytes) = sum(all, &PhaseFigures::backing_read);
+        value_at(result.summary, common_keys::backing_write_bytes) = sum(all, &PhaseFigures::backing_write);
     }
     if (devices.loop)
         report_loop(devices, phases, result, recorder);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "stack.hpp"
 
+#include "contract/kinds/common_keys.hpp"
 #include "link.hpp"
 #include "loop_identity.hpp"
 
@@ -11,6 +12,8 @@
 #include <fmt/format.h>
 
 namespace diskbench::engine::storage {
+
+namespace common_keys = contract::kinds::keys::common;
 
 namespace fs = std::filesystem;
 
@@ -176,7 +179,7 @@ void report_stack(const Stack& stack, Result& result, Recorder& recorder)
 {
     const std::string line = stack.line();
     if (!line.empty())
-        result.summary["stack"] = line;
+        value_at(result.summary, common_keys::stack) = line;
     if (!stack.compression.empty())
         recorder.note(compression_note(stack.compression));
 }

@@ -1,0 +1,24 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+// The summary keys of the block-size read sweep (engine's sweep_support.cpp,
+// which random shares: kinds/random.hpp), beside its latency over all sizes
+// (common_keys.hpp, no prefix).
+
+#include "contract/kinds/common_keys.hpp"
+
+#include <array>
+#include <string_view>
+
+namespace diskbench::contract::kinds::keys::block {
+
+inline constexpr std::string_view reads = "reads";
+inline constexpr std::string_view bytes = "bytes";
+inline constexpr std::string_view throughput_max_mb_s = "throughput_max_mb_s";
+inline constexpr std::string_view throughput_min_mb_s = "throughput_min_mb_s";
+
+inline constexpr std::array declared_keys { reads, bytes, throughput_max_mb_s, throughput_min_mb_s };
+
+constexpr bool declares(std::string_view key) noexcept { return listed(declared_keys, key); }
+
+} // namespace diskbench::contract::kinds::keys::block
