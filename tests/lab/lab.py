@@ -62,6 +62,13 @@ def main():
     for needed in ['daemon/diskbenchd', 'client-cli/diskbenchctl', 'polkit-policy/org.diskbench.policy']:
         if not os.path.exists(os.path.join(build, needed)):
             sys.exit(f'{build} has no {needed}: build first')
+    # The guest sees the host's root but lays a fresh tmpfs on /tmp: a build
+    # or checkout there is not in the guest ("can't open file lab_guest.py").
+    here = os.path.dirname(os.path.abspath(__file__))
+    for where, path in (('build', os.path.realpath(build)), ('source tree', os.path.realpath(here))):
+        if path == '/tmp' or path.startswith('/tmp/'):
+            sys.exit(f'the lab cannot run a {where} under /tmp ({path}): the guest has its own /tmp; '
+                     'build in a folder elsewhere (such as /var/tmp)')
     started = time.monotonic()
     kernel = fetch_kernel()
     # Not under /tmp: the guest sees the host's root, and its own /tmp is a
