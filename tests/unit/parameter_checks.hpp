@@ -2,7 +2,7 @@
 #pragma once
 
 // Which parameter a benchmark refuses before it runs: the ParameterError's
-// key, or "(accepted)".
+// key, or "(accepted)"; and the unopened device such checks are made on.
 
 #include "benchmark.hpp"
 #include "errors.hpp"
@@ -11,11 +11,23 @@
 
 namespace diskbench::testing {
 
+// An unopened 64 MiB device with 512-byte blocks, as the daemon checks a
+// request before it opens anything (device_start.cpp's unopened_target).
+inline engine::Target unopened_device()
+{
+    engine::Target target;
+    target.name = "/dev/loop7";
+    target.size = 64ULL << 20;
+    target.is_block_device = true;
+    return target;
+}
+
 // For a device benchmark on `target`.
 inline std::string rejected_key(const std::string& kind, const engine::Target& target, const engine::ValueMap& params)
 {
     try {
-        engine::check_benchmark(*engine::find_benchmark(kind), target, validate_request(*engine::find_benchmark(kind), params));
+        const engine::BenchmarkInfo& info = *engine::find_benchmark(kind);
+        engine::check_benchmark(info, target, engine::validate_request(info, params));
         return "(accepted)";
     } catch (const engine::ParameterError& error) {
         return error.key();
@@ -27,7 +39,8 @@ inline std::string rejected_key(const std::string& kind, const engine::Filesyste
                                 const engine::ValueMap& params)
 {
     try {
-        engine::check_directory_benchmark(*engine::find_benchmark(kind), facts, validate_request(*engine::find_benchmark(kind), params));
+        const engine::BenchmarkInfo& info = *engine::find_benchmark(kind);
+        engine::check_directory_benchmark(info, facts, engine::validate_request(info, params));
         return "(accepted)";
     } catch (const engine::ParameterError& error) {
         return error.key();

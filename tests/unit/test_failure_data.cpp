@@ -14,6 +14,7 @@
 #include "contract/failure_messages.hpp"
 #include "sdbus_types/failure_data.hpp"
 
+#include "parameter_checks.hpp"
 #include "po_file.hpp"
 
 #include <catch2/catch.hpp>
@@ -27,22 +28,11 @@ using namespace diskbench::engine;
 
 namespace {
 
-constexpr std::uint64_t MiB = 1024 * 1024;
-
-Target small_device()
-{
-    Target target;
-    target.name = "/dev/loop7";
-    target.size = 64 * MiB;
-    target.is_block_device = true;
-    return target;
-}
-
 // The engine's refusal of `params` for `kind`, as the daemon reports it.
 contract::FailureReport refused(const std::string& kind, const ValueMap& params)
 {
     try {
-        check_benchmark(*find_benchmark(kind), small_device(), validate_request(*find_benchmark(kind), params));
+        check_benchmark(*find_benchmark(kind), testing::unopened_device(), validate_request(*find_benchmark(kind), params));
     } catch (const ParameterError& error) {
         REQUIRE(error.failure());
         return { *error.failure(), error.key() };

@@ -11,6 +11,7 @@
 #include "contract/failure_matching.hpp"
 #include "contract/failure_messages.hpp"
 
+#include "parameter_checks.hpp"
 #include "po_file.hpp"
 
 #include <catch2/catch.hpp>
@@ -23,19 +24,6 @@ using namespace diskbench;
 using namespace diskbench::engine;
 
 namespace {
-
-constexpr std::uint64_t MiB = 1024 * 1024;
-
-// An unopened 64 MiB device with 512-byte blocks, as the daemon checks a
-// request before it opens anything (device_start.cpp's unopened_target).
-Target small_device()
-{
-    Target target;
-    target.name = "/dev/loop7";
-    target.size = 64 * MiB;
-    target.is_block_device = true;
-    return target;
-}
 
 template <typename Refusal>
 Error refusal(const Refusal& refuse)
@@ -96,7 +84,7 @@ void check_read_back(const Error& error, const std::string& key)
 
 TEST_CASE("the engine's real refusals read back as their failures, and in Czech", "[failures-engine]")
 {
-    const Target device = small_device();
+    const Target device = testing::unopened_device();
     const auto check = [&](const std::string& kind, const ValueMap& params) {
         return refusal([&] { check_benchmark(*find_benchmark(kind), device, validate_request(*find_benchmark(kind), params)); });
     };
@@ -147,7 +135,7 @@ TEST_CASE("a target the engine cannot open reads back, its system error text kep
 TEST_CASE("a 4 KiB text the engine echoes in its refusal: read back when plain, English when made to be slow",
           "[failures-engine]")
 {
-    const Target device = small_device();
+    const Target device = testing::unopened_device();
     const auto refused = [&](const std::string& backend) {
         return refusal([&] { check_benchmark(*find_benchmark("sequential"), device, validate_request(*find_benchmark("sequential"), { { "backend", backend } })); });
     };

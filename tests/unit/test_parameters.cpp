@@ -3,6 +3,7 @@
 #include "benchmark_support.hpp"
 #include "errors.hpp"
 #include "parameters.hpp"
+#include "parameter_checks.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -106,10 +107,7 @@ TEST_CASE("a run takes the parameters validated for its own kind, once", "[param
     // once and hand the result on. A ParameterSet of another kind (equal
     // keys or not) is a caller's bug, refused before anything is checked
     // against the device.
-    Target device;
-    device.name = "/dev/loop7";
-    device.size = 64ULL << 20;
-    device.is_block_device = true;
+    const Target device = diskbench::testing::unopened_device();
     const BenchmarkInfo& seek = *find_benchmark("seek");
     const BenchmarkInfo& random = *find_benchmark("random");
     const ParameterSet for_seek = validate_request(seek, { { "count", std::uint64_t { 10 } } });
