@@ -197,23 +197,17 @@ void JobObject::emit_completed()
     }
 }
 
-std::string JobObject::public_error_message() const
+namespace {
+
+// `text` with every mention of the folder `name` said as the catalogue's
+// English "the folder".
+std::string said_without_folder(std::string text, const std::string& name)
 {
-    // "/" (root's benchmark of the root folder) is no secret, and replacing
-    // every slash would garble the text.
-    if (!private_samples_ || setup_.target_name.size() < 2)
-        return error_message_;
-    // Every engine error about a folder names it as the caller did
-    // (target_name); nothing else in them is private.
     static const std::string folder = contract::failure_english({ "error-the-folder" });
-    std::string text = error_message_;
-    for (std::size_t at = text.find(setup_.target_name); at != std::string::npos;
-         at = text.find(setup_.target_name, at + folder.size()))
-        text.replace(at, setup_.target_name.size(), folder);
+    for (std::size_t at = text.find(name); at != std::string::npos; at = text.find(name, at + folder.size()))
+        text.replace(at, name.size(), folder);
     return text;
 }
-
-namespace {
 
 // `failure` with every mention of the folder `name` said as "the folder":
 // an argument that is the folder becomes the catalogue's "the folder" (a
@@ -229,14 +223,9 @@ contract::Message without_folder(const contract::Message& failure, const std::st
             shown.args.emplace_back(arg.name, without_folder(*arg.failure, name));
         else if (text && *text == name)
             shown.args.emplace_back(arg.name, the_folder);
-        else if (text && text->find(name) != std::string::npos) {
-            std::string replaced = *text;
-            const std::string folder = contract::failure_english(the_folder);
-            for (std::size_t at = replaced.find(name); at != std::string::npos;
-                 at = replaced.find(name, at + folder.size()))
-                replaced.replace(at, name.size(), folder);
-            shown.args.emplace_back(arg.name, replaced);
-        } else
+        else if (text && text->find(name) != std::string::npos)
+            shown.args.emplace_back(arg.name, said_without_folder(*text, name));
+        else
             shown.args.push_back(arg);
     }
     return shown;
@@ -244,12 +233,27 @@ contract::Message without_folder(const contract::Message& failure, const std::st
 
 } // namespace
 
+bool JobObject::names_private_folder() const noexcept
+{
+    // "/" (root's benchmark of the root folder) is no secret, and replacing
+    // every slash would garble the text.
+    return private_samples_ && setup_.target_name.size() >= 2;
+}
+
+std::string JobObject::public_error_message() const
+{
+    if (!names_private_folder())
+        return error_message_;
+    // Every engine error about a folder names it as the caller did
+    // (target_name); nothing else in them is private.
+    return said_without_folder(error_message_, setup_.target_name);
+}
+
 std::map<std::string, sdbus::Variant> JobObject::Failure()
 {
     if (!failure_)
         return {};
-    // The same rule as public_error_message(): the folder is its owner's business.
-    if (!private_samples_ || setup_.target_name.size() < 2)
+    if (!names_private_folder())
         return sdbus_types::failure_data(*failure_);
     return sdbus_types::failure_data({ without_folder(failure_->failure, setup_.target_name), failure_->parameter });
 }

@@ -163,6 +163,9 @@ private:
     // The error as the public properties give it: a folder job's names "the
     // folder", not the folder (Target is empty for it too).
     [[nodiscard]] std::string public_error_message() const;
+    // Whether a failure's public form must say "the folder" for the folder:
+    // a folder job's, whose folder is its owner's business.
+    [[nodiscard]] bool names_private_folder() const noexcept;
     [[nodiscard]] std::string error_text(const std::string& message) const
     {
         return error_name_.empty() ? "" : error_name_ + ": " + message;
