@@ -9,8 +9,8 @@
 #include "contract/job_states.hpp"
 #include "error_output.hpp"
 #include "results/openmetrics.hpp"
-#include "results/capacity_check.hpp"
-#include "results/surface_faults.hpp"
+#include "kinds/capacity_check.hpp"
+#include "kinds/surface_faults.hpp"
 #include "text/terminal_text.hpp"
 
 #include <glib-unix.h>

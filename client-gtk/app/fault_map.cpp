@@ -3,7 +3,7 @@
 
 #include "contract/job_states.hpp"
 #include "contract/kinds/surface.hpp"
-#include "results/surface_faults.hpp"
+#include "kinds/surface_faults.hpp"
 #include "text/printf_text.hpp"
 #include "types/saved_values.hpp"
 

@@ -2,7 +2,7 @@
 #include "fault_cells.hpp"
 
 #include "contract/kinds/bucket_layout.hpp"
-#include "results/surface_faults.hpp"
+#include "kinds/surface_faults.hpp"
 #include "types/saved_values.hpp"
 
 #include <algorithm>

@@ -5,7 +5,7 @@
 // bucket of the scan, green when it was read, yellow when it holds a slow
 // spot, red when it holds a bad block, grey while not read yet. Built from
 // the result (its parameters, the finished buckets of its "mean" series and
-// the faults of results/surface_faults.hpp), so a reopened result shows the
+// the faults of kinds/surface_faults.hpp), so a reopened result shows the
 // same grid as the run did.
 
 #include "types/result_types.hpp"

@@ -60,10 +60,9 @@ constexpr Direction writing { "write", file_profile_keys::write_prefix };
 
 // A test's figures in one direction (the device's profile only reads),
 // from the summary, else from the series.
-Figures direction_figures(const SavedResult& result, const std::string& test, const Direction& direction,
-                          std::size_t index)
+Figures direction_figures(const SavedResult& result, bool device, const std::string& test,
+                          const Direction& direction, std::size_t index)
 {
-    const bool device = result.kind == "profile";
     const auto key = [&](std::string_view device_figure, std::string_view folder_figure) {
         return device ? per_test_keys::test_key(test, device_figure)
                       : file_profile_keys::direction_key(test, direction.key_prefix, folder_figure);
@@ -109,11 +108,6 @@ std::string profile_name(const SavedValueMap& parameters)
 
 } // namespace
 
-bool has_crystal_layout(std::string_view kind) noexcept
-{
-    return kind == "profile" || kind == "file-profile";
-}
-
 std::string crystal_test_name(std::string_view label)
 {
     // (SEQ|RND)<n>(K|M) Q<n>T<n>, as the engine's profile_tests parse it.
@@ -140,9 +134,9 @@ std::string crystal_test_name(std::string_view label)
                        *threads);
 }
 
-std::string crystal_report(const SavedResult& result, const OutsideText& outside)
+std::string crystal_report(const SavedResult& result, const OutsideText& outside, CrystalRun run)
 {
-    const bool device = result.kind == "profile";
+    const bool device = run == CrystalRun::Device;
     std::string text = rule;
     /* TRANSLATORS: the first line of the Profiles text result, laid out as CrystalDiskMark's */
     text += std::string(_("Disk Benchmark: Profiles (CrystalDiskMark's layout)")) + "\n";
@@ -158,7 +152,7 @@ std::string crystal_report(const SavedResult& result, const OutsideText& outside
         for (std::size_t i = 0; i < tests.size(); ++i) {
             if (tests[i].starts_with("MIX "))
                 continue;
-            const Figures f = direction_figures(result, profile_summary_key(tests[i]), direction, i);
+            const Figures f = direction_figures(result, device, profile_summary_key(tests[i]), direction, i);
             if (!f.mb_s && !f.iops)
                 continue;
             lines += "  " + outside(crystal_test_name(tests[i])) + ": " + figures_text(f) + "\n";

@@ -15,9 +15,11 @@
 // the checks as ✓/⚠ lines, warnings and notes, and the device line.
 namespace diskbench::client {
 
-[[nodiscard]] bool has_crystal_layout(std::string_view kind) noexcept;
+// Which Profiles ran: the device's (reads only) or a folder's (each test
+// read and written, then the mixed test).
+enum class CrystalRun { Device, Folder };
 
-std::string crystal_report(const SavedResult& result, const OutsideText& outside);
+std::string crystal_report(const SavedResult& result, const OutsideText& outside, CrystalRun run);
 
 // "SEQ1M Q8T1" as CrystalDiskMark writes it: "SEQ    1MiB (Q=  8, T= 1)";
 // the label unchanged when it does not follow that pattern.

@@ -5,6 +5,7 @@
 #include "contract/job_states.hpp"
 #include "contract/kinds/common_keys.hpp"
 #include "contract/kinds/profile.hpp"
+#include "kinds/presentation_registry.hpp"
 #include "types/saved_values.hpp"
 
 #include <fmt/format.h>
@@ -110,11 +111,9 @@ std::string number_text(double value)
 // The operation a kind's plain figures are about.
 std::string default_op(std::string_view kind)
 {
-    if (contract::kinds::writes_device(kind) || kind == contract::kinds::write_sweep)
-        return "write";
-    if (kind == contract::kinds::mixed_load)
-        return "mixed";
-    return "read";
+    if (const KindPresentation* presentation = kind_presentation(kind); presentation && presentation->metrics_op)
+        return presentation->metrics_op;
+    return contract::kinds::writes_device(kind) ? "write" : "read";
 }
 
 // "seq1m_q8t1" (a summary key's prefix) -> "SEQ1M Q8T1", the test as the

@@ -2,6 +2,7 @@
 #include "results/result_csv.hpp"
 
 #include "contract/series.hpp"
+#include "kinds/presentation_registry.hpp"
 #include "text/terminal_text.hpp"
 
 #include <glib.h>
@@ -14,16 +15,14 @@ namespace diskbench::client {
 namespace {
 
 // The x column's name: what the x axis measures in this kind, with the
-// unit. Bytes are a seek's distance, a sweep's block size, else a place
-// on the device or in the file.
+// unit. Bytes are what the kind says (a seek's distance, a sweep's block
+// size), else a place on the device or in the file.
 std::string x_column(std::string_view kind, std::string_view unit)
 {
-    if (unit == "B" && kind == "seek")
-        return "distance (B)";
-    if (unit == "B" && (kind == "random" || kind == "block" || kind == "write-sweep" || kind == "device-write-sweep"))
-        return "block size (B)";
-    if (unit == "B")
-        return "position (B)";
+    if (unit == "B") {
+        const KindPresentation* presentation = kind_presentation(kind);
+        return presentation && presentation->byte_axis_column ? presentation->byte_axis_column : "position (B)";
+    }
     if (unit == "s")
         return "time (s)";
     if (unit == "depth")

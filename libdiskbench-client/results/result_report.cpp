@@ -1,31 +1,21 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "results/result_report.hpp"
 
-#include "results/capacity_check.hpp"
-#include "results/crystal_report.hpp"
+#include "kinds/presentation_registry.hpp"
 #include "results/job_result.hpp"
 #include "results/drive_health.hpp"
 #include "results/result_checks.hpp"
-#include "results/run_set.hpp"
-#include "results/surface_faults.hpp"
 #include "text/figure_labels.hpp"
 #include "text/headline_text.hpp"
-#include "text/kind_titles.hpp"
-#include "text/latency_text.hpp"
 #include "text/message_text.hpp"
 #include "text/printf_text.hpp"
 #include "types/saved_values.hpp"
-#include "contract/kinds/run_set.hpp"
-#include "contract/kinds/surface.hpp"
 
 #include <glib/gi18n-lib.h>
 
 #include <algorithm>
 
 namespace diskbench::client {
-
-namespace run_set_keys = contract::kinds::keys::run_set;
-namespace surface_keys = contract::kinds::keys::surface;
 
 namespace {
 
@@ -48,23 +38,11 @@ std::string figure_rows(const std::vector<std::pair<std::string, std::string>>& 
     return text;
 }
 
-std::string headline(const SavedResult& result)
+std::string headline(const SavedResult& result, const KindPresentation* presentation)
 {
-    // A scan and a capacity check lead with what they found: the drive's
-    // state is never under a plain "✓".
-    if (const SurfaceFaults faults = surface_faults(result); result.kind == "surface"
-        && has_key(result.summary, surface_keys::bad_ranges))
-        return (faults.has_bad() ? "⚠ " : "✓ ") + surface_fault_line(faults);
-    if (const CapacityVerdict verdict = capacity_verdict(result); verdict.checked)
-        return (verdict.lost() || verdict.damaged() ? "⚠ " : "✓ ") + capacity_line(verdict);
-    if (result.kind == "seek") {
-        if (const auto access = access_time_headline(result.summary)) {
-            std::string line = *access;
-            for (const std::string& part : percentile_parts(result.summary))
-                line += "  ·  " + part;
-            return line;
-        }
-    }
+    if (presentation && presentation->report_headline)
+        if (std::optional<std::string> line = presentation->report_headline(result))
+            return *line;
     const std::string text = headline_text(result.kind, result.summary, 3);
     return text == "–" ? std::string() : text;
 }
@@ -135,40 +113,16 @@ std::string result_report_footer(const SavedResult& result, const OutsideText& o
     return lines;
 }
 
-namespace {
-
-// A set: its heading, then each run's own text, a rule between them.
-std::string run_set_report(const SavedResult& result, const OutsideText& outside)
-{
-    std::string text = printf_text(_("%s on %s: %s"), outside(run_set_title(result)).c_str(),
-                                   outside(result_target_text(result)).c_str(), outside(result.state).c_str());
-    if (result.started_at_us > 0)
-        text += "  (" + result_date_text(result.started_at_us) + ")";
-    text += "\n"
-        + printf_text(g_dngettext(GETTEXT_PACKAGE, "%lld of %lld benchmark finished, %lld s rest between them",
-                                  "%lld of %lld benchmarks finished, %lld s rest between them",
-                                  static_cast<unsigned long>(number_of(result.summary, run_set_keys::benchmarks, 0))),
-                      static_cast<long long>(number_of(result.summary, run_set_keys::finished, 0)),
-                      static_cast<long long>(number_of(result.summary, run_set_keys::benchmarks, 0)),
-                      static_cast<long long>(number_of(result.parameters, "pause_s", 0)))
-        + "\n";
-    for (const SavedResult& member : result.members)
-        text += "\n" + std::string(40, '-') + "\n" + result_report(member, outside);
-    return text;
-}
-
-} // namespace
-
 std::string result_report(const SavedResult& result, const OutsideText& outside)
 {
-    if (!result.members.empty())
-        return run_set_report(result, outside);
-    // The Profiles as CrystalDiskMark's users know their text.
-    if (has_crystal_layout(result.kind))
-        return crystal_report(result, outside);
+    // A kind with a layout of its own: the Profiles as CrystalDiskMark's
+    // users know their text, a set's runs one after another.
+    const KindPresentation* presentation = kind_presentation(result.kind);
+    if (presentation && presentation->report)
+        return presentation->report(result, outside);
     std::string text = result_heading(result, outside);
     // The headline's labels may come from the file's summary keys.
-    if (const std::string line = headline(result); !line.empty())
+    if (const std::string line = headline(result, presentation); !line.empty())
         text += outside(line) + "\n";
 
     // The common figures first in a fixed order (throughput, IOPS, the
@@ -193,18 +147,9 @@ std::string result_report(const SavedResult& result, const OutsideText& outside)
     if (!facts.empty())
         text += figure_rows(facts);
 
-    // Every bad range and slow spot a scan found, named, a line each (each
-    // line escaped on its own: a newline is a control character too).
-    std::string found;
-    if (result.kind == "surface") {
-        const std::string list = surface_fault_list(surface_faults(result));
-        for (std::size_t start = 0; start < list.size();) {
-            const std::size_t end = std::min(list.find('\n', start), list.size());
-            found += "  " + outside(std::string_view(list).substr(start, end - start)) + "\n";
-            start = end + 1;
-        }
-    }
-
+    // What the kind found: every bad range and slow spot of a scan.
+    const std::string found
+        = presentation && presentation->report_findings ? presentation->report_findings(result, outside) : "";
     if (!found.empty())
         text += "\n" + found;
     if (const std::string footer = result_report_footer(result, outside); !footer.empty())

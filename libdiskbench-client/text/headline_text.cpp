@@ -1,14 +1,12 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "text/headline_text.hpp"
 
-#include "contract/benchmark_kinds.hpp"
 #include "contract/kinds/common_keys.hpp"
 #include "contract/kinds/file_profile.hpp"
-#include "contract/kinds/overview.hpp"
 #include "contract/kinds/profile.hpp"
-#include "contract/kinds/qd_sweep.hpp"
 #include "contract/kinds/shared_figures.hpp"
 #include "contract/kinds/test_keys.hpp"
+#include "kinds/presentation_registry.hpp"
 #include "text/printf_text.hpp"
 #include "types/saved_values.hpp"
 
@@ -23,51 +21,20 @@ namespace diskbench::client {
 
 namespace common_keys = contract::kinds::keys::common;
 namespace file_profile_keys = contract::kinds::keys::file_profile;
-namespace overview_keys = contract::kinds::keys::overview;
 namespace per_test_keys = contract::kinds::keys::per_test;
 namespace profile_keys = contract::kinds::keys::profile;
-namespace qd_sweep_keys = contract::kinds::keys::qd_sweep;
 namespace shared_keys = contract::kinds::keys::shared;
 
 namespace {
 
-struct Candidate {
-    std::string_view key;
-    const char* label; // N_() marked
-    Unit unit;
-};
-
+// Every kind without candidates of its own: throughput first, in the words
+// the pages use.
 // TRANSLATORS: names of a result's headline figures in the History list and
 // its trend, e.g. "access time 8.50 ms", "read 512 MB/s".
-constexpr Candidate seek_figures[] = {
-    { common_keys::latency_mean_us, N_("access time"), Unit::Microseconds },
-    { common_keys::latency_p99_us, N_("p99"), Unit::Microseconds },
-};
-constexpr Candidate overview_figures[] = {
-    { overview_keys::read_mb_s, N_("read"), Unit::MegabytesPerSecond },
-    { overview_keys::write_mb_s, N_("write"), Unit::MegabytesPerSecond },
-    { overview_keys::access_latency_mean_us, N_("access time"), Unit::Microseconds },
-};
-// No kind writes a plain "iops" (contract/kinds/ declares none): random's
-// and the others' are kept as they were, an open question of issue 41.
-constexpr std::string_view undeclared_iops = "iops";
-constexpr Candidate random_figures[] = {
-    { undeclared_iops, N_("IOPS"), Unit::Iops },
-    { common_keys::latency_mean_us, N_("mean latency"), Unit::Microseconds },
-};
-constexpr Candidate qd_sweep_figures[] = {
-    { qd_sweep_keys::best_iops, N_("best IOPS"), Unit::Iops },
-};
-// A queue-depth sweep that wrote (its summary's direction).
-constexpr Candidate qd_sweep_write_figures[] = {
-    { qd_sweep_keys::best_iops, N_("best write IOPS"), Unit::Iops },
-};
-// Every other kind: throughput first, in the words the pages use.
-constexpr Candidate common_figures[] = {
+constexpr HeadlineCandidate common_figures[] = {
     { shared_keys::throughput_mb_s, N_("throughput"), Unit::MegabytesPerSecond },
     { shared_keys::read_mb_s, N_("read"), Unit::MegabytesPerSecond },
     { shared_keys::write_mb_s, N_("write"), Unit::MegabytesPerSecond },
-    { undeclared_iops, N_("IOPS"), Unit::Iops },
     { common_keys::latency_mean_us, N_("mean latency"), Unit::Microseconds },
 };
 
@@ -100,17 +67,11 @@ std::vector<HeadlineFigure> headline_figures(const std::string& kind, const Save
             return;
         figures.push_back({ std::string(key), std::move(label), unit });
     };
-    std::span<const Candidate> candidates = common_figures;
-    if (kind == contract::kinds::seek)
-        candidates = seek_figures;
-    else if (kind == contract::kinds::overview)
-        candidates = overview_figures;
-    else if (kind == contract::kinds::random)
-        candidates = random_figures;
-    else if (kind == contract::kinds::qd_sweep || kind == contract::kinds::file_qd_sweep)
-        candidates = text_of(summary, qd_sweep_keys::direction) == "write" ? std::span<const Candidate>(qd_sweep_write_figures)
-                                                               : std::span<const Candidate>(qd_sweep_figures);
-    for (const Candidate& candidate : candidates)
+    const KindPresentation* presentation = kind_presentation(kind);
+    const std::span<const HeadlineCandidate> candidates = presentation && presentation->headline_candidates
+        ? presentation->headline_candidates(summary)
+        : std::span<const HeadlineCandidate>(common_figures);
+    for (const HeadlineCandidate& candidate : candidates)
         add(candidate.key, _(candidate.label), candidate.unit);
     // Profiles (device and folder) in the order their tests ran, named as
     // the user knows them: "SEQ1M Q8T1 1701 MB/s", "SEQ1M Q8T1 read …".

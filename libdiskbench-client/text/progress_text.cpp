@@ -2,28 +2,24 @@
 #include "text/progress_text.hpp"
 
 #include "text/value_format.hpp"
+#include "kinds/presentation_registry.hpp"
 #include "contract/benchmark_kinds.hpp"
 #include "text/latency_text.hpp"
 #include "types/saved_values.hpp"
 #include "text/printf_text.hpp"
 #include "contract/job_states.hpp"
 #include "contract/kinds/common_keys.hpp"
-#include "contract/kinds/overview.hpp"
-#include "contract/kinds/qd_sweep.hpp"
 #include "contract/kinds/shared_figures.hpp"
 
 #include <glib.h>
 #include <glib/gi18n-lib.h>
 
 #include <algorithm>
-#include <tuple>
 #include <cmath>
 
 namespace diskbench::client {
 
 namespace common_keys = contract::kinds::keys::common;
-namespace overview_keys = contract::kinds::keys::overview;
-namespace qd_sweep_keys = contract::kinds::keys::qd_sweep;
 namespace shared_keys = contract::kinds::keys::shared;
 
 std::string duration_text(double seconds)
@@ -40,55 +36,18 @@ std::string duration_text(double seconds)
 
 std::string device_summary_text(const std::string& kind, const SavedValueMap& summary)
 {
+    // A kind that says it its own way (the overview's averages).
+    const KindPresentation* presentation = kind_presentation(kind);
+    if (presentation && presentation->summary_line)
+        return presentation->summary_line(summary);
     std::vector<std::string> parts;
-    // Seek measures access time: its mean leads, as in HDDTest and GNOME Disks.
-    if (kind == contract::kinds::seek)
-        if (std::optional<std::string> headline = access_time_headline(summary))
-            parts.push_back(std::move(*headline));
-    // The overview's numbers, GNOME Disks' "Average Read Rate", "Average
-    // Write Rate" (when asked for) and "Average Access Time", with the
-    // slowest and fastest sample.
-    if (kind == contract::kinds::overview) {
-        const auto rate_range = [&summary](std::string_view mean_key, std::string_view min_key,
-                                           std::string_view max_key) {
-            return std::make_tuple(format_value(number_of(summary, mean_key, 0), Unit::MegabytesPerSecond),
-                                   format_value(number_of(summary, min_key, 0), Unit::MegabytesPerSecond),
-                                   format_value(number_of(summary, max_key, 0), Unit::MegabytesPerSecond));
-        };
-        if (has_key(summary, overview_keys::read_mb_s)) {
-            const auto [mean, low, high]
-                = rate_range(overview_keys::read_mb_s, overview_keys::read_min_mb_s, overview_keys::read_max_mb_s);
-            /* TRANSLATORS: the overview's read rate: the average of the samples, then the slowest and fastest */
-            parts.push_back(printf_text(_("average read rate %s (%s – %s)"), mean.c_str(), low.c_str(), high.c_str()));
-        }
-        if (has_key(summary, overview_keys::write_mb_s)) {
-            const auto [mean, low, high]
-                = rate_range(overview_keys::write_mb_s, overview_keys::write_min_mb_s, overview_keys::write_max_mb_s);
-            /* TRANSLATORS: the overview's write rate: the average of the samples, then the slowest and fastest */
-            parts.push_back(printf_text(_("average write rate %s (%s – %s)"), mean.c_str(), low.c_str(), high.c_str()));
-        }
-        const double access_us = number_of(summary, overview_keys::access_latency_mean_us, NAN);
-        if (!std::isnan(access_us))
-            /* TRANSLATORS: the overview's access time, in milliseconds as GNOME Disks gives it */
-            parts.push_back(printf_text(_("average access time %.2f ms"), access_us / 1000.0));
-        std::string text;
-        for (const std::string& part : parts)
-            text += (text.empty() ? "" : "  ·  ") + part;
-        return text;
-    }
     const double throughput = number_of(summary, shared_keys::throughput_mb_s, NAN);
     if (!std::isnan(throughput))
         parts.push_back(format_value(throughput, Unit::MegabytesPerSecond));
-    if (kind == contract::kinds::qd_sweep || kind == contract::kinds::file_qd_sweep) {
-        const double best = number_of(summary, qd_sweep_keys::best_iops, NAN);
-        const bool writes = text_of(summary, qd_sweep_keys::direction) == "write";
-        if (!std::isnan(best))
-            parts.push_back(printf_text(writes ? _("best %s writing (queue depth %d, thread count %d)")
-                                               : _("best %s (queue depth %d, thread count %d)"),
-                                        format_value(best, Unit::Iops).c_str(),
-                                        static_cast<int>(number_of(summary, qd_sweep_keys::best_queue_depth, 0)),
-                                        static_cast<int>(number_of(summary, qd_sweep_keys::best_threads, 0))));
-    }
+    // What the kind adds: Seek's access time (it has no throughput, so it
+    // leads, as in HDDTest and GNOME Disks), a sweep's best cell.
+    if (presentation && presentation->summary_parts)
+        presentation->summary_parts(summary, parts);
     for (std::string& part : percentile_parts(summary))
         parts.push_back(std::move(part));
     // The drive's temperature over the run (the daemon's temperature_* keys).

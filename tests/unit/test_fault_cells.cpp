@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The surface scan's faults in the clients: read from a result
-// (results/surface_faults), said in one line and a list, and drawn as the
+// (kinds/surface_faults), said in one line and a list, and drawn as the
 // Surface page's error-scan grid (model/fault_cells) with its checks line.
 // The same result the daemon writes is scanned from a real device with
 // planted faults in tests/integration/test_surface_scan.py and drawn in
 // tests/gui/test_gui_surface_scan.py.
 #include "model/fault_cells.hpp"
 #include "results/result_checks.hpp"
-#include "results/surface_faults.hpp"
+#include "kinds/surface_faults.hpp"
 
 #include <catch2/catch.hpp>
 

@@ -3,7 +3,7 @@
 // engine's checks give (docs/checks.md), the same after the result went
 // through a result file and was read back.
 #include "contract/result_file.hpp"
-#include "results/capacity_check.hpp"
+#include "kinds/capacity_check.hpp"
 #include "text/headline_text.hpp"
 #include "text/progress_text.hpp"
 #include "results/job_result.hpp"

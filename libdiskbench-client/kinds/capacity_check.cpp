@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "capacity_check.hpp"
+#include "kinds/capacity_check.hpp"
 
+#include "contract/benchmark_kinds.hpp"
 #include "contract/kinds/verify_capacity.hpp"
 #include "text/printf_text.hpp"
 #include "types/saved_values.hpp"
@@ -38,7 +39,8 @@ std::string size_text(std::uint64_t bytes)
 CapacityVerdict capacity_verdict(const SavedResult& result)
 {
     CapacityVerdict verdict;
-    if (result.kind != "verify-capacity" || !has_key(result.summary, verify_capacity_keys::real_size_bytes))
+    // Only a capacity check's summary means these keys (its module).
+    if (result.kind != contract::kinds::verify_capacity || !has_key(result.summary, verify_capacity_keys::real_size_bytes))
         return verdict;
     verdict.checked = true;
     verdict.claimed = bytes_of(result, verify_capacity_keys::claimed_bytes);

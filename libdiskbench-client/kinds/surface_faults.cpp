@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "surface_faults.hpp"
+#include "kinds/surface_faults.hpp"
 
+#include "contract/benchmark_kinds.hpp"
 #include "contract/kinds/surface.hpp"
 #include "text/printf_text.hpp"
 #include "text/value_format.hpp"
@@ -41,7 +42,8 @@ std::string ms_text(double ms)
 SurfaceFaults surface_faults(const SavedResult& result)
 {
     SurfaceFaults faults;
-    if (result.kind != "surface")
+    // Only a scan's summary means these keys (the surface's module).
+    if (result.kind != contract::kinds::surface)
         return faults;
     const auto count = [&](std::string_view key) {
         const double value = number_of(result.summary, key, 0);

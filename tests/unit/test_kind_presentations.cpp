@@ -1,0 +1,91 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The client library's presentation of each kind (libdiskbench-client/kinds/):
+// one for every kind the daemon has, each headline figure a key its kind's
+// descriptor declares, and the common text for a kind the client lacks.
+#include "contract/benchmark_kinds.hpp"
+#include "contract/kinds/all_keys.hpp"
+#include "kinds/presentation_registry.hpp"
+#include "results/result_csv.hpp"
+#include "text/headline_text.hpp"
+#include "text/kind_titles.hpp"
+#include "text/progress_text.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <set>
+#include <string>
+
+using namespace diskbench;
+using namespace diskbench::client;
+
+TEST_CASE("kind presentations: one for every kind, none for a kind the daemon lacks", "[client-model]")
+{
+    std::set<std::string_view> presented;
+    for (const KindPresentation* presentation : kind_presentations()) {
+        INFO(presentation->title.kind);
+        CHECK(presented.insert(presentation->title.kind).second);
+        CHECK(kind_presentation(presentation->title.kind) == presentation);
+        CHECK(std::string_view(presentation->title.title).size() > 0);
+        CHECK(std::string_view(presentation->title.summary).size() > 0);
+        CHECK((std::find(contract::kinds::all.begin(), contract::kinds::all.end(), presentation->title.kind)
+                   != contract::kinds::all.end()
+               || presentation->title.kind == contract::kinds::run_set));
+    }
+    for (const std::string_view kind : contract::kinds::all) {
+        INFO(kind);
+        CHECK(presented.contains(kind));
+    }
+    CHECK(presented.contains(contract::kinds::run_set));
+    CHECK(kind_presentation("no-such-kind") == nullptr);
+    CHECK(kind_title("no-such-kind") == nullptr);
+    CHECK(kind_title_text("no-such-kind") == "no-such-kind");
+}
+
+TEST_CASE("kind presentations: every headline figure is a key its kind declares", "[client-model]")
+{
+    // Both directions, for the sweeps whose figures depend on it.
+    const SavedValueMap reading {}, writing { { "direction", std::string("write") } };
+    for (const KindPresentation* presentation : kind_presentations()) {
+        if (!presentation->headline_candidates)
+            continue;
+        for (const SavedValueMap* summary : { &reading, &writing })
+            for (const HeadlineCandidate& candidate : presentation->headline_candidates(*summary)) {
+                INFO(presentation->title.kind << ": " << candidate.key);
+                CHECK(contract::kinds::keys::declares_summary_key(presentation->title.kind, candidate.key));
+            }
+    }
+}
+
+TEST_CASE("kind presentations: the plain figures' operation and the CSV's byte axis", "[client-model]")
+{
+    for (const KindPresentation* presentation : kind_presentations()) {
+        INFO(presentation->title.kind);
+        // A kind that writes the device never has its figures called reads.
+        if (contract::kinds::writes_device(presentation->title.kind))
+            CHECK((presentation->metrics_op == nullptr || std::string_view(presentation->metrics_op) == "write"));
+    }
+    const auto x_column = [](const std::string& kind) {
+        SavedResult result;
+        result.kind = kind;
+        result.series.push_back({ "throughput", "B", "MB/s", "bar", { { 4096, 1 } } });
+        return result_csv(result).at(0).text.substr(0, result_csv(result).at(0).text.find(','));
+    };
+    CHECK(x_column("seek") == "distance (B)");
+    CHECK(x_column("random") == "block size (B)");
+    CHECK(x_column("device-write-sweep") == "block size (B)");
+    CHECK(x_column("sequential") == "position (B)");
+    CHECK(x_column("no-such-kind") == "position (B)");
+}
+
+TEST_CASE("kind presentations: a kind the client lacks gets the common text", "[client-model]")
+{
+    const SavedValueMap summary { { "throughput_mb_s", 512.0 }, { "latency_mean_us", 250.0 },
+                                  { "best_iops", 9000.0 } };
+    const auto figures = headline_figures("no-such-kind", summary);
+    REQUIRE(figures.size() == 2);
+    CHECK(figures[0].key == "throughput_mb_s");
+    CHECK(figures[1].key == "latency_mean_us");
+    // The sweep's best cell is the sweep's to say, not every kind's.
+    CHECK(device_summary_text("no-such-kind", summary).find("queue depth") == std::string::npos);
+    CHECK(device_summary_text("qd-sweep", summary).find("queue depth") != std::string::npos);
+}
