@@ -120,7 +120,7 @@ std::optional<ScheduledConfig> parse_scheduled_config(const std::string& text, c
     ScheduledConfig config;
     // The kinds named in Kinds=, with their groups' parameters; the default
     // is a short, read-only pair.
-    std::vector<std::string> kind_names { "seek", "profile" };
+    std::vector<std::string> kind_names { std::string(contract::kinds::seek), std::string(contract::kinds::profile) };
 
     std::unique_ptr<gchar*, StrvFree> groups(g_key_file_get_groups(file.get(), nullptr));
     for (gchar** g = groups.get(); *g; ++g) {
@@ -213,8 +213,10 @@ std::optional<ScheduledConfig> parse_scheduled_config(const std::string& text, c
                     g_key_file_get_value(file.get(), group.c_str(), *k, nullptr), g_free);
                 scheduled.assignments.push_back(std::string(*k) + "=" + (raw ? raw.get() : ""));
             }
-        } else if (kind == "profile") {
-            // Short by default: 2 s a test instead of CrystalDiskMark's 5.
+        } else if (kind == contract::kinds::profile) {
+            // The scheduler's own default, not the kind's (diskbenchctl's
+            // runs in the background, so it lives here): short, 2 s a test
+            // instead of CrystalDiskMark's 5.
             scheduled.assignments = { "duration_s=2" };
         }
         config.kinds.push_back(std::move(scheduled));

@@ -4,7 +4,7 @@
 #include "benchmark_page_view.hpp"
 #include "icon_button.hpp"
 
-#include "contract/benchmark_kinds.hpp"
+#include "../model/pages/page_model.hpp"
 
 #include <glib/gi18n-lib.h>
 
@@ -62,7 +62,7 @@ void BenchmarkPageView::build()
     GtkWidget* frame = gtk_frame_new(nullptr);
     // The Surface page's error scan first: on a dying drive, what cannot
     // be read matters more than how fast the rest is.
-    if (page_.kind == contract::kinds::surface) {
+    if (page_.model && page_.model->extra == PageExtra::FaultMap) {
         fault_map_ = std::make_unique<FaultMap>();
         gtk_box_append(GTK_BOX(box), fault_map_->widget());
     }
@@ -115,9 +115,11 @@ GtkWidget* BenchmarkPageView::build_header()
         gtk_toggle_button_set_active(group, TRUE);
         gtk_box_append(GTK_BOX(options), linked);
     }
-    if (page_.kind == "file-profile")
+    const PageExtra extra = page_.model ? page_.model->extra : PageExtra::None;
+    if (extra == PageExtra::FileProfileTable)
         build_file_profile_controls(options);
-    if (page_.kind == "profile" || page_.kind == "file-profile")
+    // Both Profiles tables show MB/s, IOPS or latency: their unit is chosen beside the views.
+    if (extra == PageExtra::ProfileGrid || extra == PageExtra::FileProfileTable)
         gtk_box_append(GTK_BOX(options), build_unit_choice());
 
     GtkWidget* actions = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 12);

@@ -11,7 +11,7 @@
 #include "results/result_checks.hpp"
 #include "types/saved_values.hpp"
 #include "text/printf_text.hpp"
-#include "contract/benchmark_kinds.hpp"
+#include "../model/pages/page_model.hpp"
 #include "contract/job_states.hpp"
 
 #include <glib/gi18n-lib.h>
@@ -76,8 +76,9 @@ bool BenchmarkPageView::can_start()
 
 std::string BenchmarkPageView::summary_of(const SavedValueMap& summary) const
 {
-    // The folder's queue-depth sweep says its best cell as the device's does.
-    return page_.target == PageTarget::Device || page_.kind == contract::kinds::file_qd_sweep
+    // Some folder kinds say their figures as a device's (the folder's
+    // queue-depth sweep names its best cell as the device's does).
+    return page_.target == PageTarget::Device || (page_.model && page_.model->device_summary)
         ? device_summary_text(page_.kind, summary)
         : summary_line(summary);
 }

@@ -4,7 +4,7 @@
 #include "results/job_result.hpp"
 #include "text/progress_text.hpp"
 #include "types/saved_values.hpp"
-#include "contract/benchmark_kinds.hpp"
+#include "../model/pages/page_model.hpp"
 
 #include <glib/gi18n-lib.h>
 
@@ -13,7 +13,6 @@
 
 namespace diskbench::client {
 
-namespace kinds = contract::kinds;
 
 namespace {
 
@@ -46,9 +45,10 @@ std::size_t readings_in(std::span<const OverlaySource> series)
 PageChart::PageChart(const BenchmarkPage& page)
     : page_(page)
 {
-    if (page_.kind == kinds::profile)
+    const PageExtra extra = page_.model ? page_.model->extra : PageExtra::None;
+    if (extra == PageExtra::ProfileGrid)
         table_ = std::make_unique<ProfileGrid>();
-    else if (page_.kind == kinds::file_profile)
+    else if (extra == PageExtra::FileProfileTable)
         file_table_ = std::make_unique<FileProfileTable>();
 }
 
@@ -129,7 +129,8 @@ void PageChart::rebuild(const JobEntry* live, const std::optional<SavedResult>& 
     if (spec.x_scale == AxisScale::Categories && page_.target != PageTarget::Device)
         spec.categories = file_table_ ? file_profile_tests(parameters, summary)
                                       : test_categories(summary, shown ? shown->series : std::vector<SavedSeries> {});
-    if (has_reference() && spec.categories.empty() && page_.kind == kinds::profile)
+    // Categories the shown run cannot give (none shown yet): the reference's.
+    if (has_reference() && spec.categories.empty() && page_.model && page_.model->categories)
         spec = spec_for(view(), page_.kind, references_.front().result.parameters,
                         references_.front().result.summary, size);
     chart.set_spec(spec);
@@ -138,9 +139,9 @@ void PageChart::rebuild(const JobEntry* live, const std::optional<SavedResult>& 
     if (live && view().band_min.empty()) {
         // The run's size is known up front: room for all its points, so the
         // append that would outgrow the storage does not cost a slow frame.
-        const std::int64_t expected = page_.kind == kinds::seek ? integer_of(parameters, "count", 0)
-            : page_.kind == kinds::surface                      ? integer_of(parameters, "buckets", 0)
-                                                                : 0;
+        const std::int64_t expected = page_.model && !page_.model->expected_points.empty()
+            ? integer_of(parameters, page_.model->expected_points, 0)
+            : 0;
         if (expected > 0 && expected <= (1 << 24))
             chart.reserve_points(0, static_cast<std::size_t>(expected));
     }

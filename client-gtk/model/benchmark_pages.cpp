@@ -4,7 +4,8 @@
 #include "types/saved_values.hpp"
 #include "text/value_format.hpp"
 
-#include "contract/benchmark_kinds.hpp"
+#include "pages/page_registry.hpp"
+
 #include "contract/kinds/profile.hpp"
 #include "contract/kinds/small_files.hpp"
 #include "contract/series.hpp"
@@ -22,164 +23,25 @@ namespace diskbench::client {
 namespace profile_keys = contract::kinds::keys::profile;
 namespace small_files_keys = contract::kinds::keys::small_files;
 
-namespace kinds = contract::kinds;
-
 namespace {
-
-ChartSpec spec(ChartStyle style, AxisScale scale, Unit x, Unit y)
-{
-    ChartSpec s;
-    s.style = style;
-    s.x_scale = scale;
-    s.x_unit = x;
-    s.y_unit = y;
-    return s;
-}
-
-PageView view(const char* label, ChartSpec chart, std::string series, bool prefix = false, std::string band_min = {},
-               std::string band_max = {})
-{
-    return { label, std::move(chart), std::move(series), prefix, std::move(band_min), std::move(band_max), false, {} };
-}
 
 // A page of a kind the client knows: its title and summary from the
-// client library's table (text/kind_titles), drawn with `views`.
-BenchmarkPage titled(std::string_view kind, const char* icon, std::vector<PageView> views,
-                     PageTarget target = PageTarget::Device)
+// client library's table (kinds/<kind>.cpp), the rest from its page model.
+BenchmarkPage page_of(const PageModel& model)
 {
-    const KindTitle* title = kind_title(kind);
-    return { std::string(kind), title ? title->title : std::string(kind), icon, title ? title->summary : "",
-             std::move(views), target };
+    const KindTitle* title = kind_title(model.kind);
+    return { std::string(model.kind), title ? title->title : std::string(model.kind), model.icon,
+             title ? title->summary : "", model.views ? model.views() : std::vector<PageView> {}, model.target,
+             &model };
 }
 
-PageView latency_cdf_view();
-PageView tail_latency_view();
-std::vector<PageView> qd_sweep_views();
-PageView by_name(PageView view);
-PageView read_and_write(PageView view);
-
-std::vector<BenchmarkPage> make_pages()
+std::vector<BenchmarkPage> pages_of(bool read)
 {
-    using enum ChartStyle;
-    using enum AxisScale;
-    return {
-        titled(kinds::overview, "power-profile-balanced-symbolic",
-               // The write rate (the opt-in `write`) beside the read rate, each named.
-               { read_and_write(by_name(view(N_("MB/s"), spec(Line, Linear, Unit::Bytes, Unit::MegabytesPerSecond),
-                                             "read"))),
-                 view(N_("Access time"), spec(Scatter, Linear, Unit::Bytes, Unit::Microseconds), "access") }),
-        titled(kinds::seek, "find-location-symbolic",
-               { view(N_("Latency"), spec(Scatter, Linear, Unit::Bytes, Unit::Microseconds), "latency"),
-                 latency_cdf_view() }),
-        titled(kinds::random, "media-playlist-shuffle-symbolic",
-               { view(N_("MB/s"), spec(Bar, Log2, Unit::Bytes, Unit::MegabytesPerSecond), "throughput"),
-                 view(N_("IOPS"), spec(Bar, Log2, Unit::Bytes, Unit::Iops), "iops"), latency_cdf_view() }),
-        titled(kinds::sequential, "media-playlist-consecutive-symbolic",
-               { view(N_("MB/s"), spec(Line, Linear, Unit::Bytes, Unit::MegabytesPerSecond), "throughput") }),
-        titled(kinds::surface, "drive-harddisk-symbolic",
-               { view(N_("MB/s"), spec(Line, Linear, Unit::Bytes, Unit::MegabytesPerSecond), "mean", false, "min",
-                      "max") }),
-        titled(kinds::block, "view-grid-symbolic",
-               { view(N_("MB/s"), spec(Bar, Log2, Unit::Bytes, Unit::MegabytesPerSecond), "throughput"),
-                 view(N_("IOPS"), spec(Bar, Log2, Unit::Bytes, Unit::Iops), "iops"), latency_cdf_view() }),
-        titled(kinds::profile, "power-profile-performance-symbolic",
-               { view(N_("MB/s"), spec(Bar, Categories, Unit::Plain, Unit::MegabytesPerSecond), "throughput"),
-                 view(N_("IOPS"), spec(Bar, Categories, Unit::Plain, Unit::Iops), "iops"),
-                 // p99.9 next to p99 in one graph: five toggles would not fit a phone.
-                 tail_latency_view(), latency_cdf_view() }),
-        titled(kinds::qd_sweep, "view-continuous-symbolic", qd_sweep_views()),
-    };
-}
-
-// A line per thread count, IOPS or p99 against queue depth (both sweeps).
-std::vector<PageView> qd_sweep_views()
-{
-    using enum ChartStyle;
-    using enum AxisScale;
-    return { view(N_("IOPS"), spec(Line, Log2, Unit::QueueDepth, Unit::Iops), "iops-t", true),
-             view(N_("p99"), spec(Line, Log2, Unit::QueueDepth, Unit::Microseconds), "p99-t", true) };
-}
-
-// The latency distributions a run declares (contract::is_latency_cdf): a
-// line per test, block size or direction, latency on a log axis, the share
-// of requests at or below it up the side; the legend names p50/p99/p99.9.
-PageView latency_cdf_view()
-{
-    // TRANSLATORS: the view of a page that draws the latency distribution (cumulative distribution function)
-    PageView cdf = view(N_("CDF"), spec(ChartStyle::Line, AxisScale::Log2, Unit::Microseconds, Unit::Plain),
-                        std::string(contract::latency_cdf_prefix), true);
-    cdf.by_name = true;
-    return cdf;
-}
-
-} // namespace
-
-PageView write_sweep_view()
-{
-    using enum ChartStyle;
-    using enum AxisScale;
-    // Labelled by name: the legend says the line is the median ("This run · median").
-    return by_name(view(N_("MB/s"), spec(Line, Log2, Unit::Bytes, Unit::MegabytesPerSecond), "throughput-median",
-                        false, "throughput-min", "throughput-max"));
-}
-
-namespace {
-
-PageView by_name(PageView view)
-{
-    view.by_name = true;
-    return view;
-}
-
-// Each test's p99 and p99.9 latency side by side.
-PageView tail_latency_view()
-{
-    PageView tail = view(N_("p99/p99.9"), spec(ChartStyle::Bar, AxisScale::Categories, Unit::Plain,
-                                               Unit::Microseconds), "latency_p99");
-    tail.names = { "latency_p99", "latency_p99_9" };
-    tail.by_name = true;
-    return tail;
-}
-
-// The read and write bars of a folder's Profiles (not its latency distributions).
-PageView read_and_write(PageView view)
-{
-    view.names = { "read", "write" };
-    return view;
-}
-
-// Pages of kinds that write (to a raw device or in a folder). Kinds without
-// views are drawn generically from the series their jobs declare.
-std::vector<BenchmarkPage> make_write_pages()
-{
-    using enum ChartStyle;
-    using enum AxisScale;
-    using enum PageTarget;
-    return {
-        titled(kinds::file_rw, "document-edit-symbolic",
-               { by_name(view(N_("MB/s"), spec(Line, Linear, Unit::Bytes, Unit::MegabytesPerSecond), "", true)) },
-               Directory),
-        titled(kinds::write_sweep, "view-grid-symbolic", { write_sweep_view() }, Directory),
-        titled(kinds::structure, "folder-symbolic", {}, Directory),
-        titled(kinds::small_files, "text-x-generic-symbolic", {}, Directory),
-        titled(kinds::file_profile, "power-profile-performance-symbolic",
-               { read_and_write(by_name(view(N_("MB/s"), spec(Bar, Categories, Unit::Plain,
-                                                               Unit::MegabytesPerSecond), "read"))),
-                 latency_cdf_view() },
-               Directory),
-        titled(kinds::mixed_load, "media-playlist-shuffle-symbolic", {}, Directory),
-        titled(kinds::file_qd_sweep, "view-continuous-symbolic", qd_sweep_views(), Directory),
-        titled(kinds::device_write, "document-save-symbolic",
-               { view(N_("MB/s"), spec(Bar, Categories, Unit::Plain, Unit::MegabytesPerSecond), "throughput"),
-                 view(N_("IOPS"), spec(Bar, Categories, Unit::Plain, Unit::Iops), "iops"),
-                 view(N_("p99"), spec(Bar, Categories, Unit::Plain, Unit::Microseconds), "latency_p99"),
-                 view(N_("p99.9"), spec(Bar, Categories, Unit::Plain, Unit::Microseconds), "latency_p99_9") },
-               DeviceWrite),
-        titled(kinds::device_write_sweep, "view-grid-symbolic", { write_sweep_view() }, DeviceWrite),
-        titled(kinds::sustained_write, "media-playlist-consecutive-symbolic", {}, DeviceWrite),
-        titled(kinds::verify_capacity, "drive-removable-media-symbolic",
-               { view(N_("Intact (%)"), spec(Line, Linear, Unit::Bytes, Unit::Plain), "intact") }, DeviceWrite),
-    };
+    std::vector<BenchmarkPage> pages;
+    for (const PageModel* model : page_models())
+        if ((model->target == PageTarget::Device) == read)
+            pages.push_back(page_of(*model));
+    return pages;
 }
 
 // "throughput.pass2" of a line graph of "throughput" (engine passes.hpp):
@@ -227,13 +89,13 @@ PageTarget page_target_from_name(std::string_view target) noexcept
 
 const std::vector<BenchmarkPage>& benchmark_pages()
 {
-    static const std::vector<BenchmarkPage> pages = make_pages();
+    static const std::vector<BenchmarkPage> pages = pages_of(true);
     return pages;
 }
 
 const BenchmarkPage* benchmark_page(const std::string& kind)
 {
-    static const std::vector<BenchmarkPage> write_pages = make_write_pages();
+    static const std::vector<BenchmarkPage> write_pages = pages_of(false);
     for (const auto* pages : { &benchmark_pages(), &write_pages })
         for (const BenchmarkPage& page : *pages)
             if (page.kind == kind)
@@ -507,27 +369,18 @@ ChartSpec spec_for(const PageView& view, const std::string& kind, const SavedVal
                    const SavedValueMap& summary, std::uint64_t device_size)
 {
     ChartSpec result = view.spec;
-    if (kind == kinds::profile) {
-        // The tests the run reported (summary), else those it was asked for.
-        const std::string reported = text_of(summary, profile_keys::tests);
-        result.categories = split_profile_tests(reported.empty() ? profile_tests_of(parameters) : reported);
-    }
+    const PageModel* model = page_model(kind);
+    if (!model)
+        return result;
+    if (model->categories)
+        result.categories = model->categories(parameters, summary);
     // The device's extent is the x domain of position graphs only (not of a
     // seek's latency distribution, say).
-    if (view.spec.x_unit != Unit::Bytes || view.spec.x_scale != AxisScale::Linear)
+    if (view.spec.x_unit != Unit::Bytes || view.spec.x_scale != AxisScale::Linear || !model->x_domain)
         return result;
-    if ((kind == kinds::surface || kind == kinds::seek) && device_size > 0) {
-        result.x_low = 0;
-        result.x_high = static_cast<double>(device_size);
-    } else if (kind == kinds::sequential) {
-        const std::int64_t offset = integer_of(parameters, "offset", 0);
-        std::int64_t end = offset + integer_of(parameters, "size", 0);
-        if (device_size > 0)
-            end = std::min<std::int64_t>(end, static_cast<std::int64_t>(device_size));
-        if (end > offset) {
-            result.x_low = static_cast<double>(offset);
-            result.x_high = static_cast<double>(end);
-        }
+    if (const std::optional<std::pair<double, double>> domain = model->x_domain(parameters, device_size)) {
+        result.x_low = domain->first;
+        result.x_high = domain->second;
     }
     return result;
 }

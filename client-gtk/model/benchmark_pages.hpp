@@ -27,15 +27,11 @@ struct PageView {
     std::vector<std::string> names;
 };
 
-// The graph of both write sweeps (folder and raw device): per block size
-// the median of the repetitions (the dd study's figure, robust to one
-// stalled repetition), with the slowest and fastest repetition as the band
-// around it; the mean ("throughput") and the single repetitions are not drawn.
-PageView write_sweep_view();
-
 // How a kind is started (ListBenchmarks' target).
 enum class PageTarget { Device, DeviceWrite, Directory };
 PageTarget page_target_from_name(std::string_view target) noexcept;
+
+struct PageModel;
 
 // A page of the window: one benchmark kind of the daemon.
 struct BenchmarkPage {
@@ -45,13 +41,17 @@ struct BenchmarkPage {
     std::string summary;     // N_() (or the daemon's description): one line under the title
     std::vector<PageView> views; // empty: generic, drawn from the series the job declares
     PageTarget target = PageTarget::Device;
+    // What the app knows of the kind (pages/<kind>.cpp); null for a kind
+    // it does not know, whose page is generic.
+    const PageModel* model = nullptr;
 
     [[nodiscard]] bool generic() const noexcept { return views.empty(); }
 };
 
 // The read pages, always there (shown when the daemon lists the kind).
 const std::vector<BenchmarkPage>& benchmark_pages();
-// Read pages and the pages of write and folder kinds the client knows.
+// Read pages and the pages of write and folder kinds the client knows
+// (each from its page model, pages/<kind>.cpp).
 const BenchmarkPage* benchmark_page(const std::string& kind);
 // A page for a kind the daemon lists: the tailored one when the client knows
 // the kind, else a generic page with the daemon's title and description.
@@ -96,9 +96,9 @@ std::vector<ChartSeries> chart_series_for(const PageView& view, const std::vecto
                                           const std::string& label);
 std::string series_label(const PageView& view, const std::string& series_name, const std::string& single_label);
 
-// A chart spec completed from a run's facts: the x domain of position
-// graphs (0..device size, or the sequential run's range) and the profile
-// test names as categories.
+// A chart spec completed from a run's facts, as the kind's page model
+// says: the x domain of position graphs (0..device size, or the
+// sequential run's range) and the profile test names as categories.
 ChartSpec spec_for(const PageView& view, const std::string& kind, const SavedValueMap& parameters,
                    const SavedValueMap& summary, std::uint64_t device_size);
 

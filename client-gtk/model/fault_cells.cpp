@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "fault_cells.hpp"
 
+#include "contract/benchmark_kinds.hpp"
 #include "contract/kinds/bucket_layout.hpp"
 #include "kinds/surface_faults.hpp"
 #include "types/saved_values.hpp"
@@ -22,7 +23,8 @@ std::size_t bucket_of_byte(const contract::BucketLayout& layout, std::uint64_t b
 FaultCells fault_cells(const SavedResult& result, std::uint64_t device_size)
 {
     FaultCells grid;
-    if (result.kind != "surface")
+    // The grid of the Surface scan's buckets: no other kind has them.
+    if (result.kind != contract::kinds::surface)
         return grid;
     if (device_size == 0)
         device_size = static_cast<std::uint64_t>(std::max(0.0, number_of(result.device_info, "size", 0)));

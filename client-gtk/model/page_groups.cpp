@@ -1,20 +1,17 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "page_groups.hpp"
 
-#include "contract/benchmark_kinds.hpp"
+#include "pages/page_registry.hpp"
 
 #include <glib/gi18n-lib.h>
 
 namespace diskbench::client {
 
-namespace kinds = contract::kinds;
-
 PageGroup page_group(std::string_view kind, PageTarget target) noexcept
 {
-    if (kind == kinds::overview)
-        return PageGroup::Overview;
-    if (kind == kinds::surface || kind == kinds::verify_capacity || kind == history_page_name
-        || kind == info_page_name)
+    if (const PageModel* model = page_model(kind); model && model->group)
+        return *model->group;
+    if (kind == history_page_name || kind == info_page_name)
         return PageGroup::Drive;
     switch (target) {
     case PageTarget::DeviceWrite:

@@ -16,7 +16,7 @@ enum class PageGroup { Overview, Read, Write, Filesystem, Drive };
 inline constexpr std::string_view history_page_name = "history";
 inline constexpr std::string_view info_page_name = "info";
 
-// The group of a page: by its kind when the client knows it (the whole-
+// The group of a page: the one its page model names, if any (the whole-
 // surface scan and the capacity check are about the drive, not a rate),
 // else by how the daemon says it is started (a kind this version does not
 // know still lands where it belongs).
