@@ -7,15 +7,15 @@
 // (benchmark_registry.hpp, which includes them) nor the runner
 // (benchmark_runner.hpp), so nothing in the engine includes upwards.
 
-#include "cancel_token.hpp"
-#include "filesystem_facts.hpp"
-#include "io_runner.hpp"
-#include "parameters.hpp"
-#include "recorder.hpp"
-#include "resource_budget.hpp"
-#include "result.hpp"
-#include "sample_sink.hpp"
-#include "target.hpp"
+#include "base/cancel_token.hpp"
+#include "io/io_runner.hpp"
+#include "io/resource_budget.hpp"
+#include "io/target.hpp"
+#include "parameters/parameters.hpp"
+#include "results/recorder.hpp"
+#include "results/result.hpp"
+#include "results/sample_sink.hpp"
+#include "sandbox/filesystem_facts.hpp"
 #include "storage/block_write_watch.hpp"
 
 #include <span>

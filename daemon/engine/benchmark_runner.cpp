@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "benchmark_runner.hpp"
 
+#include "base/errors.hpp"
 #include "benchmark_support.hpp"
 #include "contract/kinds/common_keys.hpp"
-#include "errors.hpp"
-#include "fs_scope.hpp"
 #include "passes.hpp"
+#include "sandbox/fs_scope.hpp"
 #include "storage/cross_check.hpp"
 #include "storage/device_holders.hpp"
 #include "storage/stack.hpp"

@@ -4,8 +4,8 @@
 #include "contract/kinds/common_keys.hpp"
 #include "contract/series.hpp"
 
-#include "errors.hpp"
-#include "prng.hpp"
+#include "base/errors.hpp"
+#include "base/prng.hpp"
 
 #include <algorithm>
 #include <bit>

@@ -6,8 +6,8 @@
 
 #include "contract/benchmark_kinds.hpp"
 #include "benchmark_kind.hpp"
-#include "latency_histogram.hpp"
-#include "prng.hpp"
+#include "results/latency_histogram.hpp"
+#include "base/prng.hpp"
 
 #include <cstdint>
 #include <string>

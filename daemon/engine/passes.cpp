@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "passes.hpp"
 
+#include "base/cancel_token.hpp"
 #include "benchmark_support.hpp"
-#include "cancel_token.hpp"
 
 #include "contract/kinds/common_keys.hpp"
 #include "contract/kinds/shared_figures.hpp"

@@ -27,9 +27,9 @@
 // spread measure the cache instead of the drive. The seeds are derived, so
 // the whole run stays reproducible.
 
-#include "parameters.hpp"
-#include "recorder.hpp"
-#include "result.hpp"
+#include "parameters/parameters.hpp"
+#include "results/recorder.hpp"
+#include "results/result.hpp"
 
 #include <cstdint>
 #include <functional>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "bus_errors.hpp"
 
-#include "../engine/errors.hpp"
+#include "../engine/base/errors.hpp"
 #include "contract/failure_messages.hpp"
 
 #include <cerrno>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-#include "../engine/fs_credentials.hpp"
+#include "../engine/sandbox/fs_credentials.hpp"
 
 #include <sdbus-c++/sdbus-c++.h>
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The start flow of a device benchmark: checks, polkit, then opening the
 // device the caller named (and no other).
-#include "../engine/errors.hpp"
+#include "../engine/base/errors.hpp"
 #include "../system/device_identity.hpp"
 #include "bus_errors.hpp"
 #include "log.hpp"

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "directory_preparation.hpp"
 
-#include "../engine/errors.hpp"
+#include "../engine/base/errors.hpp"
 #include "bus_errors.hpp"
 
 #include <sys/stat.h>

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "../engine/base/unique_fd.hpp"
 #include "../engine/benchmark.hpp"
-#include "../engine/filesystem_facts.hpp"
-#include "../engine/fs_credentials.hpp"
-#include "../engine/fs_scope.hpp"
-#include "../engine/unique_fd.hpp"
+#include "../engine/sandbox/filesystem_facts.hpp"
+#include "../engine/sandbox/fs_credentials.hpp"
+#include "../engine/sandbox/fs_scope.hpp"
 #include "caller_credentials.hpp"
 #include "main_loop.hpp"
 

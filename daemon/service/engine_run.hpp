@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "../engine/base/cancel_token.hpp"
 #include "../engine/benchmark.hpp"
-#include "../engine/cancel_token.hpp"
-#include "../engine/fs_scope.hpp"
-#include "../engine/resource_budget.hpp"
-#include "../engine/target.hpp"
+#include "../engine/io/resource_budget.hpp"
+#include "../engine/io/target.hpp"
+#include "../engine/sandbox/fs_scope.hpp"
 #include "job_sink.hpp"
 
 #include "contract/failure_messages.hpp"

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "job_object.hpp"
 
-#include "../engine/errors.hpp"
+#include "../engine/base/errors.hpp"
 #include "bus_errors.hpp"
 #include "contract/kinds/common_keys.hpp"
 #include "refusal_reply.hpp"

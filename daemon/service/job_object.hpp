@@ -2,8 +2,8 @@
 #pragma once
 
 #include "../engine/benchmark.hpp"
-#include "../engine/fs_scope.hpp"
-#include "../engine/target.hpp"
+#include "../engine/io/target.hpp"
+#include "../engine/sandbox/fs_scope.hpp"
 #include "../system/drive_temperature.hpp"
 #include "bus_errors.hpp"
 #include "diskbench-adaptor.h"

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-#include "../engine/sample_sink.hpp"
+#include "../engine/results/sample_sink.hpp"
 
 #include <sdbus-c++/Types.h>
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-#include "../engine/unique_fd.hpp"
+#include "../engine/base/unique_fd.hpp"
 
 #include <sdbus-c++/IConnection.h>
 

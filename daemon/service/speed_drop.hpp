@@ -8,7 +8,7 @@
 // series) and the drive's temperature (sampled by the daemon), so it can
 // say which.
 
-#include "../engine/result.hpp"
+#include "../engine/results/result.hpp"
 
 #include <string>
 #include <vector>

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "../engine/base/unique_fd.hpp"
 #include "../engine/benchmark.hpp"
-#include "../engine/unique_fd.hpp"
 #include "../system/device_facts.hpp"
 #include "manager.hpp"
 #include "refusal_reply.hpp"

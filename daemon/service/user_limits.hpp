@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-#include "../engine/resource_budget.hpp"
+#include "../engine/io/resource_budget.hpp"
 
 #include <sys/types.h>
 

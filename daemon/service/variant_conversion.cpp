@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "variant_conversion.hpp"
 
-#include "../engine/errors.hpp"
+#include "../engine/base/errors.hpp"
 
 namespace diskbench::service {
 

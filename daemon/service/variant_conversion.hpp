@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-#include "../engine/value.hpp"
+#include "../engine/parameters/value.hpp"
 #include "contract/messages.hpp"
 
 #include <sdbus-c++/Types.h>

@@ -4,7 +4,7 @@
 // The rules a raw write must pass besides polkit: what makes a device safe
 // to write, and how its owner confirms erasing it.
 
-#include "../engine/value.hpp"
+#include "../engine/parameters/value.hpp"
 #include "../system/device_facts.hpp"
 #include "../system/system_disks.hpp"
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "ata_smart.hpp"
 
-#include "../engine/unique_fd.hpp"
+#include "../engine/base/unique_fd.hpp"
 
 #include <fcntl.h>
 #include <scsi/sg.h>

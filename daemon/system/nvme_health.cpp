@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "nvme_health.hpp"
 
-#include "../engine/unique_fd.hpp"
+#include "../engine/base/unique_fd.hpp"
 
 #include <fcntl.h>
 #include <linux/nvme_ioctl.h>

@@ -7,10 +7,10 @@
 // benchmarks, which open it exclusively). A directory is opened here and worked in
 // with this process's own credentials, as the daemon does with a caller's.
 #include "benchmark.hpp"
-#include "errors.hpp"
+#include "base/errors.hpp"
 #include "engine_json.hpp"
-#include "fs_scope.hpp"
-#include "target.hpp"
+#include "sandbox/fs_scope.hpp"
+#include "io/target.hpp"
 
 #include <fcntl.h>
 

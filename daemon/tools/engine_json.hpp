@@ -3,7 +3,7 @@
 
 #include "benchmark.hpp"
 #include "contract/result_file.hpp"
-#include "result.hpp"
+#include "results/result.hpp"
 
 #include <span>
 #include <string>

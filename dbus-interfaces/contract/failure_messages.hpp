@@ -11,7 +11,7 @@ namespace diskbench::contract {
 
 // Why the daemon refused or a job failed, as data: a message id from one
 // catalogue (failure_messages.cpp) and named arguments, like the warnings
-// (messages.hpp). The engine's errors (daemon/engine/errors.hpp) and the
+// (messages.hpp). The engine's errors (daemon/engine/base/errors.hpp) and the
 // service's own refusals are built from these; the daemon renders the
 // English with render_message() (a D-Bus error's message, Job.ErrorMessage,
 // for busctl and older clients) and sends the id and arguments beside it as

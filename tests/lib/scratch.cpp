@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "scratch.hpp"
 
-#include "prng.hpp"
-#include "unique_fd.hpp"
+#include "base/prng.hpp"
+#include "base/unique_fd.hpp"
 
 #include <fcntl.h>
 #include <linux/loop.h>

@@ -4,7 +4,7 @@
 // Runs that must fail in a given way: a filesystem that fills up mid-run,
 // and a run killed with SIGKILL in the middle of its work.
 
-#include "errors.hpp"
+#include "base/errors.hpp"
 
 #include <catch2/catch.hpp>
 

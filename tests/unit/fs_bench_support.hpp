@@ -6,9 +6,9 @@
 // directory, cancel).
 
 #include "benchmark.hpp"
-#include "fs_scope.hpp"
 #include "fs_test_support.hpp"
 #include "recording_sink.hpp"
+#include "sandbox/fs_scope.hpp"
 
 #include <catch2/catch.hpp>
 

@@ -5,9 +5,9 @@
 // for (nobody, so the kernel's checks really are a user's), and small
 // helpers around directories.
 
-#include "fs_credentials.hpp"
-#include "scratch_directory.hpp"
-#include "unique_fd.hpp"
+#include "base/unique_fd.hpp"
+#include "sandbox/fs_credentials.hpp"
+#include "sandbox/scratch_directory.hpp"
 
 #include <fcntl.h>
 #include <sys/stat.h>

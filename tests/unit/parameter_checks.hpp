@@ -4,8 +4,8 @@
 // Which parameter a benchmark refuses before it runs: the ParameterError's
 // key, or "(accepted)"; and the unopened device such checks are made on.
 
+#include "base/errors.hpp"
 #include "benchmark.hpp"
-#include "errors.hpp"
 
 #include <string>
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-#include "sample_sink.hpp"
+#include "results/sample_sink.hpp"
 
 #include <atomic>
 #include <vector>

@@ -4,7 +4,7 @@
 // Reading a benchmark's Result in tests: a series by name, a summary figure
 // as a number, a word in the warnings or notes.
 
-#include "result.hpp"
+#include "results/result.hpp"
 
 #include <catch2/catch.hpp>
 

@@ -5,7 +5,7 @@
 // them all on a 16 MiB file or a small folder (test_budget_every_kind.cpp,
 // test_summary_keys.cpp): one list, so a kind added later is quick in both.
 
-#include "value.hpp"
+#include "parameters/value.hpp"
 
 #include <cstdint>
 #include <string_view>

@@ -3,12 +3,12 @@
 // 512-byte and 4 KiB logical sectors (direct I/O to the backing file), with
 // both I/O backends. Sizes are cut down so the whole file runs in seconds;
 // the logic is the same as with the defaults.
+#include "base/errors.hpp"
 #include "benchmark.hpp"
-#include "errors.hpp"
+#include "io/target.hpp"
 #include "recording_sink.hpp"
 #include "result_checks.hpp"
 #include "scratch.hpp"
-#include "target.hpp"
 
 #include "contract/series.hpp"
 

@@ -4,12 +4,12 @@
 // are taken from the registry, so a new kind that starts threads of its own
 // without reserving them fails here. Issue 26, finding 4: mixed-load ran 64
 // sorting threads for a user whose budget was all taken.
+#include "base/errors.hpp"
 #include "benchmark.hpp"
-#include "errors.hpp"
-#include "fs_scope.hpp"
 #include "fs_test_support.hpp"
+#include "io/resource_budget.hpp"
 #include "mounts.hpp"
-#include "resource_budget.hpp"
+#include "sandbox/fs_scope.hpp"
 #include "scratch.hpp"
 #include "small_runs.hpp"
 

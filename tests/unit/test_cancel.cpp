@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "benchmark.hpp"
+#include "io/target.hpp"
 #include "recording_sink.hpp"
 #include "scratch.hpp"
 #include "slowdown.hpp"
-#include "target.hpp"
 
 #include <catch2/catch.hpp>
 

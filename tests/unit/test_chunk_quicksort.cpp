@@ -3,8 +3,8 @@
 // gives the keys, every chunk kept whole and exactly once, the counts it
 // reports matching the transfers it made and the dry run on the keys alone,
 // and a stop that leaves the chunks intact.
+#include "base/prng.hpp"
 #include "benchmarks/chunk_quicksort.hpp"
-#include "prng.hpp"
 
 #include <catch2/catch.hpp>
 

@@ -2,9 +2,9 @@
 // The bounds that keep one user from starving the others or getting the
 // daemon disconnected: the per-user budget of I/O threads and buffers, and
 // the caps on what a job keeps and sends in one message.
+#include "../../daemon/engine/base/errors.hpp"
 #include "../../daemon/engine/benchmark.hpp"
-#include "../../daemon/engine/errors.hpp"
-#include "../../daemon/engine/resource_budget.hpp"
+#include "../../daemon/engine/io/resource_budget.hpp"
 #include "scratch.hpp"
 #include "service/background_disposal.hpp"
 #include "service/job_sink.hpp"

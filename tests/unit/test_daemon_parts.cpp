@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Small daemon pieces that need no bus: option conversion, the error table,
 // object path escaping, sysfs queue facts of a real loop device.
-#include "../../daemon/engine/errors.hpp"
+#include "../../daemon/engine/base/errors.hpp"
 #include "scratch.hpp"
 #include "service/authorization_error.hpp"
 #include "service/device_object.hpp"

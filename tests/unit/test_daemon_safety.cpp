@@ -2,8 +2,8 @@
 // The daemon's guards that need no bus: which jobs collide on hardware, the
 // per-user cap on requests waiting for polkit, telling a device from the one
 // that replaced it, the caller's fsgid, and the error names callers see.
-#include "../../daemon/engine/errors.hpp"
-#include "../../daemon/engine/unique_fd.hpp"
+#include "../../daemon/engine/base/errors.hpp"
+#include "../../daemon/engine/base/unique_fd.hpp"
 #include "mounts.hpp"
 #include "scratch.hpp"
 #include "service/caller_credentials.hpp"

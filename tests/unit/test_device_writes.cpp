@@ -5,9 +5,10 @@
 // mode gives back every byte, destroy mode writes only where it says, the
 // refusals come before any I/O, a mounted device is refused as busy, and a
 // cancelled run stops. Plus the steady-state detector on made-up series.
+#include "base/errors.hpp"
 #include "benchmark.hpp"
 #include "benchmarks/steady_state.hpp"
-#include "errors.hpp"
+#include "io/target.hpp"
 #include "mounts.hpp"
 #include "parameter_checks.hpp"
 #include "recording_sink.hpp"
@@ -15,7 +16,6 @@
 #include "scratch.hpp"
 #include "slowdown.hpp"
 #include "storage/device_holders.hpp"
-#include "target.hpp"
 
 #include <catch2/catch.hpp>
 

@@ -1,14 +1,14 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Tiny targets, parameters that do not fit the target, and the automatic
 // fallback to psync when io_uring is unavailable.
+#include "base/errors.hpp"
 #include "benchmark.hpp"
-#include "errors.hpp"
-#include "io_runner.hpp"
+#include "io/io_runner.hpp"
+#include "io/target.hpp"
 #include "parameter_checks.hpp"
 #include "recording_sink.hpp"
 #include "result_checks.hpp"
 #include "scratch.hpp"
-#include "target.hpp"
 
 #include <linux/audit.h>
 #include <linux/filter.h>

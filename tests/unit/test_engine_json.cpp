@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // What diskbench-engine prints is a result file the client can open.
+#include "base/prng.hpp"
 #include "benchmark.hpp"
 #include "engine_json.hpp"
-#include "prng.hpp"
+#include "io/target.hpp"
 #include "scratch.hpp"
-#include "target.hpp"
 
 #include <catch2/catch.hpp>
 

@@ -6,9 +6,9 @@
 // format with the same arguments, nested failures translated too, with no
 // English matched. A refusal made to defeat the English matcher is still
 // translated from its data.
+#include "base/errors.hpp"
 #include "benchmark.hpp"
-#include "errors.hpp"
-#include "target.hpp"
+#include "io/target.hpp"
 
 #include "contract/failure_matching.hpp"
 #include "contract/failure_messages.hpp"

@@ -4,9 +4,9 @@
 // Czech translations of po/cs.po (read here without gettext: the text a
 // Czech user gets, without needing a Czech locale on the machine) becomes
 // Czech.
+#include "base/errors.hpp"
 #include "benchmark.hpp"
-#include "errors.hpp"
-#include "target.hpp"
+#include "io/target.hpp"
 
 #include "contract/failure_matching.hpp"
 #include "contract/failure_messages.hpp"

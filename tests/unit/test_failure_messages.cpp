@@ -256,7 +256,7 @@ TEST_CASE("the daemon names only failures the catalogue has, and every one it ha
 namespace {
 
 // A parameter's text refused as the engine refuses it (ParameterError in
-// daemon/engine/errors.hpp: the key, ": ", the failure's English).
+// daemon/engine/base/errors.hpp: the key, ": ", the failure's English).
 std::string not_a_choice(const std::string& value)
 {
     return "backend: "

@@ -5,8 +5,8 @@
 // loop device, the test file the caller's and gone at the end, a file
 // that does not fit refused before anything is written. Tests run for
 // fractions of a second so the suite stays quick.
+#include "base/errors.hpp"
 #include "benchmark.hpp"
-#include "errors.hpp"
 #include "fs_bench_support.hpp"
 #include "fs_test_support.hpp"
 #include "mounts.hpp"

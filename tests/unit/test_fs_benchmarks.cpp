@@ -7,10 +7,10 @@
 // the scope's threads as the caller; they only record (Catch2 is not
 // thread-safe) and act through fds this thread opened.
 #include "benchmark.hpp"
-#include "errors.hpp"
+#include "base/errors.hpp"
 #include "failure_checks.hpp"
-#include "fs_beneath.hpp"
-#include "fs_scope.hpp"
+#include "sandbox/fs_beneath.hpp"
+#include "sandbox/fs_scope.hpp"
 #include "fs_bench_support.hpp"
 #include "fs_test_support.hpp"
 #include "mounts.hpp"

@@ -4,12 +4,12 @@
 // apply, planted symlinks are never followed, leftovers of a crashed run go
 // and nothing else does. No Catch2 assertion runs on the scope's thread
 // (Catch2 is not thread-safe): the work only collects facts, checked after.
-#include "errors.hpp"
+#include "base/errors.hpp"
 #include "failure_checks.hpp"
-#include "fs_beneath.hpp"
-#include "fs_scope.hpp"
 #include "fs_test_support.hpp"
 #include "mounts.hpp"
+#include "sandbox/fs_beneath.hpp"
+#include "sandbox/fs_scope.hpp"
 
 #include <catch2/catch.hpp>
 

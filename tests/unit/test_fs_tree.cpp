@@ -7,17 +7,17 @@
 // named, and a directory of the tree swapped for a symlink never followed.
 // Hooks in the sink run on the scope's thread as the caller; they only
 // record (Catch2 is not thread-safe).
+#include "base/errors.hpp"
 #include "benchmark.hpp"
 #include "benchmarks/tree_support.hpp"
-#include "errors.hpp"
 #include "failure_checks.hpp"
-#include "fs_beneath.hpp"
-#include "fs_scope.hpp"
 #include "fs_test_support.hpp"
 #include "mounts.hpp"
 #include "parameter_checks.hpp"
 #include "recording_sink.hpp"
 #include "result_checks.hpp"
+#include "sandbox/fs_beneath.hpp"
+#include "sandbox/fs_scope.hpp"
 
 #include <catch2/catch.hpp>
 

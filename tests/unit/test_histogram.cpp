@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "latency_histogram.hpp"
-#include "prng.hpp"
+#include "base/prng.hpp"
+#include "results/latency_histogram.hpp"
 
 #include <catch2/catch.hpp>
 

@@ -3,13 +3,13 @@
 // per ring and counted in the owner's budget. Issue 26, finding 5: profile
 // RND4K Q16T64 reserved 64 threads while the daemon had 578, 512 of them
 // io-wq workers (the kernel's default, min(entries, 4 x CPUs) a ring).
-#include "io_runner.hpp"
-#include "io_wq_bound.hpp"
-#include "prng.hpp"
-#include "request_sources.hpp"
-#include "resource_budget.hpp"
+#include "base/prng.hpp"
+#include "io/io_runner.hpp"
+#include "io/io_wq_bound.hpp"
+#include "io/request_sources.hpp"
+#include "io/resource_budget.hpp"
+#include "io/target.hpp"
 #include "scratch.hpp"
-#include "target.hpp"
 
 #include <catch2/catch.hpp>
 

@@ -3,11 +3,11 @@
 // pseudo-random with every sector stamped with its offset (no two sectors
 // equal), and a write that runs out of space reports ENOSPC, not "short
 // write".
-#include "errors.hpp"
-#include "io_runner.hpp"
+#include "base/errors.hpp"
+#include "io/io_runner.hpp"
+#include "io/request_sources.hpp"
+#include "io/target.hpp"
 #include "mounts.hpp"
-#include "request_sources.hpp"
-#include "target.hpp"
 
 #include <catch2/catch.hpp>
 

@@ -10,18 +10,18 @@
 #include "benchmark.hpp"
 #include "benchmark_support.hpp"
 #include "benchmarks/chunk_quicksort.hpp"
-#include "errors.hpp"
+#include "base/errors.hpp"
 #include "failure_checks.hpp"
-#include "fs_scope.hpp"
+#include "sandbox/fs_scope.hpp"
 #include "fs_bench_support.hpp"
 #include "fs_test_support.hpp"
-#include "io_buffers.hpp"
+#include "io/io_buffers.hpp"
 #include "mounts.hpp"
-#include "prng.hpp"
+#include "base/prng.hpp"
 #include "parameter_checks.hpp"
 #include "recording_sink.hpp"
 #include "result_checks.hpp"
-#include "write_data.hpp"
+#include "io/write_data.hpp"
 
 #include <catch2/catch.hpp>
 

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "benchmark.hpp"
 #include "benchmark_support.hpp"
-#include "errors.hpp"
-#include "parameters.hpp"
+#include "base/errors.hpp"
+#include "parameters/parameters.hpp"
 #include "parameter_checks.hpp"
 
 #include <catch2/catch.hpp>

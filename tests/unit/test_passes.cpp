@@ -3,14 +3,14 @@
 // runs on a loop device: every pass's figures as their own series, the
 // summary's median/min/max/CV taken from exactly those, and a pass slowed
 // down on purpose raising the spread warning.
+#include "base/errors.hpp"
 #include "benchmark.hpp"
 #include "competing_io.hpp"
-#include "errors.hpp"
+#include "io/target.hpp"
 #include "passes.hpp"
 #include "recording_sink.hpp"
 #include "result_checks.hpp"
 #include "scratch.hpp"
-#include "target.hpp"
 
 #include <catch2/catch.hpp>
 

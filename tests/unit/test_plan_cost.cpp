@@ -10,9 +10,9 @@
 // a plan costs, rather than as time: a timed unit test would be flaky. This
 // program replaces the global operator new (hence a program of its own) and
 // counts only while a check runs, on this thread.
+#include "base/errors.hpp"
 #include "benchmark.hpp"
 #include "benchmarks/capacity_probe.hpp"
-#include "errors.hpp"
 
 #include <catch2/catch.hpp>
 

@@ -2,7 +2,7 @@
 // When the io_uring worker polls for a completion and when it sleeps at once
 // (poll_rule.hpp): polling goes on while polls catch their completion, stops
 // after a few misses, and comes back through the occasional trial poll.
-#include "poll_rule.hpp"
+#include "io/poll_rule.hpp"
 
 #include <catch2/catch.hpp>
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "prng.hpp"
+#include "base/prng.hpp"
 
 #include <catch2/catch.hpp>
 

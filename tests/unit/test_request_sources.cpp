@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "request_sources.hpp"
+#include "io/request_sources.hpp"
 
 #include <catch2/catch.hpp>
 

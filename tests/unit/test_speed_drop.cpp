@@ -12,12 +12,12 @@
 // the hot drive and a cache cliff on the cool one.
 #include "benchmark.hpp"
 #include "competing_io.hpp"
+#include "io/target.hpp"
 #include "recording_sink.hpp"
 #include "result_checks.hpp"
 #include "scratch.hpp"
 #include "service/speed_drop.hpp"
 #include "system/drive_temperature.hpp"
-#include "target.hpp"
 
 #include <catch2/catch.hpp>
 

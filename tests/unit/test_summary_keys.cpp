@@ -6,9 +6,9 @@
 // those. A key misspelt in the engine, or added without its declaration,
 // fails here rather than in a client that reads it by another spelling.
 #include "benchmark.hpp"
-#include "fs_scope.hpp"
 #include "fs_test_support.hpp"
 #include "mounts.hpp"
+#include "sandbox/fs_scope.hpp"
 #include "scratch.hpp"
 #include "small_runs.hpp"
 

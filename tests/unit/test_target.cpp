@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "errors.hpp"
+#include "base/errors.hpp"
+#include "io/target.hpp"
 #include "scratch.hpp"
-#include "target.hpp"
 
 #include <fcntl.h>
 

@@ -4,12 +4,12 @@
 // same requests, the same bytes on disk, and a result that says which ran.
 // DISKBENCH_IO_URING_OFF refuses features the way an old kernel or a
 // memlock limit would; it exists for these tests and the perf benchmark.
+#include "base/prng.hpp"
 #include "benchmark.hpp"
-#include "io_runner.hpp"
-#include "prng.hpp"
-#include "request_sources.hpp"
+#include "io/io_runner.hpp"
+#include "io/request_sources.hpp"
+#include "io/target.hpp"
 #include "scratch.hpp"
-#include "target.hpp"
 
 #include <catch2/catch.hpp>
 

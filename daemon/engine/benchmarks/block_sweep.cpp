@@ -3,8 +3,8 @@
 // power-of-two block size, to show what small requests cost without seeks.
 // Each size reads its own region so the drive's cache cannot serve it data
 // the previous size just read.
-#include "../errors.hpp"
-#include "../request_sources.hpp"
+#include "../base/errors.hpp"
+#include "../io/request_sources.hpp"
 #include "benchmarks.hpp"
 #include "sweep_support.hpp"
 

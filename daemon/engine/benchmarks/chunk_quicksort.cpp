@@ -14,7 +14,7 @@
 // equal keys (quadratic), does not arise: keys are 8 random bytes.
 #include "chunk_quicksort.hpp"
 
-#include "../io_buffers.hpp"
+#include "../io/io_buffers.hpp"
 
 #include <optional>
 

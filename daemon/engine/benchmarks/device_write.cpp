@@ -4,8 +4,8 @@
 // depth 1, then random 4 KiB writes at queue depth 1 and 32, each timed
 // with its fdatasync. In preserve mode every write puts back what it
 // overwrites (device_write_support.hpp); in destroy mode new data.
-#include "../errors.hpp"
-#include "../request_sources.hpp"
+#include "../base/errors.hpp"
+#include "../io/request_sources.hpp"
 #include "benchmarks.hpp"
 #include "contract/kinds/common_keys.hpp"
 #include "contract/kinds/device_write.hpp"

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "device_write_support.hpp"
 
-#include "../errors.hpp"
-#include "../request_sources.hpp"
-#include "../io_buffers.hpp"
+#include "../base/errors.hpp"
+#include "../io/request_sources.hpp"
+#include "../io/io_buffers.hpp"
 #include "../storage/block_write_watch.hpp"
 #include "../storage/device_holders.hpp"
 #include "file_support.hpp"

@@ -6,7 +6,7 @@
 // fdatasync. The same statistics and series as the filesystem write-sweep
 // (write_sweep_support.hpp). Destroy only: reading back first would make
 // each repetition a different measurement from dd's.
-#include "../errors.hpp"
+#include "../base/errors.hpp"
 #include "benchmarks.hpp"
 #include "contract/kinds/common_keys.hpp"
 #include "device_write_support.hpp"

@@ -12,8 +12,8 @@
 // Writes overwrite the filled file in place, as the tools users compare
 // with do; each write test ends with an fdatasync inside its time, so data
 // a volatile cache below still held counts. MB/s are 10^6 bytes per second.
-#include "../clock.hpp"
-#include "../io_buffers.hpp"
+#include "../base/clock.hpp"
+#include "../io/io_buffers.hpp"
 #include "benchmarks.hpp"
 #include "contract/kinds/file_profile.hpp"
 #include "file_support.hpp"

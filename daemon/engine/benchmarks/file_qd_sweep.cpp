@@ -12,7 +12,7 @@
 #include "measured_file.hpp"
 #include "timed_run.hpp"
 
-#include "../clock.hpp"
+#include "../base/clock.hpp"
 #include "contract/kinds/file_qd_sweep.hpp"
 
 #include <fcntl.h>

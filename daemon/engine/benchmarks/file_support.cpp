@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "file_support.hpp"
 
-#include "../fs_scope.hpp"
-#include "../request_sources.hpp"
+#include "../io/request_sources.hpp"
+#include "../sandbox/fs_scope.hpp"
 #include "contract/kinds/common_keys.hpp"
 
 #include <fcntl.h>

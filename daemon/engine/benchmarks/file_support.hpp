@@ -7,8 +7,8 @@
 // went wrong in the user's terms. Everything here runs on the
 // FilesystemScope's thread (DirectoryContext).
 
+#include "../base/errors.hpp"
 #include "../benchmark_support.hpp"
-#include "../errors.hpp"
 
 #include <cstddef>
 #include <cstdint>

@@ -16,12 +16,12 @@
 // volatile write cache below has to give back what it held (DiskThrasher
 // measured write-back controller caches instead of disks). At the end the
 // chunk keys are read back: the run fails unless every file is sorted.
-#include "../clock.hpp"
-#include "../fs_scope.hpp"
-#include "../io_buffers.hpp"
-#include "../latency_histogram.hpp"
-#include "../prng.hpp"
-#include "../write_data.hpp"
+#include "../base/clock.hpp"
+#include "../base/prng.hpp"
+#include "../io/io_buffers.hpp"
+#include "../io/write_data.hpp"
+#include "../results/latency_histogram.hpp"
+#include "../sandbox/fs_scope.hpp"
 #include "benchmarks.hpp"
 #include "chunk_quicksort.hpp"
 #include "contract/kinds/mixed_load.hpp"

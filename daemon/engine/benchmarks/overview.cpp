@@ -11,9 +11,9 @@
 // single-block reads at seeded random places. Plotted as position against
 // MB/s, with each access read's time at its place; the summary's
 // headline is the average read (and write) rate and the mean access time.
+#include "../base/errors.hpp"
 #include "../benchmark_support.hpp"
-#include "../errors.hpp"
-#include "../request_sources.hpp"
+#include "../io/request_sources.hpp"
 #include "benchmarks.hpp"
 #include "device_write_support.hpp"
 #include "overview_samples.hpp"

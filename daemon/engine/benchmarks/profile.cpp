@@ -2,7 +2,7 @@
 // The four numbers KDiskMark/CrystalDiskMark users compare: sequential and
 // random reads at given queue depths and thread counts, each after a short
 // warm-up, over a fixed test area. MB/s are 10^6 bytes per second, as there.
-#include "../errors.hpp"
+#include "../base/errors.hpp"
 #include "benchmarks.hpp"
 #include "contract/kinds/profile.hpp"
 #include "profile_options.hpp"

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "qd_sweep_support.hpp"
 
-#include "../errors.hpp"
+#include "../base/errors.hpp"
 #include "contract/kinds/qd_sweep.hpp"
 
 #include <bit>

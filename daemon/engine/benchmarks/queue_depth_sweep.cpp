@@ -15,7 +15,7 @@
 #include "qd_sweep_support.hpp"
 #include "timed_run.hpp"
 
-#include "../request_sources.hpp"
+#include "../io/request_sources.hpp"
 #include "contract/kinds/common_keys.hpp"
 
 namespace diskbench::engine::benchmarks {

@@ -3,7 +3,7 @@
 // reads at seeded random offsets. Shows how a drive copes with small
 // scattered transfers; with `aligned` off, offsets are only logical-block
 // aligned, which exposes flash page boundaries (thesis, fig. 3.11).
-#include "../request_sources.hpp"
+#include "../io/request_sources.hpp"
 #include "benchmarks.hpp"
 #include "sweep_support.hpp"
 

@@ -3,7 +3,7 @@
 // offsets, one at a time, so each read pays the full seek + rotation (or the
 // flash lookup). Plotted as seek distance against latency.
 #include "../benchmark_support.hpp"
-#include "../request_sources.hpp"
+#include "../io/request_sources.hpp"
 #include "benchmarks.hpp"
 #include "contract/kinds/seek.hpp"
 

@@ -3,9 +3,9 @@
 // position against MB/s. Throughput is measured per interval (bytes
 // completed between two points over the time between them), so it stays
 // right with more than one read in flight.
+#include "../base/errors.hpp"
 #include "../benchmark_support.hpp"
-#include "../errors.hpp"
-#include "../request_sources.hpp"
+#include "../io/request_sources.hpp"
 #include "benchmarks.hpp"
 #include "contract/kinds/sequential.hpp"
 

@@ -6,7 +6,7 @@
 // timing; before the reads each file's cached pages are dropped, so they
 // come from the device (checked, with a warning where the filesystem keeps
 // them anyway).
-#include "../errors.hpp"
+#include "../base/errors.hpp"
 #include "benchmarks.hpp"
 #include "contract/kinds/small_files.hpp"
 #include "tree_support.hpp"

@@ -27,11 +27,11 @@
 
 #include "contract/kinds/bucket_layout.hpp"
 
+#include "../base/clock.hpp"
+#include "../base/errors.hpp"
 #include "../benchmark_support.hpp"
-#include "../clock.hpp"
-#include "../errors.hpp"
-#include "../latency_histogram.hpp"
-#include "../request_sources.hpp"
+#include "../io/request_sources.hpp"
+#include "../results/latency_histogram.hpp"
 #include "benchmarks.hpp"
 #include "contract/kinds/surface.hpp"
 

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "surface_faults.hpp"
 
+#include "../base/clock.hpp"
 #include "../benchmark_support.hpp"
-#include "../clock.hpp"
-#include "../io_runner.hpp"
-#include "../request_sources.hpp"
+#include "../io/io_runner.hpp"
+#include "../io/request_sources.hpp"
 #include "../storage/link.hpp"
 #include "../storage/sysfs.hpp"
 

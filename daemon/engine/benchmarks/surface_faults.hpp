@@ -13,7 +13,7 @@
 // much fails.
 
 #include "../benchmark_kind.hpp"
-#include "../io_request.hpp"
+#include "../io/io_request.hpp"
 
 #include <atomic>
 #include <cstdint>

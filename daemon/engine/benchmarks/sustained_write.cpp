@@ -5,8 +5,8 @@
 // the cache is full), then whether the speed settles (steady_state.hpp).
 // Each window ends with an fdatasync, inside its timing, so the device's
 // DRAM cache cannot flatter a window. Destroy only.
-#include "../errors.hpp"
-#include "../request_sources.hpp"
+#include "../base/errors.hpp"
+#include "../io/request_sources.hpp"
 #include "benchmarks.hpp"
 #include "contract/kinds/common_keys.hpp"
 #include "contract/kinds/sustained_write.hpp"

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "sweep_support.hpp"
 
-#include "../errors.hpp"
+#include "../base/errors.hpp"
 #include "contract/kinds/block.hpp"
 
 #include <bit>

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "timed_run.hpp"
 
-#include "../errors.hpp"
-#include "../request_sources.hpp"
+#include "../base/errors.hpp"
+#include "../io/request_sources.hpp"
 
 #include <fmt/format.h>
 

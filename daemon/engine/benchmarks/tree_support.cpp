@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "tree_support.hpp"
 
-#include "../clock.hpp"
-#include "../errors.hpp"
-#include "../fs_beneath.hpp"
-#include "../fs_scope.hpp"
-#include "../write_data.hpp"
+#include "../base/clock.hpp"
+#include "../base/errors.hpp"
+#include "../io/write_data.hpp"
+#include "../sandbox/fs_beneath.hpp"
+#include "../sandbox/fs_scope.hpp"
 #include "file_support.hpp"
 
 #include <fcntl.h>

@@ -7,8 +7,8 @@
 // the tree below the FilesystemScope's scratch directory. Everything here
 // runs on the scope's thread (DirectoryContext).
 
+#include "../base/unique_fd.hpp"
 #include "../benchmark_support.hpp"
-#include "../unique_fd.hpp"
 
 #include <cstddef>
 #include <cstdint>

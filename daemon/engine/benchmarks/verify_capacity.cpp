@@ -8,11 +8,11 @@
 // narrowed by a bisection of single blocks (each written, synced and read
 // back) to less than one block. Destroy only: it overwrites the head and
 // every probe.
-#include "../clock.hpp"
-#include "../errors.hpp"
-#include "../io_buffers.hpp"
-#include "../request_sources.hpp"
-#include "../write_data.hpp"
+#include "../base/clock.hpp"
+#include "../base/errors.hpp"
+#include "../io/io_buffers.hpp"
+#include "../io/request_sources.hpp"
+#include "../io/write_data.hpp"
 #include "benchmarks.hpp"
 #include "capacity_probe.hpp"
 #include "contract/kinds/common_keys.hpp"

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "write_sweep_support.hpp"
 
-#include "../errors.hpp"
-#include "../prng.hpp"
+#include "../base/errors.hpp"
+#include "../base/prng.hpp"
 #include "contract/kinds/write_sweep.hpp"
 
 #include <algorithm>

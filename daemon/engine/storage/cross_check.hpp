@@ -6,10 +6,10 @@
 // answered, that the page cache absorbed writes, or that someone else used
 // the disk at the same time.
 
-#include "../io_runner.hpp"
-#include "../recorder.hpp"
-#include "../result.hpp"
-#include "../unique_fd.hpp"
+#include "../base/unique_fd.hpp"
+#include "../io/io_runner.hpp"
+#include "../results/recorder.hpp"
+#include "../results/result.hpp"
 #include "checked_device.hpp"
 
 #include <mutex>

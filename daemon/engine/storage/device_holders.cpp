@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "device_holders.hpp"
 
-#include "../errors.hpp"
-#include "../fs_beneath.hpp"
-#include "../unique_fd.hpp"
+#include "../base/errors.hpp"
+#include "../base/unique_fd.hpp"
+#include "../sandbox/fs_beneath.hpp"
 
 #include <fcntl.h>
 #include <sys/stat.h>

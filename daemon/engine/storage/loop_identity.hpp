@@ -11,7 +11,7 @@
 // filesystem and disk from that identity, and opens the named file only
 // when the file it opened is the one the driver holds.
 
-#include "../unique_fd.hpp"
+#include "../base/unique_fd.hpp"
 
 #include <sys/types.h>
 

@@ -6,8 +6,8 @@
 // device chain (dm-crypt, LVM, md, a loop device and its backing file's
 // filesystem and device, partitions, the disk) and the link at the bottom.
 
-#include "../recorder.hpp"
-#include "../result.hpp"
+#include "../results/recorder.hpp"
+#include "../results/result.hpp"
 #include "sysfs.hpp"
 
 #include <filesystem>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "fs_scope.hpp"
 
-#include "errors.hpp"
+#include "../base/errors.hpp"
 #include "fs_beneath.hpp"
 
 #include <fcntl.h>

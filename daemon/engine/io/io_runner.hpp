@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-#include "cancel_token.hpp"
-#include "clock.hpp"
+#include "../base/cancel_token.hpp"
+#include "../base/clock.hpp"
+#include "../results/latency_histogram.hpp"
 #include "io_request.hpp"
-#include "latency_histogram.hpp"
 #include "resource_budget.hpp"
-#include "target.hpp"
 #include "ring_features.hpp"
+#include "target.hpp"
 
 #include <cstddef>
 #include <cstdint>

@@ -48,7 +48,7 @@
 // user-space bookkeeping of the reap; measured, on the order of a
 // microsecond per I/O).
 #include "io_buffers.hpp"
-#include "errors.hpp"
+#include "../base/errors.hpp"
 #include "io_worker.hpp"
 #include "poll_rule.hpp"
 #include "uring_ring.hpp"

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "write_data.hpp"
 
-#include "prng.hpp"
+#include "../base/prng.hpp"
 
 #include <cstring>
 

@@ -4,7 +4,7 @@
 // many threads each doing blocking pread() or pwrite(), so QD still means
 // I/Os in flight.
 #include "io_buffers.hpp"
-#include "errors.hpp"
+#include "../base/errors.hpp"
 #include "io_worker.hpp"
 #include "write_data.hpp"
 

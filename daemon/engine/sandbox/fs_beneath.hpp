@@ -9,7 +9,7 @@
 // a symlink or mount the caller (or anyone) plants in the directory, or a
 // directory swapped for a symlink mid-run, only makes an operation fail.
 
-#include "unique_fd.hpp"
+#include "../base/unique_fd.hpp"
 
 #include <sys/stat.h>
 #include <sys/types.h>

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "resource_budget.hpp"
 
-#include "benchmark_support.hpp"
-#include "errors.hpp"
+#include "../base/errors.hpp"
+#include "../benchmark_support.hpp"
 
 #include <fmt/format.h>
 

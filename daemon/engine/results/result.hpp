@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-#include "value.hpp"
+#include "../parameters/value.hpp"
 
 #include "contract/messages.hpp"
 #include "contract/series.hpp"

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "credential_lock.hpp"
 
-#include "errors.hpp"
+#include "../base/errors.hpp"
 
 #include <linux/audit.h>
 #include <linux/filter.h>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "filesystem_facts.hpp"
 
-#include "errors.hpp"
+#include "../base/errors.hpp"
 
 #include <linux/magic.h>
 #include <sys/statfs.h>

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "io_runner.hpp"
 
-#include "errors.hpp"
+#include "../base/errors.hpp"
+#include "../base/prng.hpp"
 #include "io_worker.hpp"
 #include "io_wq_bound.hpp"
-#include "prng.hpp"
 #include "write_data.hpp"
 
 #include <algorithm>

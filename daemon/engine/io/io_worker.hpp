@@ -4,7 +4,7 @@
 // Internal to the I/O runner: what one worker thread shares with the others
 // and what it hands back. Not part of the engine's public interface.
 
-#include "errors.hpp"
+#include "../base/errors.hpp"
 #include "io_runner.hpp"
 #include "ring_features.hpp"
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "parameters.hpp"
 
-#include "errors.hpp"
+#include "../base/errors.hpp"
 
 #include <algorithm>
 #include <cmath>

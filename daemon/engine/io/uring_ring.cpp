@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "uring_ring.hpp"
 
-#include "errors.hpp"
+#include "../base/errors.hpp"
 #include "io_wq_bound.hpp"
 
 #include <cstring>

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "fs_credentials.hpp"
 
+#include "../base/errors.hpp"
 #include "credential_lock.hpp"
-#include "errors.hpp"
 
 #include <grp.h>
 #include <linux/capability.h>

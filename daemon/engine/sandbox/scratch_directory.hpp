@@ -13,7 +13,7 @@
 // Everything here must run on a thread that acts as the caller
 // (act_as_on_this_thread), so the caller's permissions apply.
 
-#include "unique_fd.hpp"
+#include "../base/unique_fd.hpp"
 
 #include <sys/stat.h>
 #include <sys/types.h>

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "../base/unique_fd.hpp"
 #include "filesystem_facts.hpp"
 #include "fs_credentials.hpp"
 #include "scratch_directory.hpp"
-#include "unique_fd.hpp"
 
 #include <condition_variable>
 #include <exception>

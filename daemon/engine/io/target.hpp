@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-#include "unique_fd.hpp"
+#include "../base/unique_fd.hpp"
 
 #include <cstdint>
 #include <string>

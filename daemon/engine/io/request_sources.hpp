@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "../base/prng.hpp"
 #include "io_request.hpp"
-#include "prng.hpp"
 
 #include <cstdint>
 #include <memory>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "target.hpp"
 
-#include "errors.hpp"
+#include "../base/errors.hpp"
 
 #include <fcntl.h>
 #include <linux/fs.h>
