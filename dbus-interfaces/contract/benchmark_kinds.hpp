@@ -27,6 +27,7 @@ inline constexpr std::string_view surface = "surface";
 inline constexpr std::string_view block = "block";
 inline constexpr std::string_view profile = "profile";
 inline constexpr std::string_view qd_sweep = "qd-sweep";
+inline constexpr std::string_view burst = "burst";
 // Raw device writes (target "device-write": mode and confirm options).
 inline constexpr std::string_view device_write = "device-write";
 inline constexpr std::string_view device_write_sweep = "device-write-sweep";
@@ -46,7 +47,7 @@ inline constexpr std::string_view file_qd_sweep = "file-qd-sweep";
 inline constexpr std::string_view run_set = "run-set";
 
 inline constexpr std::array all { overview,     seek,         random,         sequential,         surface,         block,
-                                  profile,      qd_sweep,       device_write,       device_write_sweep,
+                                  profile,      qd_sweep,       burst,          device_write,       device_write_sweep,
                                   sustained_write, verify_capacity, file_rw,     write_sweep,        structure,       small_files,
                                   mixed_load,   file_profile,   file_qd_sweep };
 

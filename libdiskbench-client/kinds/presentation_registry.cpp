@@ -16,6 +16,7 @@ extern const KindPresentation surface_presentation;
 extern const KindPresentation block_presentation;
 extern const KindPresentation profile_presentation;
 extern const KindPresentation qd_sweep_presentation;
+extern const KindPresentation burst_presentation;
 extern const KindPresentation file_rw_presentation;
 extern const KindPresentation write_sweep_presentation;
 extern const KindPresentation structure_presentation;
@@ -36,7 +37,8 @@ namespace {
 constinit const std::array presentations {
     &overview_presentation,     &seek_presentation,          &random_presentation,
     &sequential_presentation,   &surface_presentation,       &block_presentation,
-    &profile_presentation,      &qd_sweep_presentation,      &file_rw_presentation,
+    &profile_presentation,      &qd_sweep_presentation,      &burst_presentation,
+    &file_rw_presentation,
     &write_sweep_presentation,  &structure_presentation,     &small_files_presentation,
     &file_profile_presentation, &mixed_load_presentation,    &file_qd_sweep_presentation,
     &device_write_presentation, &device_write_sweep_presentation, &sustained_write_presentation,

@@ -7,8 +7,8 @@ session bus: select the loop device, run "seek", wait for the status
 "seek:finished:N" (N > 0), take a screenshot and find the current series'
 colour drawn; save the result, open it again and save it again (same
 series); the run's warning shown in a whole card (its border not
-clipped); export the graph as PNG and SVG (valid files); run "sequential"
-and find its graph drawn too.
+clipped); export the graph as PNG and SVG (valid files); run "burst" and
+"sequential" and find their graphs drawn too.
 
 Run (as root): meson test -C BUILD --print-errorlogs gui; by hand, with the
 arguments every GUI test file takes (tests/gui/README.md).
@@ -167,6 +167,13 @@ class GuiTest(gui_stack.GuiTestCase):
         self.gui.wait_for(green, 10, interval=0.5, what=f'the write rate drawn in green in {shot}')
         self.assertEqual(sha256_of(self.gui.loop.backing), before, 'the device changed')
         self.gui.activate_action('set-parameter', "('write', <false>)")
+
+    def test_03d_burst_runs_and_is_drawn(self):
+        """Issue 41's proof kind, HD Tune's burst rate: a line of MB/s over
+        the measured time, a point per 50 ms window."""
+        # 2 s measured after 0.2 s of warm-up (the defaults): some 40 windows.
+        self.assertGreaterEqual(self.run_kind('burst'), 20)
+        self.wait_series_drawn('burst.png')
 
     def test_04_sequential_runs_and_is_drawn(self):
         self.run_kind('sequential')

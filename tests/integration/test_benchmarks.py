@@ -26,7 +26,8 @@ class BenchmarksTest(harness.LoopDeviceTestCase):
         for kind, target, *_ in kinds:
             targets.setdefault(target, set()).add(kind)
         self.assertEqual(targets, {
-            'device': {'overview', 'seek', 'random', 'sequential', 'surface', 'block', 'profile', 'qd-sweep'},
+            'device': {'overview', 'seek', 'random', 'sequential', 'surface', 'block', 'profile', 'qd-sweep',
+                       'burst'},
             'device-write': {'device-write', 'device-write-sweep', 'sustained-write', 'verify-capacity'},
             'directory': {'file-rw', 'write-sweep', 'mixed-load', 'structure', 'small-files', 'file-profile',
                           'file-qd-sweep'},

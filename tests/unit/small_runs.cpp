@@ -24,6 +24,8 @@ ValueMap small_run(std::string_view kind)
                  { "writes", true },
                  { "max_threads", std::uint64_t { 2 } },
                  { "max_queue_depth", std::uint64_t { 2 } } };
+    if (kind == "burst")
+        return { { "duration_s", 0.05 }, { "warmup_s", 0.0 } };
     if (kind == "file-qd-sweep")
         return { { "file_size", 16 * MiB },
                  { "duration_s", 0.05 },

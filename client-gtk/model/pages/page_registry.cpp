@@ -16,6 +16,7 @@ extern const PageModel surface_page;
 extern const PageModel block_page;
 extern const PageModel profile_page;
 extern const PageModel qd_sweep_page;
+extern const PageModel burst_page;
 extern const PageModel file_rw_page;
 extern const PageModel write_sweep_page;
 extern const PageModel structure_page;
@@ -33,6 +34,7 @@ namespace {
 constinit const std::array models {
     &overview_page,      &seek_page,          &random_page,        &sequential_page,
     &surface_page,       &block_page,         &profile_page,       &qd_sweep_page,
+    &burst_page,
     &file_rw_page,       &write_sweep_page,   &structure_page,     &small_files_page,
     &file_profile_page,  &mixed_load_page,    &file_qd_sweep_page, &device_write_page,
     &device_write_sweep_page, &sustained_write_page, &verify_capacity_page,

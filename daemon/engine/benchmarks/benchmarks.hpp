@@ -20,6 +20,7 @@ BenchmarkInfo surface();
 BenchmarkInfo block_sweep();
 BenchmarkInfo profile();
 BenchmarkInfo queue_depth_sweep();
+BenchmarkInfo burst();
 BenchmarkInfo file_rw();
 BenchmarkInfo file_profile();
 BenchmarkInfo file_qd_sweep();

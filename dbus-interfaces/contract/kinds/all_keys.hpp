@@ -6,6 +6,7 @@
 
 #include "contract/benchmark_kinds.hpp"
 #include "contract/kinds/block.hpp"
+#include "contract/kinds/burst.hpp"
 #include "contract/kinds/common_keys.hpp"
 #include "contract/kinds/device_write.hpp"
 #include "contract/kinds/device_write_sweep.hpp"
@@ -50,6 +51,7 @@ inline constexpr Descriptor descriptors[] {
     { kinds::block, block::declares },
     { kinds::profile, profile::declares },
     { kinds::qd_sweep, qd_sweep::declares },
+    { kinds::burst, burst::declares },
     { kinds::device_write, device_write::declares },
     { kinds::device_write_sweep, device_write_sweep::declares },
     { kinds::sustained_write, sustained_write::declares },
