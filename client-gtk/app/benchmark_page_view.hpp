@@ -82,11 +82,10 @@ public:
 
 private:
     void build();
-    GtkWidget* build_header();
+    // The view toggles and the kind's options, each a cell of the header's
+    // flow box before the cell of what runs the page.
+    void add_options(GtkWidget* controls, GtkWidget* actions);
     void describe_graph(const std::string& progress_text);
-    GtkWidget* build_info_button();
-    GtkWidget* build_messages();
-    GtkWidget* build_footer();
     void build_file_profile_controls(GtkWidget* header);
     void update_file_profile_controls();
     // The profile grids' unit menu (profile and file-profile pages).
