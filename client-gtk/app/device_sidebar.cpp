@@ -6,23 +6,14 @@
 #include "results/job_result.hpp"
 #include "results/run_set.hpp"
 
+#include "ui_file.hpp"
+
 #include <adwaita.h>
 #include <glib/gi18n-lib.h>
 
 namespace diskbench::client {
 
 namespace {
-
-GtkWidget* heading(const char* text)
-{
-    GtkWidget* label = gtk_label_new(text);
-    gtk_widget_add_css_class(label, "heading");
-    gtk_label_set_xalign(GTK_LABEL(label), 0);
-    gtk_widget_set_margin_start(label, 12);
-    gtk_widget_set_margin_top(label, 12);
-    gtk_widget_set_margin_bottom(label, 6);
-    return label;
-}
 
 GtkWidget* row_box(const char* icon, const std::string& title, const std::string& subtitle)
 {
@@ -50,11 +41,6 @@ void name_row(GtkWidget* row, const std::string& title)
     gtk_accessible_update_property(GTK_ACCESSIBLE(row), GTK_ACCESSIBLE_PROPERTY_LABEL, title.c_str(), -1);
 }
 
-void name_list(GtkWidget* list, const char* name)
-{
-    gtk_accessible_update_property(GTK_ACCESSIBLE(list), GTK_ACCESSIBLE_PROPERTY_LABEL, name, -1);
-}
-
 void clear(GtkWidget* list)
 {
     while (GtkWidget* child = gtk_widget_get_first_child(list))
@@ -78,51 +64,21 @@ const char* icon_for(const DeviceEntry& device)
 
 DeviceSidebar::DeviceSidebar(std::function<void(const std::string&)> on_device,
                              std::function<void(const std::string&)> on_result, std::function<void()> on_choose_folder)
-    : root_(Ref<GtkWidget>::take_floating(gtk_scrolled_window_new()))
-    , on_device_(std::move(on_device))
+    : on_device_(std::move(on_device))
     , on_result_(std::move(on_result))
     , on_choose_folder_(std::move(on_choose_folder))
 {
-    gtk_scrolled_window_set_policy(GTK_SCROLLED_WINDOW(root_.get()), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC);
-    gtk_widget_set_vexpand(root_.get(), TRUE);
-    GtkWidget* box = gtk_box_new(GTK_ORIENTATION_VERTICAL, 0);
-    gtk_box_append(GTK_BOX(box), heading(_("Devices")));
-    status_ = gtk_label_new(nullptr);
-    gtk_label_set_wrap(GTK_LABEL(status_), TRUE);
-    gtk_label_set_xalign(GTK_LABEL(status_), 0);
-    gtk_widget_add_css_class(status_, "dim-label");
-    gtk_widget_set_margin_start(status_, 12);
-    gtk_widget_set_margin_end(status_, 12);
-    gtk_widget_set_visible(status_, FALSE);
-    gtk_box_append(GTK_BOX(box), status_);
-    devices_ = gtk_list_box_new();
-    gtk_widget_add_css_class(devices_, "navigation-sidebar");
-    name_list(devices_, _("Devices"));
+    // Declared in client-gtk/ui/device-sidebar.ui (the GResource); the
+    // rows are the daemon's devices and the kept results, added here.
+    const UiFile ui("device-sidebar.ui");
+    root_ = Ref<GtkWidget>::add(ui.widget("root"));
+    status_ = ui.widget("status");
+    devices_ = ui.widget("devices");
+    choose_folder_ = ui.widget("choose_folder");
+    results_ = ui.widget("results");
     g_signal_connect(devices_, "row-selected", G_CALLBACK(&DeviceSidebar::on_device_row), this);
-    gtk_box_append(GTK_BOX(box), devices_);
-    // "Folder…": a row of its own list, activated, never selected.
-    choose_folder_ = gtk_list_box_new();
-    gtk_widget_add_css_class(choose_folder_, "navigation-sidebar");
-    gtk_list_box_set_selection_mode(GTK_LIST_BOX(choose_folder_), GTK_SELECTION_NONE);
-    name_list(choose_folder_, _("Folders"));
-    gtk_list_box_set_activate_on_single_click(GTK_LIST_BOX(choose_folder_), TRUE);
-    GtkWidget* folder_row = gtk_list_box_row_new();
-    gtk_list_box_row_set_child(GTK_LIST_BOX_ROW(folder_row),
-                               row_box("folder-open-symbolic", _("Folder…"), _("Benchmark a filesystem")));
-    gtk_widget_set_tooltip_text(folder_row, _("Pick a folder to measure its filesystem, with your own permissions"));
-    name_row(folder_row, _("Folder…"));
-    gtk_list_box_append(GTK_LIST_BOX(choose_folder_), folder_row);
     g_signal_connect(choose_folder_, "row-activated", G_CALLBACK(&DeviceSidebar::on_folder_button), this);
-    gtk_box_append(GTK_BOX(box), choose_folder_);
-    gtk_box_append(GTK_BOX(box), heading(_("Saved results")));
-    results_ = gtk_list_box_new();
-    gtk_widget_add_css_class(results_, "navigation-sidebar");
-    gtk_list_box_set_selection_mode(GTK_LIST_BOX(results_), GTK_SELECTION_NONE);
-    name_list(results_, _("Saved results"));
-    gtk_list_box_set_activate_on_single_click(GTK_LIST_BOX(results_), TRUE);
     g_signal_connect(results_, "row-activated", G_CALLBACK(&DeviceSidebar::on_result_row), this);
-    gtk_box_append(GTK_BOX(box), results_);
-    gtk_scrolled_window_set_child(GTK_SCROLLED_WINDOW(root_.get()), box);
 }
 
 DeviceSidebar::~DeviceSidebar()

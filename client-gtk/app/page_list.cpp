@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "page_list.hpp"
 
+#include "ui_file.hpp"
+
 #include <glib/gi18n-lib.h>
 
 #include <algorithm>
@@ -14,22 +16,19 @@ constexpr const char* entry_key = "diskbench-page-entry";
 } // namespace
 
 PageList::PageList(std::function<void(const std::string&)> on_select, std::function<void()> on_activate)
-    : root_(Ref<GtkWidget>::take_floating(gtk_scrolled_window_new()))
-    , on_select_(std::move(on_select))
+    : on_select_(std::move(on_select))
     , on_activate_(std::move(on_activate))
 {
-    gtk_scrolled_window_set_policy(GTK_SCROLLED_WINDOW(root_.get()), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC);
-    gtk_widget_set_vexpand(root_.get(), TRUE);
-    list_ = gtk_list_box_new();
-    gtk_widget_add_css_class(list_, "navigation-sidebar");
-    gtk_list_box_set_selection_mode(GTK_LIST_BOX(list_), GTK_SELECTION_SINGLE);
+    // Declared in client-gtk/ui/page-list.ui (the GResource); the rows,
+    // their order, filter and headings are the pages', set here.
+    const UiFile ui("page-list.ui");
+    root_ = Ref<GtkWidget>::add(ui.widget("root"));
+    list_ = ui.widget("list");
     gtk_list_box_set_sort_func(GTK_LIST_BOX(list_), &PageList::sort_rows, nullptr, nullptr);
     gtk_list_box_set_filter_func(GTK_LIST_BOX(list_), &PageList::filter_row, nullptr, nullptr);
     gtk_list_box_set_header_func(GTK_LIST_BOX(list_), &PageList::update_header, nullptr, nullptr);
-    gtk_accessible_update_property(GTK_ACCESSIBLE(list_), GTK_ACCESSIBLE_PROPERTY_LABEL, _("Benchmarks"), -1);
     g_signal_connect(list_, "row-selected", G_CALLBACK(&PageList::on_row_selected), this);
     g_signal_connect(list_, "row-activated", G_CALLBACK(&PageList::on_row_activated), this);
-    gtk_scrolled_window_set_child(GTK_SCROLLED_WINDOW(root_.get()), list_);
 }
 
 PageList::~PageList()

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "window.hpp"
-#include "icon_button.hpp"
+#include "ui_file.hpp"
 
 #include "results/folder.hpp"
 #include "results/job_result.hpp"
@@ -29,32 +29,42 @@ Window::Window(AdwApplication* app, DaemonClient* client, RecentResults& recent,
     , recent_(recent)
 {
     run_set_ = std::make_unique<RunSetRunner>(recent_, *this);
-    window_ = Ref<GtkWidget>::add(adw_application_window_new(GTK_APPLICATION(app)));
-    gtk_window_set_title(window(), _("Disk Benchmark"));
-    gtk_window_set_default_size(window(), 1180, 780);
-    gtk_window_set_icon_name(window(), "org.diskbench.DiskBench");
+    // The three columns, their headers, the menu and the Compare popover are
+    // declared in client-gtk/ui/window.ui (the GResource); what they hold
+    // is added here. GTK keeps a toplevel window; the Window its own reference.
+    const UiFile ui("window.ui");
+    window_ = Ref<GtkWidget>::add(ui.widget("window"));
+    gtk_window_set_application(window(), GTK_APPLICATION(app));
+    leaflet_ = ui.widget("leaflet");
+    content_ = ui.widget("content_column");
+    content_title_ = ui.widget("content_title");
+    stack_ = ui.widget("stack");
+    toasts_ = ui.widget("toasts");
+    for (const char* back : { "devices_back", "pages_back" })
+        g_signal_connect_swapped(ui.widget(back), "clicked", G_CALLBACK(+[](GtkWidget* leaflet) {
+                                     adw_leaflet_navigate(ADW_LEAFLET(leaflet), ADW_NAVIGATION_DIRECTION_BACK);
+                                 }),
+                                 leaflet_);
+    connect_reference_picker(ui);
 
-    // Three columns: devices, the list of pages, the page. libadwaita 1.2
-    // has no AdwNavigationSplitView (1.4); a leaflet is what it offers for
-    // this. Folded (a narrow window), one column shows at a time and Back,
-    // Alt+Left or a swipe goes one column back.
-    GtkWidget* leaflet = leaflet_ = adw_leaflet_new();
-    adw_leaflet_set_can_navigate_back(ADW_LEAFLET(leaflet), TRUE);
-    // The columns slide side by side (not one over the other): the one
-    // shown is the only one inside the window, for the eye and for the
-    // accessibility tree's coordinates alike.
-    adw_leaflet_set_transition_type(ADW_LEAFLET(leaflet), ADW_LEAFLET_TRANSITION_TYPE_SLIDE);
-    adw_leaflet_append(ADW_LEAFLET(leaflet), build_sidebar());
-    GtkWidget* separator = gtk_separator_new(GTK_ORIENTATION_VERTICAL);
-    adw_leaflet_page_set_navigatable(adw_leaflet_append(ADW_LEAFLET(leaflet), separator), FALSE);
-    // The content is built first: the list follows its stack.
-    GtkWidget* content = content_ = build_content();
-    adw_leaflet_append(ADW_LEAFLET(leaflet), build_page_column());
-    separator = gtk_separator_new(GTK_ORIENTATION_VERTICAL);
-    adw_leaflet_page_set_navigatable(adw_leaflet_append(ADW_LEAFLET(leaflet), separator), FALSE);
-    adw_leaflet_append(ADW_LEAFLET(leaflet), content);
-    adw_leaflet_set_visible_child(ADW_LEAFLET(leaflet), content);
-    adw_application_window_set_content(ADW_APPLICATION_WINDOW(window_.get()), leaflet);
+    sidebar_ = std::make_unique<DeviceSidebar>(
+        [this](const std::string& selection) { select_device(selection); },
+        [this](const std::string& path) { open_result_file(path, false); },
+        [this] { gtk_widget_activate_action(window_.get(), "app.select-folder-dialog", nullptr); });
+    gtk_box_append(GTK_BOX(ui.widget("sidebar_column")), sidebar_->widget());
+    // The list follows the stack of pages.
+    page_list_ = std::make_unique<PageList>(
+        [this](const std::string& name) {
+            if (!destroyed_)
+                show_page(name);
+        },
+        [this] { reveal_page(); }); // chosen (click, Enter) in a narrow window: show it
+    GtkWidget* page_column = ui.widget("page_column");
+    gtk_widget_set_vexpand(page_list_->widget(), TRUE);
+    gtk_box_append(GTK_BOX(page_column), page_list_->widget());
+    gtk_box_append(GTK_BOX(page_column), build_run_set_button());
+    add_pages();
+    adw_leaflet_set_visible_child(ADW_LEAFLET(leaflet_), content_);
 
     g_signal_connect(window_.get(), "destroy", G_CALLBACK(&Window::on_destroy), this);
     g_signal_connect(window_.get(), "notify::is-active", G_CALLBACK(&Window::on_active_changed), this);
@@ -108,94 +118,8 @@ void Window::on_active_changed(GObject*, GParamSpec*, gpointer self)
         window->client_->refresh();
 }
 
-GtkWidget* Window::build_sidebar()
+void Window::add_pages()
 {
-    GtkWidget* box = gtk_box_new(GTK_ORIENTATION_VERTICAL, 0);
-    gtk_widget_set_size_request(box, 270, -1);
-    GtkWidget* header = adw_header_bar_new();
-    // The window's close button on the last column, or on each when one shows at a time.
-    g_object_bind_property(leaflet_, "folded", header, "show-end-title-buttons", G_BINDING_SYNC_CREATE);
-    adw_header_bar_set_title_widget(ADW_HEADER_BAR(header), adw_window_title_new(_("Disk Benchmark"), nullptr));
-    GtkWidget* open = gtk_button_new_from_icon_name("document-open-symbolic");
-    name_icon_button(open, _("Open a result…"));
-    gtk_actionable_set_action_name(GTK_ACTIONABLE(open), "app.open-result-dialog");
-    adw_header_bar_pack_start(ADW_HEADER_BAR(header), open);
-    gtk_box_append(GTK_BOX(box), header);
-    sidebar_ = std::make_unique<DeviceSidebar>(
-        [this](const std::string& selection) { select_device(selection); },
-        [this](const std::string& path) { open_result_file(path, false); },
-        [this] { gtk_widget_activate_action(window_.get(), "app.select-folder-dialog", nullptr); });
-    gtk_box_append(GTK_BOX(box), sidebar_->widget());
-    return box;
-}
-
-GtkWidget* Window::build_page_column()
-{
-    GtkWidget* box = gtk_box_new(GTK_ORIENTATION_VERTICAL, 0);
-    gtk_widget_set_size_request(box, 220, -1);
-    GtkWidget* header = adw_header_bar_new();
-    g_object_bind_property(leaflet_, "folded", header, "show-start-title-buttons", G_BINDING_SYNC_CREATE);
-    g_object_bind_property(leaflet_, "folded", header, "show-end-title-buttons", G_BINDING_SYNC_CREATE);
-    adw_header_bar_pack_start(ADW_HEADER_BAR(header), back_button(_("Devices")));
-    adw_header_bar_set_title_widget(ADW_HEADER_BAR(header), adw_window_title_new(_("Benchmarks"), nullptr));
-    gtk_box_append(GTK_BOX(box), header);
-    gtk_widget_set_vexpand(page_list_->widget(), TRUE);
-    gtk_box_append(GTK_BOX(box), page_list_->widget());
-    gtk_box_append(GTK_BOX(box), build_run_set_button());
-    return box;
-}
-
-GtkWidget* Window::back_button(const char* tooltip)
-{
-    GtkWidget* back = gtk_button_new_from_icon_name("go-previous-symbolic");
-    name_icon_button(back, tooltip);
-    g_object_bind_property(leaflet_, "folded", back, "visible", G_BINDING_SYNC_CREATE);
-    g_signal_connect_swapped(back, "clicked", G_CALLBACK(+[](GtkWidget* leaflet) {
-                                 adw_leaflet_navigate(ADW_LEAFLET(leaflet), ADW_NAVIGATION_DIRECTION_BACK);
-                             }),
-                             leaflet_);
-    return back;
-}
-
-GtkWidget* Window::build_content()
-{
-    GtkWidget* box = gtk_box_new(GTK_ORIENTATION_VERTICAL, 0);
-    gtk_widget_set_hexpand(box, TRUE);
-    stack_ = adw_view_stack_new();
-    gtk_widget_set_vexpand(stack_, TRUE);
-    page_list_ = std::make_unique<PageList>(
-        [this](const std::string& name) {
-            if (!destroyed_)
-                show_page(name);
-        },
-        [this] { reveal_page(); }); // chosen (click, Enter) in a narrow window: show it
-
-    GtkWidget* header = adw_header_bar_new();
-    g_object_bind_property(leaflet_, "folded", header, "show-start-title-buttons", G_BINDING_SYNC_CREATE);
-    adw_header_bar_pack_start(ADW_HEADER_BAR(header), back_button(_("Benchmarks")));
-    // The page names itself; the header says which device it is about.
-    content_title_ = adw_window_title_new(_("Disk Benchmark"), nullptr);
-    adw_header_bar_set_title_widget(ADW_HEADER_BAR(header), content_title_);
-    GMenu* menu = g_menu_new();
-    g_menu_append(menu, _("_Open Result…"), "app.open-result-dialog");
-    g_menu_append(menu, _("_Save Result…"), "app.save-result-dialog");
-    g_menu_append(menu, _("_Export Graph…"), "app.export-graph-dialog");
-    g_menu_append(menu, _("Export _Data as CSV…"), "app.export-data-dialog");
-    g_menu_append(menu, _("_Copy Result as Text"), "app.copy-report");
-    GMenu* section = g_menu_new();
-    g_menu_append(section, _("_Keyboard Shortcuts"), "app.shortcuts");
-    g_menu_append(section, _("_About Disk Benchmark"), "app.about");
-    g_menu_append_section(menu, nullptr, G_MENU_MODEL(section));
-    g_object_unref(section);
-    GtkWidget* menu_button = gtk_menu_button_new();
-    gtk_menu_button_set_icon_name(GTK_MENU_BUTTON(menu_button), "open-menu-symbolic");
-    name_icon_button(menu_button, _("Main Menu"));
-    gtk_menu_button_set_menu_model(GTK_MENU_BUTTON(menu_button), G_MENU_MODEL(menu));
-    g_object_unref(menu);
-    adw_header_bar_pack_end(ADW_HEADER_BAR(header), menu_button);
-    adw_header_bar_pack_end(ADW_HEADER_BAR(header), build_reference_picker());
-    gtk_box_append(GTK_BOX(box), header);
-
     for (const BenchmarkPage& page : benchmark_pages())
         add_page(page);
     history_ = std::make_unique<HistoryPage>(
@@ -211,11 +135,6 @@ GtkWidget* Window::build_content()
     g_signal_connect(stack_, "notify::visible-child", G_CALLBACK(&Window::on_page_switched), this);
     const char* first = adw_view_stack_get_visible_child_name(ADW_VIEW_STACK(stack_));
     page_list_->select(first ? first : "");
-
-    toasts_ = adw_toast_overlay_new();
-    adw_toast_overlay_set_child(ADW_TOAST_OVERLAY(toasts_), stack_);
-    gtk_box_append(GTK_BOX(box), toasts_);
-    return box;
 }
 
 void Window::add_named_page(GtkWidget* widget, const std::string& name, const std::string& title,

@@ -20,6 +20,8 @@
 
 namespace diskbench::client {
 
+class UiFile;
+
 // The main window: devices | the list of pages (page_list.hpp) | the page,
 // under a header with the device's name, the reference picker and the
 // menu; one page per benchmark plus History and Info; toasts.
@@ -107,15 +109,14 @@ public:
     void daemon_availability_changed(bool running) override;
 
 private:
-    GtkWidget* build_sidebar();
-    GtkWidget* build_content();
-    GtkWidget* build_page_column();
+    // The benchmark pages the app always has, History and Info.
+    void add_pages();
     GtkWidget* build_run_set_button(); // window_run_set.cpp
-    GtkWidget* back_button(const char* tooltip); // shown when folded: one column back
     void add_named_page(GtkWidget* widget, const std::string& name, const std::string& title, const std::string& icon,
                         int order);
     void update_content_title();
-    GtkWidget* build_reference_picker();
+    // The Compare popover's signals (its widgets are in window.ui).
+    void connect_reference_picker(const UiFile& ui);
     void select_device(const std::string& selection);
     void add_listed_pages();
     void add_page(const BenchmarkPage& page);

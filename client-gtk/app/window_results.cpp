@@ -3,7 +3,7 @@
 // opened, saved and exported, and the reference picker that overlays an
 // earlier result.
 #include "window.hpp"
-#include "icon_button.hpp"
+#include "ui_file.hpp"
 
 #include "results/job_result.hpp"
 #include "results/recent_results.hpp"
@@ -35,37 +35,14 @@ std::string reference_label(const SavedResult& result, bool same_disk)
 
 } // namespace
 
-GtkWidget* Window::build_reference_picker()
+void Window::connect_reference_picker(const UiFile& ui)
 {
-    reference_list_ = gtk_list_box_new();
-    gtk_list_box_set_selection_mode(GTK_LIST_BOX(reference_list_), GTK_SELECTION_NONE);
-    gtk_list_box_set_activate_on_single_click(GTK_LIST_BOX(reference_list_), TRUE);
-    gtk_widget_add_css_class(reference_list_, "navigation-sidebar");
+    reference_button_ = ui.widget("reference_button");
+    reference_popover_ = ui.widget("reference_popover");
+    reference_list_ = ui.widget("reference_list");
     g_signal_connect(reference_list_, "row-activated", G_CALLBACK(&Window::on_reference_row), this);
-    GtkWidget* scroll = gtk_scrolled_window_new();
-    gtk_scrolled_window_set_policy(GTK_SCROLLED_WINDOW(scroll), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC);
-    gtk_scrolled_window_set_max_content_height(GTK_SCROLLED_WINDOW(scroll), 360);
-    gtk_scrolled_window_set_propagate_natural_height(GTK_SCROLLED_WINDOW(scroll), TRUE);
-    gtk_scrolled_window_set_child(GTK_SCROLLED_WINDOW(scroll), reference_list_);
-    GtkWidget* box = gtk_box_new(GTK_ORIENTATION_VERTICAL, 6);
-    gtk_widget_set_size_request(box, 300, -1);
-    /* TRANSLATORS: heading of the Compare popover: results drawn under the shown one */
-    GtkWidget* title = gtk_label_new(_("Compare with (up to four)"));
-    gtk_widget_add_css_class(title, "heading");
-    gtk_box_append(GTK_BOX(box), title);
-    gtk_box_append(GTK_BOX(box), scroll);
-    GtkWidget* from_file = gtk_button_new_with_label(_("From a file…"));
-    gtk_actionable_set_action_name(GTK_ACTIONABLE(from_file), "app.open-reference-dialog");
-    gtk_box_append(GTK_BOX(box), from_file);
-    reference_popover_ = gtk_popover_new();
-    gtk_popover_set_child(GTK_POPOVER(reference_popover_), box);
     g_signal_connect(reference_popover_, "show", G_CALLBACK(&Window::on_reference_popover_shown), this);
     g_signal_connect(reference_popover_, "closed", G_CALLBACK(&Window::on_reference_popover_closed), this);
-    reference_button_ = gtk_menu_button_new();
-    gtk_menu_button_set_icon_name(GTK_MENU_BUTTON(reference_button_), "view-dual-symbolic");
-    gtk_menu_button_set_popover(GTK_MENU_BUTTON(reference_button_), reference_popover_);
-    name_icon_button(reference_button_, _("Compare with an earlier result"));
-    return reference_button_;
 }
 
 void Window::keep_if_ours(const JobEntry& job)
