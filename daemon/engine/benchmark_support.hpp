@@ -1,13 +1,14 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-// Pieces every raw-read benchmark shares: units, the common parameters,
+// Pieces every raw-read benchmark shares: units (base/units.hpp), the common parameters,
 // block-size checks against the target, and the summary layout.
 
 #include "contract/benchmark_kinds.hpp"
 #include "benchmark_kind.hpp"
 #include "results/latency_histogram.hpp"
 #include "base/prng.hpp"
+#include "base/units.hpp"
 
 #include <cstdint>
 #include <string>
@@ -15,9 +16,6 @@
 
 namespace diskbench::engine {
 
-inline constexpr std::uint64_t KiB = 1024;
-inline constexpr std::uint64_t MiB = 1024 * KiB;
-inline constexpr std::uint64_t GiB = 1024 * MiB;
 // Largest single request we issue: far above any useful block size, and
 // keeps buffers (queue depth x this) bounded.
 inline constexpr std::uint64_t max_request_size = 64 * MiB;
@@ -46,7 +44,6 @@ inline constexpr std::string_view appending_writes_backend = "psync";
 // pread()/pwrite() (mixed-load's sort), which is what psync names.
 BackendPreference backend_preference(const ParameterSet& params);
 
-std::string format_bytes(std::uint64_t bytes); // "4 KiB", "1 MiB", "512 B"
 
 // A block size given by key: 0 means "the device's logical block size";
 // anything else must be a multiple of it and fit the device. Returns the size.
@@ -115,12 +112,5 @@ private:
     std::uint64_t start_ns_ = 0;
     std::uint64_t count_ = 0;
 };
-
-// Microseconds from nanoseconds, for series and summaries.
-inline double to_us(std::uint64_t ns) noexcept { return static_cast<double>(ns) / 1000.0; }
-inline double mb_per_s(std::uint64_t bytes, std::uint64_t ns) noexcept
-{
-    return ns ? static_cast<double>(bytes) / 1e6 / (static_cast<double>(ns) / 1e9) : 0.0;
-}
 
 } // namespace diskbench::engine

@@ -2,7 +2,7 @@
 #include "resource_budget.hpp"
 
 #include "../base/errors.hpp"
-#include "../benchmark_support.hpp"
+#include "../base/units.hpp"
 
 #include <fmt/format.h>
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "cross_check.hpp"
 
-#include "../benchmark_support.hpp"
+#include "../base/units.hpp"
 #include "contract/kinds/common_keys.hpp"
 #include "link.hpp"
 #include "page_cache.hpp"
