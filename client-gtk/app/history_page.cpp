@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "history_page.hpp"
 #include "icon_button.hpp"
+#include "ui_file.hpp"
 
 #include "../model/benchmark_pages.hpp"
 #include "results/job_result.hpp"
@@ -30,35 +31,39 @@ HistoryPage::HistoryPage(RecentResults& recent, std::function<void(const std::st
     , open_(std::move(open))
     , changed_(std::move(changed))
 {
-    root_ = Ref<GtkWidget>::take_floating(adw_toast_overlay_new());
-    GtkWidget* box = content_ = gtk_box_new(GTK_ORIENTATION_VERTICAL, 18);
-    gtk_widget_set_margin_top(box, 18);
-    gtk_widget_set_margin_bottom(box, 18);
-    gtk_widget_set_margin_start(box, 12);
-    gtk_widget_set_margin_end(box, 12);
-    title_ = gtk_label_new(nullptr);
-    gtk_widget_add_css_class(title_, "title-2");
-    gtk_label_set_xalign(GTK_LABEL(title_), 0);
-    gtk_label_set_wrap(GTK_LABEL(title_), TRUE);
-    gtk_box_append(GTK_BOX(box), title_);
-    gtk_box_append(GTK_BOX(box), build_trend());
-    gtk_box_append(GTK_BOX(box), build_list());
+    // Declared in client-gtk/ui/history-page.ui (the GResource); the
+    // builder's reference goes with it, the page keeps its own.
+    const UiFile ui("history-page.ui");
+    root_ = Ref<GtkWidget>::add(ui.widget("root"));
+    content_ = ui.widget("content");
+    title_ = ui.widget("title");
+    trend_box_ = ui.widget("trend");
+    trend_choice_ = ui.widget("trend_choice");
+    list_group_ = ui.widget("list_group");
+    compare_button_ = ui.widget("compare_button");
+    list_ = ui.widget("list");
+    empty_ = ui.widget("empty");
 
-    empty_ = adw_status_page_new();
-    adw_status_page_set_icon_name(ADW_STATUS_PAGE(empty_), "document-open-recent-symbolic");
-    adw_status_page_set_title(ADW_STATUS_PAGE(empty_), _("No Kept Results"));
-    adw_status_page_set_description(ADW_STATUS_PAGE(empty_),
-                                    _("Every finished run is kept here, so the next one can be compared with it."));
-    gtk_widget_set_vexpand(empty_, TRUE);
-    gtk_box_append(GTK_BOX(box), empty_);
+    // The trend's chart, below its heading and the drop-down.
+    GtkWidget* frame = trend_.widget();
+    gtk_widget_set_size_request(frame, 300, 170);
+    gtk_widget_set_vexpand(frame, FALSE);
+    gtk_widget_add_css_class(frame, "card");
+    trend_.chart().set_placeholder(_("No figure to follow yet"));
+    gtk_box_append(GTK_BOX(trend_box_), frame);
+    // The .ui names the drop-down by its tooltip; GTK 4.8 reads its inner
+    // toggle button instead, which only code reaches.
+    const std::string trend_name = gtk_widget_get_tooltip_text(trend_choice_);
+    name_drop_down(trend_choice_, trend_name.c_str());
+    g_signal_connect(trend_choice_, "notify::selected", G_CALLBACK(&HistoryPage::on_trend_chosen), this);
 
-    GtkWidget* clamp = adw_clamp_new();
-    adw_clamp_set_maximum_size(ADW_CLAMP(clamp), 860);
-    adw_clamp_set_child(ADW_CLAMP(clamp), box);
-    GtkWidget* scroll = gtk_scrolled_window_new();
-    gtk_scrolled_window_set_policy(GTK_SCROLLED_WINDOW(scroll), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC);
-    gtk_scrolled_window_set_child(GTK_SCROLLED_WINDOW(scroll), clamp);
-    adw_toast_overlay_set_child(ADW_TOAST_OVERLAY(root_.get()), scroll);
+    g_signal_connect_swapped(compare_button_, "clicked", G_CALLBACK(+[](HistoryPage* page) { page->compare_checked(); }),
+                             this);
+    g_signal_connect(list_, "row-activated", G_CALLBACK(&HistoryPage::on_row_activated), this);
+    // Delete on a row deletes its result, as in Files.
+    list_keys_ = gtk_event_controller_key_new();
+    g_signal_connect(list_keys_, "key-pressed", G_CALLBACK(&HistoryPage::on_key), this);
+    gtk_widget_add_controller(list_, list_keys_);
     // Shown: the folder may have changed meanwhile (a run kept, the CLI).
     g_signal_connect(root_.get(), "map", G_CALLBACK(&HistoryPage::on_map), this);
 }
@@ -81,51 +86,6 @@ void HistoryPage::disconnect_tree(GtkWidget* widget)
     g_signal_handlers_disconnect_by_data(widget, this);
     for (GtkWidget* child = gtk_widget_get_first_child(widget); child; child = gtk_widget_get_next_sibling(child))
         disconnect_tree(child);
-}
-
-GtkWidget* HistoryPage::build_trend()
-{
-    GtkWidget* box = gtk_box_new(GTK_ORIENTATION_VERTICAL, 6);
-    GtkWidget* row = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 12);
-    GtkWidget* heading = gtk_label_new(_("Trend"));
-    gtk_widget_add_css_class(heading, "heading");
-    gtk_widget_set_hexpand(heading, TRUE);
-    gtk_label_set_xalign(GTK_LABEL(heading), 0);
-    gtk_box_append(GTK_BOX(row), heading);
-    trend_choice_ = gtk_drop_down_new_from_strings(nullptr);
-    name_drop_down(trend_choice_, _("The figure whose trend is drawn"));
-    g_signal_connect(trend_choice_, "notify::selected", G_CALLBACK(&HistoryPage::on_trend_chosen), this);
-    gtk_box_append(GTK_BOX(row), trend_choice_);
-    gtk_box_append(GTK_BOX(box), row);
-    GtkWidget* frame = trend_.widget();
-    gtk_widget_set_size_request(frame, 300, 170);
-    gtk_widget_set_vexpand(frame, FALSE);
-    gtk_widget_add_css_class(frame, "card");
-    trend_.chart().set_placeholder(_("No figure to follow yet"));
-    gtk_box_append(GTK_BOX(box), frame);
-    return box;
-}
-
-GtkWidget* HistoryPage::build_list()
-{
-    list_group_ = adw_preferences_group_new();
-    adw_preferences_group_set_title(ADW_PREFERENCES_GROUP(list_group_), _("Kept Results"));
-    // Alt+C: the keyboard reaches it from the list without tabbing around.
-    compare_button_ = gtk_button_new_with_mnemonic(_("_Compare"));
-    gtk_widget_set_valign(compare_button_, GTK_ALIGN_CENTER);
-    g_signal_connect_swapped(compare_button_, "clicked", G_CALLBACK(+[](HistoryPage* page) { page->compare_checked(); }),
-                             this);
-    adw_preferences_group_set_header_suffix(ADW_PREFERENCES_GROUP(list_group_), compare_button_);
-    list_ = gtk_list_box_new();
-    gtk_list_box_set_selection_mode(GTK_LIST_BOX(list_), GTK_SELECTION_NONE);
-    gtk_widget_add_css_class(list_, "boxed-list");
-    g_signal_connect(list_, "row-activated", G_CALLBACK(&HistoryPage::on_row_activated), this);
-    // Delete on a row deletes its result, as in Files.
-    list_keys_ = gtk_event_controller_key_new();
-    g_signal_connect(list_keys_, "key-pressed", G_CALLBACK(&HistoryPage::on_key), this);
-    gtk_widget_add_controller(list_, list_keys_);
-    adw_preferences_group_add(ADW_PREFERENCES_GROUP(list_group_), list_);
-    return list_group_;
 }
 
 void HistoryPage::set_subject(HistorySubject subject, const std::string& title)
@@ -183,7 +143,7 @@ void HistoryPage::fill_list()
     }
     const bool any = !listed.empty();
     gtk_widget_set_visible(list_group_, any);
-    gtk_widget_set_visible(gtk_widget_get_next_sibling(title_), any); // the trend
+    gtk_widget_set_visible(trend_box_, any);
     gtk_widget_set_visible(empty_, !any);
     adw_preferences_group_set_description(
         ADW_PREFERENCES_GROUP(list_group_),

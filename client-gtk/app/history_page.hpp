@@ -46,10 +46,8 @@ private:
         std::string path, contents;
         Ref<AdwToast> toast; // its Undo; disconnected when the page goes first
     };
-    GtkWidget* build_trend();
     // Disconnects this page's handlers from `widget` and everything below it.
     void disconnect_tree(GtkWidget* widget);
-    GtkWidget* build_list();
     void fill_list();
     void fill_trend_choices();
     void update_trend();
@@ -71,6 +69,7 @@ private:
     HistorySubject subject_;
     Ref<GtkWidget> root_; // the toast overlay around the page
     GtkWidget* title_ = nullptr;
+    GtkWidget* trend_box_ = nullptr; // the trend's heading, drop-down and chart
     GtkWidget* list_group_ = nullptr;
     GtkWidget* list_ = nullptr;
     GtkWidget* empty_ = nullptr;

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "gobject_ptr.hpp"
 #include "results/run_set.hpp"
 
 #include <gtk/gtk.h>
@@ -30,7 +31,7 @@ public:
     RunSetPopover(const RunSetPopover&) = delete;
     RunSetPopover& operator=(const RunSetPopover&) = delete;
 
-    [[nodiscard]] GtkWidget* button() const noexcept { return button_; }
+    [[nodiscard]] GtkWidget* button() const noexcept { return button_.get(); }
     // A set started, advanced or ended: PROGRESS ("" when none runs).
     void set_progress(const std::string& progress);
 
@@ -43,7 +44,7 @@ private:
     static void on_run(GtkButton*, gpointer self);
 
     Actions actions_;
-    GtkWidget* button_ = nullptr;
+    Ref<GtkWidget> button_; // the window puts it under the list of pages
     GtkWidget* popover_ = nullptr;
     GtkWidget* target_label_ = nullptr;
     GtkWidget* custom_box_ = nullptr;
