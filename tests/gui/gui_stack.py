@@ -641,9 +641,18 @@ class GuiStack:
 
     def focus_app_window(self):
         """Gives the app's main window the keyboard focus (no WM here to do it)."""
-        windows = self._xdotool('search', '--onlyvisible', '--name', 'Disk Benchmark').split()
-        if not windows:
-            raise AssertionError('no visible "Disk Benchmark" window')
+        def found():
+            res = subprocess.run(['xdotool', 'search', '--onlyvisible', '--name', 'Disk Benchmark'],
+                                 env=dict(os.environ, DISPLAY=self.display), stdin=subprocess.DEVNULL,
+                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, timeout=30)
+            # xdotool walks every X window: one going away meanwhile (a
+            # popover closing) fails the walk with BadWindow, which says
+            # nothing of ours; nothing found (exit 1, no error) may be a
+            # window not mapped yet. Both: look again.
+            if res.returncode != 0 and res.stderr.strip() and 'BadWindow' not in res.stderr:
+                raise RuntimeError(f'xdotool search failed ({res.returncode}): {res.stderr.strip()}')
+            return res.stdout.split() if res.returncode == 0 else None
+        windows = self.wait_for(found, 10, interval=0.1, what='a visible "Disk Benchmark" window')
         self._xdotool('windowfocus', '--sync', windows[0])
 
     def send_keys(self, *keys):

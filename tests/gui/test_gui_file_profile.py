@@ -60,6 +60,10 @@ def number_in(cell):
     return float(m.group(0).replace(',', '')) if m else None
 
 
+# The kinds of ListBenchmarks' target "directory".
+FOLDER_KINDS = ('file-rw', 'write-sweep', 'mixed-load', 'structure', 'small-files', 'file-profile', 'file-qd-sweep')
+
+
 class FileProfileGuiTest(gui_stack.GuiTestCase):
     """Steps in order: each needs the app state the one before left."""
 
@@ -81,7 +85,9 @@ class FileProfileGuiTest(gui_stack.GuiTestCase):
 
     def test_01_folder_profiles_page_shows_an_empty_grid(self):
         self.gui.activate('select-folder', self.folder)
-        self.gui.wait_for(lambda: (s := self.gui.status()) and s[0] != 'seek', 30, what='a folder page')
+        # A folder kind's page shown: the daemon's list has come and the
+        # folder pages are there (before it, show-page has no such page).
+        self.gui.wait_for(lambda: (s := self.gui.status()) and s[0] in FOLDER_KINDS, 30, what='a folder page')
         self.gui.activate('show-page', 'file-profile')
         self.gui.wait_status('file-profile', states=('idle',), min_points=0, timeout=20)
         # A row per test of the default preset and the mix, nothing measured yet.
