@@ -24,11 +24,11 @@ std::vector<PageView> views()
                                               Unit::MegabytesPerSecond), "throughput") };
 }
 
-BenchmarkDescription describe(const SavedValueMap& p, const std::string& node, std::uint32_t)
+BenchmarkDescription describe(const SavedValueMap& p, const std::string& node, std::uint32_t logical_block_size)
 {
     BenchmarkDescription d;
     const std::int64_t region = integer_of(p, "region_size", 1 << 20);
-    const std::int64_t block = integer_of(p, "block_size", 128 << 10);
+    const std::int64_t block = block_or_logical(p, "block_size", 128 << 10, logical_block_size);
     const std::int64_t depth = integer_of(p, "queue_depth", 4);
     const double seconds = number_of(p, "duration_s", 2);
     const double warmup = number_of(p, "warmup_s", 0.2);
