@@ -242,7 +242,12 @@ def undo_entry(e):
     elif kind == 'loop':
         if loop_devices().get(e['dev']) == e['backing']:
             run(['losetup', '-d', e['dev']], check=False)
-            wait_until(lambda: loop_devices().get(e['dev']) != e['backing'], 10,
+            # The detach happens when the last holder lets go: after a lazy
+            # unmount, when the kernel has finished with the filesystem,
+            # which a sanitized build's slower daemon can make take longer
+            # than 10 s (seen once in CI's file-profile test).
+            slower = float(os.environ.get('DISKBENCH_TEST_TIMEOUT_MULTIPLIER', '1'))
+            wait_until(lambda: loop_devices().get(e['dev']) != e['backing'], 10 * slower,
                        what=f'{e["dev"]} to detach')
     elif kind == 'partition':
         # Added by hand (addpart) to our loop device; a detach would leave it.
