@@ -65,7 +65,9 @@ class BenchmarksTest(unittest.TestCase):
                     # margin keeps this from judging the check by another rule).
                     for warning in link_warnings:
                         speed = float(re.search(r'allows: ([0-9.]+) MB/s', warning).group(1))
-                        self.assertGreater(speed, limit * 1.05, warning)
+                        # The warning says the speed rounded to the MB/s; the
+                        # daemon compared the exact one (63.04 > 63 is said "63").
+                        self.assertGreater(speed + 0.5, limit * 1.05, warning)
                     # A profile test's MB/s is its phase's (bytes over the
                     # phase's time); the overview's read rate is the mean of
                     # its samples' rates, above the phase's when a few
