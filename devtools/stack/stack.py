@@ -294,7 +294,19 @@ class Stack(LoopDevices, BusCalls):
         nodes; they go again before the device is detached."""
         nodes = []
         for number, (start, length) in enumerate(sectors, 1):
-            run(['addpart', loop.node, str(number), str(start), str(length)])
+            argv = ['addpart', loop.node, str(number), str(start), str(length)]
+
+            def added():
+                res = subprocess.run(argv, stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=30)
+                if res.returncode == 0:
+                    return True
+                # udev probing the loop device just attached holds it for a
+                # moment (EBUSY, seen once in CI): that is not an answer.
+                if 'busy' not in res.stderr:
+                    raise RuntimeError(f'{" ".join(argv)} failed ({res.returncode}): {res.stderr.strip()}')
+                return False
+            slower = float(os.environ.get('DISKBENCH_TEST_TIMEOUT_MULTIPLIER', '1'))
+            wait_until(added, 10 * slower, what=f'{loop.node} to take partition {number}')
             self.undo.add(PHASE_CLIENTS, kind='partition', dev=loop.node, number=number,
                           backing=loop.backing)
             nodes.append(f'{loop.node}p{number}')
