@@ -119,6 +119,13 @@ bool DaemonSession::run_until(const std::function<bool()>& done)
     const guint sigterm = g_unix_signal_add(SIGTERM, on_signal, &wait);
     while (!done() && !wait.interrupted)
         run();
+    // A Ctrl-C in the terminal reaches every process of its group at once:
+    // the polkit agent's helper dies of it too, and the daemon's answer to
+    // that ("not authorized") can end the wait above before the loop has
+    // dispatched our own SIGINT, which the kernel delivered first. Look
+    // once more, without blocking, so the Ctrl-C is what the user sees.
+    for (int i = 0; i < 8 && !wait.interrupted && g_main_context_iteration(nullptr, FALSE); ++i) {
+    }
     g_source_remove(sigint);
     g_source_remove(sigterm);
     return !wait.interrupted;

@@ -49,6 +49,15 @@ inline constexpr double passes_cv_warning_percent = 5.0;
 // The `passes` parameter (default 1).
 ParamSpec passes_param();
 
+// How the passes are scored, for the kinds that take `scoring`:
+// Median (the default) as above; Best as CrystalDiskMark does it: one
+// unscored warm-up pass first (its series not published), then each rate
+// (MB/s, IOPS, operations per second) the highest of the passes and each
+// latency the lowest; other numbers stay medians. summary["scoring"] says
+// which.
+enum class Scoring { Median, Best };
+ParamSpec scoring_param();
+
 // The seed pass `pass` (1-based) uses; pass_seed(seed, 1) == seed.
 std::uint64_t pass_seed(std::uint64_t seed, unsigned pass) noexcept;
 
@@ -81,7 +90,8 @@ PassSpread spread_of(std::vector<double> values);
 // The merged summary of `passes` (at least one) and the warnings about
 // throughput figures whose coefficient of variation exceeds
 // passes_cv_warning_percent.
-ValueMap merge_pass_summaries(const std::vector<ValueMap>& passes, std::vector<contract::Message>& warnings);
+ValueMap merge_pass_summaries(const std::vector<ValueMap>& passes, std::vector<contract::Message>& warnings,
+                              Scoring scoring = Scoring::Median);
 
 // The point-by-point median of each pass's points (point i of the median
 // is the median of point i of the passes that have one).

@@ -23,6 +23,7 @@ constexpr std::array catalogue {
     // TRANSLATORS: {key} is a summary key such as seq_read_throughput_mb_s; {min} and {max} are its figures.
     // xgettext:no-c-format
     MessageFormat { "passes-varied", N_("{key}: results varied {percent:.0f} % between passes ({min} to {max} over {passes} passes)") },
+    MessageFormat { "cancelled-in-warmup-pass", N_("cancelled in the warm-up pass, before any scored pass: the figures are those of the warm-up so far") },
     // TRANSLATORS: {passes} is how many passes were asked for.
     MessageFormat { "cancelled-in-first-pass", N_("cancelled in pass 1 of {passes}: the figures are those of that pass so far") },
     MessageFormat { "cancelled-in-pass", N_("cancelled in pass {pass} of {passes}: the figures are those of the {complete} complete passes") },
@@ -113,6 +114,8 @@ constexpr std::array catalogue {
     MessageFormat { "qd-sweep-cells-left-out-preserve", N_("{cells} combinations of threads and queue depth left out: writing back what they read, they would keep more than {limit} of the device's data in memory at once") },
     // xgettext:no-c-format
     MessageFormat { "write-speed-unsettled", N_("the write speed did not settle (the last {windows} windows vary by more than ±{tolerance:.0f} % or still trend): write longer (duration_s) for a steady figure") },
+    // TRANSLATORS: {written} and {size} are sizes such as "8.0 GiB"; keep size and duration_s: they are parameter keys.
+    MessageFormat { "write-no-cliff-short", N_("no cliff in the {written} written, less than the device's {size}: a cache larger than that would not show; write over the whole device (size 0) or longer (duration_s) to find it") },
     MessageFormat { "test-file-scaled", N_("the test file scaled down from {requested} to {fitted} to fit the free space") },
     MessageFormat { "largest-block-scaled-to-amount", N_("largest block size scaled down to {block} to fit the amount written per size") },
     // TRANSLATORS: {alignment} is a count of bytes such as 4096.

@@ -191,6 +191,17 @@ std::string crystal_report(const SavedResult& result, const OutsideText& outside
     footer(_("Profile"), outside(profile_name(result.parameters)));
     footer(_("Test"), fmt::format("{} (x{}) [{}]", format_value(static_cast<double>(size), Unit::Bytes), passes,
                                outside(result_target_text(result))));
+    // CrystalDiskMark scores the best pass, diskbench the median unless
+    // asked: figures compare only when one knows which.
+    const std::string scoring = text_of(result.summary, common_keys::scoring);
+    const auto scored = static_cast<unsigned long>(integer_of(result.summary, common_keys::passes, passes));
+    if (scoring == "best")
+        footer(_("Score"), printf_text(g_dngettext(GETTEXT_PACKAGE, "best of %lu pass, after a warm-up pass",
+                                                   "best of %lu passes, after a warm-up pass", scored),
+                                       scored));
+    else if (scored > 1)
+        footer(_("Score"), printf_text(g_dngettext(GETTEXT_PACKAGE, "median of %lu pass", "median of %lu passes", scored),
+                                       scored));
     if (!device) {
         const std::string data
             = text_of(result.summary, file_profile_keys::data, text_of(result.parameters, "data", "random"));

@@ -133,6 +133,20 @@ ResultChecks result_checks(const SavedValueMap& summary, const std::vector<std::
             { true, printf_text(_("Write cache: off at %s (write through): every write reached the medium before "
                                   "it counted"),
                                 device.c_str()) });
+    // When the writes were flushed: figures compare with another tool's
+    // only under the same rule.
+    const std::string sync_rule = text_of(summary, common_keys::sync_rule);
+    if (sync_rule == "end")
+        checks.lines.push_back({ true, _("Flushes: the queue stayed full, one flush ended each test inside its time "
+                                         "(as fio's end_fsync=1)") });
+    else if (sync_rule == "every")
+        checks.lines.push_back(
+            { true, printf_text(_("Flushes: one after every %s written, each waiting for the writes before it (as "
+                                  "fio's fsync=)"),
+                                size_text(integer_of(summary, common_keys::sync_every_bytes)).c_str()) });
+    else if (sync_rule == "batch")
+        checks.lines.push_back({ true, _("Flushes: one after each batch: preserve mode reads a range before it "
+                                         "writes it back, so the queue empties between batches") });
     const std::string stack = text_of(summary, common_keys::stack);
     if (!stack.empty() && !add_failures(checks, warnings, stack_warning))
         checks.lines.push_back({ true, printf_text(_("Stack: %s"), stack.c_str()) });

@@ -34,6 +34,8 @@ constexpr std::array labels {
     /* TRANSLATORS: benchmark setting: io_uring or psync */
     Label { "backend", N_("I/O method") },
     Label { "passes", N_("Passes") },
+    /* TRANSLATORS: Profiles setting: how the passes make one figure (their median, or the best after a warm-up, as CrystalDiskMark) */
+    Label { "scoring", N_("Score") },
     Label { "count_per_size", N_("Reads per block size") },
     Label { "min_block", N_("Smallest block"), true, N_("Device's block size") },
     Label { "max_block", N_("Largest block"), true },
@@ -77,6 +79,8 @@ constexpr std::array labels {
     /* TRANSLATORS: benchmark setting: the serial typed to allow destroying data */
     Label { "confirm", N_("Confirmation") },
     Label { "window_s", N_("Seconds per point") },
+    /* TRANSLATORS: write benchmark setting: bytes written between two flushes to the medium (fdatasync); 0: one flush at the end */
+    Label { "sync_every", N_("Flush every"), true, N_("Once, at the end") },
     Label { "threads", N_("Threads") },
     Label { "file_size", N_("File size"), true },
     /* TRANSLATORS: benchmark setting: the mixed read/write test, like "RND4K Q1T1" */
@@ -142,6 +146,10 @@ constexpr std::array words {
     Word { "mode", "preserve", N_("Keep the data") },
     /* TRANSLATORS: write mode: random data over the device's contents */
     Word { "mode", "destroy", N_("Overwrite the data") },
+    /* TRANSLATORS: scoring of the passes: each figure the median over them */
+    Word { "scoring", "median", N_("Median of the passes") },
+    /* TRANSLATORS: scoring of the passes: CrystalDiskMark's way, an unscored warm-up pass and then the best one */
+    Word { "scoring", "best", N_("Best pass, after a warm-up (as CrystalDiskMark)") },
     /* TRANSLATORS: data written: incompressible random bytes */
     Word { "data", "random", N_("Random data") },
     /* TRANSLATORS: data written: zero bytes (what compression would shrink) */

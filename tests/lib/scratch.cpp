@@ -171,6 +171,11 @@ std::uint64_t LoopDevice::bytes_written() const
     return stat_field(path_.substr(5), 6) * 512;
 }
 
+std::uint64_t LoopDevice::flushes() const
+{
+    return stat_field(path_.substr(5), 15);
+}
+
 void LoopDevice::wait_until_idle() const
 {
     using namespace std::chrono;

@@ -61,6 +61,10 @@ public:
     // Bytes the device has read and written so far (/sys/block/NAME/stat).
     [[nodiscard]] std::uint64_t bytes_read() const;
     [[nodiscard]] std::uint64_t bytes_written() const;
+    // Flush requests the device has completed (/sys/block/NAME/stat's
+    // 16th field, kernels since 5.5): one per fdatasync of the device, as
+    // a loop device has a write cache when its backing file can be synced.
+    [[nodiscard]] std::uint64_t flushes() const;
 
 private:
     std::string path_;

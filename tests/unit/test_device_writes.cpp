@@ -291,6 +291,96 @@ TEST_CASE("destroy mode writes new data, only in the range it declares", "[devic
     }
 }
 
+// The flush rule, counted by the block layer: a loop device has a write
+// cache (its backing file can be synced), so each fdatasync of it is one
+// completed flush request in /sys/block/loopN/stat.
+TEST_CASE("destroy mode keeps the queue full and flushes once per test; preserve mode flushes every batch",
+          "[device-writes][loop][flush-rule]")
+{
+    const std::string backend = GENERATE(as<std::string> {}, "io_uring", "psync");
+    INFO(backend);
+    ScratchDir dir;
+    const auto backing = make_data_file(dir, "backing", device_size, 11);
+    LoopDevice loop(backing, 4096);
+    loop.wait_until_idle();
+    const Target target = open_target_for_write(loop.path());
+    const auto flushed_by = [&](ValueMap params) {
+        const std::uint64_t before = loop.flushes();
+        const Result result = run("device-write", target, std::move(params));
+        REQUIRE_FALSE(result.cancelled);
+        const std::uint64_t flushes = loop.flushes() - before;
+        // What the result says is what the device saw.
+        CHECK(std::get<std::uint64_t>(result.summary.at("syncs")) == flushes);
+        return std::pair { flushes, std::get<std::string>(result.summary.at("sync_rule")) };
+    };
+    // The random tests end by their byte limit (512 writes each), well
+    // before their time: long enough that a batched run would have synced
+    // several times in each.
+    ValueMap params = small_params("device-write", backend);
+    params["duration_s"] = 30.0;
+    params["max_bytes"] = 2 * MiB;
+
+    SECTION("destroy: one flush at the end of each of the three tests")
+    {
+        params["mode"] = std::string("destroy");
+        params["confirm"] = loop.path();
+        const auto [flushes, rule] = flushed_by(params);
+        CHECK(rule == "end");
+        CHECK(flushes == 3);
+    }
+    SECTION("destroy with sync_every: one flush per MiB written")
+    {
+        params["mode"] = std::string("destroy");
+        params["confirm"] = loop.path();
+        params["sync_every"] = MiB;
+        const auto [flushes, rule] = flushed_by(params);
+        CHECK(rule == "every");
+        CHECK(flushes == 4 + 2 + 2); // 4 MiB sequential, 2 MiB in each random test
+    }
+    SECTION("preserve: every batch is synced, and batches are many")
+    {
+        params["sync_every"] = 256 * 1024; // at most 64 random writes or one 1 MiB write between syncs
+        const auto [flushes, rule] = flushed_by(params);
+        CHECK(rule == "batch");
+        CHECK(flushes >= 4 + 2 * 8);
+    }
+    SECTION("sustained-write: one flush at the end, or one each sync_every")
+    {
+        ValueMap sustained = small_params("sustained-write", backend);
+        sustained["mode"] = std::string("destroy");
+        sustained["confirm"] = loop.path();
+        const std::uint64_t before = loop.flushes();
+        Result result = run("sustained-write", target, sustained);
+        CHECK(loop.flushes() - before == 1);
+        CHECK(std::get<std::string>(result.summary.at("sync_rule")) == "end");
+        sustained["sync_every"] = 2 * MiB;
+        const std::uint64_t again = loop.flushes();
+        result = run("sustained-write", target, sustained);
+        CHECK(loop.flushes() - again == 4); // 8 MiB, the last flush the one at the end
+        CHECK(std::get<std::uint64_t>(result.summary.at("syncs")) == 4);
+    }
+}
+
+TEST_CASE("sync_every must be whole logical blocks", "[device-writes][loop][flush-rule]")
+{
+    ScratchDir dir;
+    const auto backing = make_data_file(dir, "backing", device_size, 5);
+    const std::string before = sha256(backing);
+    {
+        LoopDevice loop(backing, 4096);
+        const Target target = open_target_for_write(loop.path());
+        for (const std::string kind : { "device-write", "sustained-write" }) {
+            INFO(kind);
+            ValueMap params = small_params(kind, "psync");
+            params["mode"] = std::string("destroy");
+            params["confirm"] = loop.path();
+            params["sync_every"] = std::uint64_t { 1000 };
+            CHECK(rejected_key(kind, target, params) == "sync_every");
+        }
+    }
+    CHECK(sha256(backing) == before);
+}
+
 TEST_CASE("write kinds refuse a destroy without confirm and a preserve they cannot keep", "[device-writes][loop]")
 {
     ScratchDir dir;

@@ -66,7 +66,9 @@ int run(const std::string& command, const std::string& folder, std::string& erro
 {
     const std::string log = folder + "/fio.err";
     // In the folder: fio writes the logs some lines ask for (--write_bw_log) to its working directory.
-    const std::string line = "cd '" + folder + "' && " + command + " --output=/dev/null 2>'" + log + "'";
+    // fio's report goes nowhere; a dd loop's lines (the write sweep's) print to stderr only.
+    const std::string quiet = command.starts_with("fio ") ? " --output=/dev/null" : "";
+    const std::string line = "cd '" + folder + "' && " + command + quiet + " 2>'" + log + "'";
     const int status = std::system(line.c_str());
     std::ifstream in(log);
     errors.assign(std::istreambuf_iterator<char>(in), {});
@@ -173,4 +175,56 @@ TEST_CASE("every fio line of the read kinds, file-profile and file-qd-sweep runs
     CHECK(ran > 30);
     // --unlink=1: file-profile's fio runs leave no file behind.
     CHECK_FALSE(g_file_test((folder.path + "/diskbench-fio.tmp").c_str(), G_FILE_TEST_EXISTS));
+}
+
+// The raw write kinds' lines erase what they name: here a file of ours in
+// the build tree, made anew for each line, never a device.
+TEST_CASE("every fio line of the device write kinds runs, flushing as the engine does", "[fio]")
+{
+    REQUIRE(have_fio());
+    TempFolder folder;
+    std::size_t ran = 0;
+    const auto run_all = [&](const BenchmarkDescription& d) {
+        REQUIRE_FALSE(d.fio_commands.empty());
+        for (const std::string& command : d.fio_commands) {
+            INFO(command);
+            const std::string device = random_file(folder.path);
+            std::string errors;
+            const int status = run(command, folder.path, errors);
+            INFO(errors);
+            CHECK(status == 0);
+            ++ran;
+        }
+    };
+    const std::string device = folder.path + "/device.img";
+    SavedValueMap write { { "mode", std::string("destroy") }, { "size", std::int64_t { 8 * MiB } },
+                          { "block_size", std::int64_t { MiB } }, { "region_size", std::int64_t { 16 * MiB } },
+                          { "duration_s", 0.2 } };
+    const BenchmarkDescription at_end = describe_benchmark("device-write", write, device, 4096);
+    REQUIRE(at_end.fio_commands.size() == 3);
+    for (const std::string& command : at_end.fio_commands) {
+        CHECK(command.find("--end_fsync=1") != std::string::npos);
+        CHECK(command.find("--fdatasync") == std::string::npos);
+    }
+    CHECK(at_end.what.find("keeps its queue full and ends with one flush") != std::string::npos);
+    run_all(at_end);
+    write["sync_every"] = std::int64_t { 2 * MiB };
+    const BenchmarkDescription every = describe_benchmark("device-write", write, device, 4096);
+    CHECK(every.fio_commands[0].ends_with(" --fdatasync=2")); // 1 MiB writes
+    CHECK(every.fio_commands[1].find("--fdatasync=512 ") != std::string::npos); // 4 KiB writes
+    run_all(every);
+    SavedValueMap sustained { { "mode", std::string("destroy") }, { "size", std::int64_t { 16 * MiB } },
+                              { "block_size", std::int64_t { MiB } }, { "window_s", 0.1 } };
+    run_all(describe_benchmark("sustained-write", sustained, device, 4096));
+    sustained["sync_every"] = std::int64_t { 4 * MiB };
+    const BenchmarkDescription sustained_every = describe_benchmark("sustained-write", sustained, device, 4096);
+    CHECK(sustained_every.fio_commands[0].find("--fdatasync=4 ") != std::string::npos);
+    run_all(sustained_every);
+    // The dd study's loops, on the same file.
+    run_all(describe_benchmark("device-write-sweep",
+                               { { "mode", std::string("destroy") }, { "min_block", std::int64_t { 4096 } },
+                                 { "max_block", std::int64_t { 65536 } }, { "amount_per_size", std::int64_t { MiB } },
+                                 { "repetitions", std::int64_t { 2 } } },
+                               device, 4096));
+    CHECK(ran == 3 + 3 + 2 + 5);
 }

@@ -89,3 +89,19 @@ TEST_CASE("kind presentations: a kind the client lacks gets the common text", "[
     CHECK(device_summary_text("no-such-kind", summary).find("queue depth") == std::string::npos);
     CHECK(device_summary_text("qd-sweep", summary).find("queue depth") != std::string::npos);
 }
+
+TEST_CASE("a sustained write's line says how much it took before the cliff, and the speed after", "[client-model]")
+{
+    const client::SavedValueMap fell { { "throughput_mb_s", 610.0 },
+                                       { "burst_mb_s", 1900.0 },
+                                       { "steady_mb_s", 480.0 },
+                                       { "cliff", true },
+                                       { "cliff_at_bytes", std::int64_t { 24LL << 30 } },
+                                       { "bytes", std::int64_t { 100LL << 30 } } };
+    CHECK_THAT(device_summary_text("sustained-write", fell),
+               Catch::Contains("  ·  about 24 GiB at 1900 MB/s, then 480 MB/s"));
+    client::SavedValueMap level = fell;
+    level["cliff"] = false;
+    level.erase("cliff_at_bytes");
+    CHECK_THAT(device_summary_text("sustained-write", level), Catch::Contains("  ·  no cliff in the 100 GiB written"));
+}

@@ -103,6 +103,27 @@ TEST_CASE("merged summaries: median headline, spread keys for figures, warning o
           == "a.throughput_mb_s: results varied 20 % between passes (80 to 120 over 3 passes)");
 }
 
+TEST_CASE("best of the passes: the highest rate and the lowest latency, other numbers their median", "[passes]")
+{
+    const std::vector<ValueMap> passes {
+        { { "a.throughput_mb_s", 100.0 }, { "a.iops", 25.0 }, { "a.latency_p99_us", 80.0 }, { "a.seconds", 5.0 }, { "bytes", std::uint64_t { 10 } } },
+        { { "a.throughput_mb_s", 120.0 }, { "a.iops", 30.0 }, { "a.latency_p99_us", 95.0 }, { "a.seconds", 4.0 }, { "bytes", std::uint64_t { 30 } } },
+        { { "a.throughput_mb_s", 80.0 }, { "a.iops", 20.0 }, { "a.latency_p99_us", 70.0 }, { "a.seconds", 6.0 }, { "bytes", std::uint64_t { 20 } } },
+    };
+    std::vector<diskbench::contract::Message> warnings;
+    const ValueMap best = merge_pass_summaries(passes, warnings, Scoring::Best);
+    CHECK(std::get<double>(best.at("a.throughput_mb_s")) == 120.0);
+    CHECK(std::get<double>(best.at("a.iops")) == 30.0);
+    CHECK(std::get<double>(best.at("a.latency_p99_us")) == 70.0);
+    CHECK(std::get<double>(best.at("a.seconds")) == 5.0);
+    CHECK(std::get<std::uint64_t>(best.at("bytes")) == 20);
+    // The spread is the same whichever the scoring.
+    CHECK(std::get<double>(best.at("a.throughput_mb_s_min")) == 80.0);
+    CHECK(std::get<double>(best.at("a.throughput_mb_s_cv_percent")) == Approx(20.0));
+    warnings.clear();
+    CHECK(std::get<double>(merge_pass_summaries(passes, warnings).at("a.throughput_mb_s")) == 100.0);
+}
+
 TEST_CASE("each pass reads with its own seed, pass 1 with the caller's", "[passes]")
 {
     CHECK(pass_seed(1234, 1) == 1234);
@@ -166,6 +187,51 @@ TEST_CASE("profile with passes on a loop device: per-pass series, median and spr
             CHECK(number(result, key + "_cv_percent") == Approx(cv));
         }
     }
+}
+
+TEST_CASE("profile scored best of the passes: an unscored warm-up pass, then the highest of the scored ones",
+          "[passes][loop]")
+{
+    ScratchDir dir;
+    const auto backing = make_data_file(dir, "backing", 64 * MiB, 22);
+    LoopDevice loop(backing);
+    loop.wait_until_idle();
+    const std::uint64_t reads_before = loop.completed_reads();
+
+    RecordingSink sink;
+    const Result result = run_profile(loop.path(),
+                                      { { "tests", std::string("SEQ1M Q4T1, RND4K Q8T1") },
+                                        // The byte limit ends each test, not the time.
+                                        { "duration_s", 30.0 }, { "warmup_s", 0.0 }, { "max_bytes", 8 * MiB },
+                                        { "passes", std::uint64_t { 2 } }, { "scoring", std::string("best") } },
+                                      sink);
+    CHECK_FALSE(result.cancelled);
+    CHECK(sink.progress_monotonic);
+    CHECK(sink.last_progress == 1.0);
+    CHECK(number(result, "passes") == 2);
+    CHECK(std::get<std::string>(result.summary.at("scoring")) == "best");
+    // The warm-up pass read (three passes' worth of reads reached the
+    // device) but published nothing: two passes' series and their median.
+    constexpr std::size_t per_pass = 7;
+    CHECK(result.series.size() == 3 * per_pass);
+    CHECK(result.series[0].info.name == pass_series_name("throughput", 1));
+    // 8 MiB per test: 8 reads of 1 MiB (or more, split) and 2048 of 4 KiB.
+    CHECK(loop.completed_reads() - reads_before >= 3 * (8 + 2048));
+    for (std::size_t test = 0; test < 2; ++test) {
+        const std::string key = std::string(test == 0 ? "seq1m_q4t1." : "rnd4k_q8t1.") + "throughput_mb_s";
+        INFO(key);
+        const double first = series_named(result, pass_series_name("throughput", 1)).points.at(test).y;
+        const double second = series_named(result, pass_series_name("throughput", 2)).points.at(test).y;
+        CHECK(number(result, key) == std::max(first, second));
+        CHECK(number(result, key + "_min") == std::min(first, second));
+    }
+    // A single median pass says how it was scored too.
+    RecordingSink once;
+    const Result plain = run_profile(loop.path(),
+                                     { { "tests", std::string("RND4K Q8T1") }, { "duration_s", 0.1 },
+                                       { "warmup_s", 0.0 } },
+                                     once);
+    CHECK(std::get<std::string>(plain.summary.at("scoring")) == "median");
 }
 
 TEST_CASE("a pass slowed by competing reads raises the spread warning", "[passes][loop]")

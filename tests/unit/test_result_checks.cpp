@@ -96,6 +96,32 @@ TEST_CASE("a card with failed checks shows their warnings with the numbers, and 
     CHECK(warnings_outside(checks, warnings) == std::vector<std::string> { warnings[3] });
 }
 
+TEST_CASE("a write run's card says when its writes were flushed, also when reopened", "[client-model]")
+{
+    const auto flush_line = [](const ResultChecks& checks) {
+        for (const CheckLine& line : checks.lines)
+            if (line.text.starts_with("Flushes:"))
+                return line.text;
+        return std::string();
+    };
+    const JobEntry at_end = finished_job({ { "mode", std::string("destroy") }, { "sync_rule", std::string("end") } }, {});
+    const JobEntry every = finished_job({ { "mode", std::string("destroy") },
+                                          { "sync_rule", std::string("every") },
+                                          { "sync_every_bytes", std::int64_t { 64 * 1024 * 1024 } } },
+                                        {});
+    const JobEntry batch = finished_job({ { "mode", std::string("preserve") }, { "sync_rule", std::string("batch") } }, {});
+    for (const bool reopened : { false, true }) {
+        const auto card = [&](const JobEntry& job) { return reopened ? after_file(job) : result_checks(job.summary, job.warnings); };
+        CHECK(flush_line(card(at_end))
+              == "Flushes: the queue stayed full, one flush ended each test inside its time (as fio's end_fsync=1)");
+        CHECK(flush_line(card(every))
+              == "Flushes: one after every 64.0\u00a0MiB written, each waiting for the writes before it (as fio's fsync=)");
+        CHECK_THAT(flush_line(card(batch)), Catch::StartsWith("Flushes: one after each batch: preserve mode"));
+    }
+    // A read run says nothing of flushes.
+    CHECK(flush_line(result_checks(finished_job({ { "mode", std::string("preserve") } }, {}).summary, {})).empty());
+}
+
 TEST_CASE("a result without checks (an older file) has no card", "[client-model]")
 {
     CHECK(result_checks({ { "reads", std::int64_t { 200 } } }, { "something" }).lines.empty());

@@ -152,6 +152,12 @@ TEST_CASE("a device's Profiles as text in CrystalDiskMark's layout, with the che
     const std::string text = cli::result_summary_text(result);
     CHECK(text == golden("profile-report.txt", text));
     CHECK(client::result_report(result, [](std::string_view s) { return std::string(s); }) == text);
+    // CrystalDiskMark's own scoring, said in the footer.
+    result.summary["scoring"] = std::string("best");
+    result.summary["passes"] = std::int64_t { 3 };
+    CHECK_THAT(cli::result_summary_text(result), Catch::Contains("\n  Score: best of 3 passes, after a warm-up pass\n"));
+    result.summary["scoring"] = std::string("median");
+    CHECK_THAT(cli::result_summary_text(result), Catch::Contains("\n  Score: median of 3 passes\n"));
     CHECK(client::crystal_test_name("SEQ128K Q32T1") == "SEQ  128KiB (Q= 32, T= 1)");
     CHECK(client::crystal_test_name("RND4K Q1T16") == "RND    4KiB (Q=  1, T=16)");
     CHECK(client::crystal_test_name("MIX RND4K Q1T1") == "MIX RND4K Q1T1"); // not a test's own name

@@ -27,6 +27,13 @@ std::string bytes_text(std::int64_t value)
     return format_value(static_cast<double>(value), Unit::Bytes);
 }
 
+std::string fio_sync_option(std::int64_t sync_every, std::int64_t block)
+{
+    if (sync_every <= 0 || block <= 0)
+        return "--end_fsync=1";
+    return fmt::format("--fdatasync={}", (sync_every + block - 1) / block);
+}
+
 std::string fio_size(std::int64_t value)
 {
     if (value > 0 && value % GiB == 0)

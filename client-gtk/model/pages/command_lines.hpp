@@ -17,6 +17,12 @@ namespace diskbench::client {
 std::string bytes_text(std::int64_t value);
 // fio's and dd's size suffixes are powers of two: 4k = 4096, 1m = 1 MiB.
 std::string fio_size(std::int64_t value);
+
+// How fio flushes a device write test as the engine does: once at the end
+// ("--end_fsync=1"), or, where sync_every asks for a flush each that many
+// bytes, every so many writes of `block` ("--fdatasync=N": fio counts
+// writes).
+std::string fio_sync_option(std::int64_t sync_every, std::int64_t block);
 // "fio --name=NAME --filename=NODE --readonly --direct=1 --ioengine=io_uring":
 // a read-only fio run on the device.
 std::string fio_base(const std::string& name, const std::string& node);

@@ -37,21 +37,34 @@ BenchmarkDescription describe(const SavedValueMap& p, const std::string& node, s
     const std::int64_t block = block_or_logical(p, "block_size", 4 << 20, logical);
     const std::int64_t region = integer_of(p, "region_size", GiB);
     const double seconds = number_of(p, "duration_s", 5.0);
+    const std::int64_t sync_every = integer_of(p, "sync_every", 0);
+    const bool destroy = text_of(p, "mode", "preserve") == "destroy";
     d.what = printf_text(_("Writes %s sequentially from the start of the device in writes of %s, then random "
-                           "4 KiB writes within the first %s at queue depth 1 and 32 for %.1f s each, every batch "
-                           "timed with its fdatasync; MB/s, IOPS and latency per test. Keep data reads each "
-                           "stretch first and writes the same bytes back. The fio commands below cannot keep "
-                           "data: they erase it."),
+                           "4 KiB writes within the first %s at queue depth 1 and 32 for %.1f s each; MB/s, IOPS "
+                           "and latency per test."),
                          bytes_text(size).c_str(), bytes_text(block).c_str(), bytes_text(region).c_str(), seconds);
+    d.what += " ";
+    if (!destroy)
+        d.what += _("Keep data reads each stretch first, writes the same bytes back and flushes each batch to the "
+                    "medium, so the queue empties between batches. The fio commands below cannot keep data: they "
+                    "erase it.");
+    else if (sync_every > 0)
+        d.what += printf_text(_("Each test flushes its writes to the medium after every %s written (as fio's "
+                                "fsync=), inside its time."),
+                              bytes_text(sync_every).c_str());
+    else
+        d.what += _("Each test keeps its queue full and ends with one flush to the medium, inside its time (as "
+                    "fio's end_fsync=1).");
     d.fio_commands.push_back(fmt::format("fio --name=seq-write --filename={} --rw=write --bs={} --iodepth=1 "
-                                         "--size={} --direct=1 --ioengine=io_uring --end_fsync=1",
-                                         where, fio_size(block), fio_size(size)));
+                                         "--size={} --direct=1 --ioengine=io_uring {}",
+                                         where, fio_size(block), fio_size(size), fio_sync_option(sync_every, block)));
     for (int depth : { 1, 32 })
         d.fio_commands.push_back(fmt::format("fio --name=rnd4k-q{} --filename={} --rw=randwrite --bs=4k "
                                              "--iodepth={} --size={} --runtime={:g} --time_based --direct=1 "
-                                             "--ioengine=io_uring --fdatasync=32 --norandommap --randrepeat=0 "
+                                             "--ioengine=io_uring {} --norandommap --randrepeat=0 "
                                              "--lat_percentiles=1",
-                                             depth, where, depth, fio_size(region), seconds));
+                                             depth, where, depth, fio_size(region), seconds,
+                                             fio_sync_option(sync_every, 4096)));
     return d;
 }
 

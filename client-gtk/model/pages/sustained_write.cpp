@@ -36,13 +36,14 @@ BenchmarkDescription describe(const SavedValueMap& p, const std::string& node, s
                         "cache filling up) and the steady speed."),
                       over.c_str(), bytes_text(block).c_str(), static_cast<long long>(integer_of(p, "queue_depth", 1)),
                       window);
+    const std::string sync = fio_sync_option(integer_of(p, "sync_every", 0), block);
     d.fio_commands.push_back(fmt::format("fio --name=sustained --filename={} --rw=write --bs={} --iodepth={} "
-                                         "--size={}{} --direct=1 --ioengine=io_uring --end_fsync=1 "
+                                         "--size={}{} --direct=1 --ioengine=io_uring {} "
                                          "--write_bw_log=sustained --log_avg_msec={:.0f}",
                                          shell_quoted(node), fio_size(block), integer_of(p, "queue_depth", 1),
                                          size > 0 ? fio_size(size) : "100%",
                                          seconds > 0 ? fmt::format(" --runtime={:g} --time_based", seconds) : "",
-                                         window * 1000));
+                                         sync, window * 1000));
     return d;
 }
 

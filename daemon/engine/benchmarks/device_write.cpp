@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // "Write": the write counterpart of the read profile, as GNOME Disks and
 // CrystalDiskMark show it: a sequential write in large blocks at queue
-// depth 1, then random 4 KiB writes at queue depth 1 and 32, each timed
-// with its fdatasync. In preserve mode every write puts back what it
-// overwrites (device_write_support.hpp); in destroy mode new data.
+// depth 1, then random 4 KiB writes at queue depth 1 and 32, each timed up
+// to the end of its fdatasync. In preserve mode every write puts back what
+// it overwrites, batch by batch, each synced (device_write_support.hpp); in
+// destroy mode new data, the queue kept full and one fdatasync at the end
+// of each test (or one each sync_every bytes).
 #include "../base/errors.hpp"
 #include "../io/request_sources.hpp"
 #include "benchmarks.hpp"
@@ -65,6 +67,7 @@ void record(BenchmarkContext& ctx, const std::vector<std::size_t>& bars, std::si
 void run(BenchmarkContext& ctx)
 {
     const WriteMode mode = checked_write_mode(ctx, true);
+    const SyncPlan sync = checked_sync_plan(ctx, mode);
     const std::uint32_t block = checked_block_size(ctx, "block_size");
     const std::uint64_t size = fitted_amount(ctx, "size", ctx.target.size, block, "amount written sequentially");
     if (size % ctx.target.logical_block != 0 || size < block)
@@ -114,6 +117,7 @@ void run(BenchmarkContext& ctx)
         std::uint64_t position = 0;
         BatchedWritePlan plan;
         plan.mode = mode;
+        plan.sync = sync;
         plan.block = block;
         plan.data_seed = seed;
         plan.next_batch = [&](std::vector<IoRequest>& requests, std::size_t count) {
@@ -126,6 +130,7 @@ void run(BenchmarkContext& ctx)
             ctx.recorder.set_progress(share * static_cast<double>(position) / static_cast<double>(size));
         };
         const WriteTest done { tests[0], batched_writes(ctx, plan) };
+        count_syncs(ctx, done.stats.syncs);
         if (done.stats.cancelled)
             return;
         record(ctx, bars, 0, done);
@@ -140,6 +145,7 @@ void run(BenchmarkContext& ctx)
         std::uint64_t measured_ns = 0;
         BatchedWritePlan plan;
         plan.mode = mode;
+        plan.sync = sync;
         plan.queue_depth = tests[i].queue_depth;
         plan.block = random_block;
         plan.data_seed = seed + i;
@@ -157,6 +163,7 @@ void run(BenchmarkContext& ctx)
             ctx.recorder.set_progress(share * (static_cast<double>(i) + fraction));
         };
         const WriteTest done { tests[i], batched_writes(ctx, plan) };
+        count_syncs(ctx, done.stats.syncs);
         if (done.stats.cancelled)
             break;
         record(ctx, bars, i, done);
@@ -174,9 +181,10 @@ BenchmarkInfo device_write()
         "device-write",
         "Write",
         "Writes to the device: a sequential write in block_size writes at queue depth 1, then random 4 KiB writes "
-        "at queue depth 1 and 32 for duration_s each, every batch timed with its fdatasync; MB/s, IOPS and latency "
-        "percentiles per test. mode=preserve reads each range first and writes the same bytes back (only the "
-        "writes are timed); mode=destroy writes new data.",
+        "at queue depth 1 and 32 for duration_s each, each timed up to the end of its fdatasync; MB/s, IOPS and "
+        "latency percentiles per test. mode=preserve reads each range first and writes the same bytes back in "
+        "batches, each synced (only the writes and syncs are timed); mode=destroy writes new data with the queue "
+        "kept full and one fdatasync at the end of each test (or one each sync_every bytes).",
         with_common_params(write_mode_params({
             unsigned_param("size", "Bytes written sequentially from the start of the device (scaled down to the "
                                    "device when not given).",
@@ -189,6 +197,7 @@ BenchmarkInfo device_write()
             real_param("duration_s", "Measured seconds (writes and syncs) per random test.", 5.0, 0.05, 3600),
             unsigned_param("max_bytes", "Also stop a random test after this many bytes (0: time only).", 0, 0,
                            1ULL << 60),
+            sync_every_param(),
         }, true)),
         run,
     };

@@ -2,14 +2,17 @@
 #include "device_write_support.hpp"
 
 #include "../base/errors.hpp"
-#include "../io/request_sources.hpp"
 #include "../io/io_buffers.hpp"
+#include "../io/request_feed.hpp"
+#include "../io/request_sources.hpp"
 #include "../storage/block_write_watch.hpp"
 #include "../storage/device_holders.hpp"
 #include "file_support.hpp"
 #include "contract/kinds/common_keys.hpp"
 
 #include <algorithm>
+#include <atomic>
+#include <mutex>
 #include <unordered_map>
 
 #include <fmt/format.h>
@@ -21,6 +24,7 @@ namespace common_keys = contract::kinds::keys::common;
 namespace {
 
 constexpr double batch_target_s = 0.25;
+constexpr std::uint64_t report_interval_ns = 250'000'000;
 
 // A batch's data as it was on the device: one aligned buffer per distinct
 // offset, read first and written back from unchanged. Two requests for the
@@ -80,7 +84,139 @@ void deal_out(const std::vector<IoRequest>& requests, std::vector<std::vector<Io
     throw DeviceBusyError(failure);
 }
 
+// Tells plan.batch_done of each report_interval_ns of completions, from the
+// I/O threads. The hot path is one relaxed add and one compare; the lock is
+// taken once a report is due, so two workers never report at once.
+class StreamReports final : public CompletionObserver {
+public:
+    explicit StreamReports(const BatchedWritePlan& plan) noexcept : plan_(plan) {}
+    void completed(unsigned, const IoCompletion& completion) override
+    {
+        bytes_.fetch_add(completion.request.length, std::memory_order_relaxed);
+        if (completion.completed_ns < next_report_ns_.load(std::memory_order_relaxed))
+            return;
+        const std::lock_guard lock(mutex_);
+        if (window_start_ns_ == 0) { // the first completion starts the clock
+            window_start_ns_ = completion.submitted_ns;
+            next_report_ns_.store(window_start_ns_ + report_interval_ns, std::memory_order_relaxed);
+            return;
+        }
+        if (completion.completed_ns < next_report_ns_.load(std::memory_order_relaxed))
+            return;
+        report(completion.completed_ns);
+    }
+    // After the run and its sync, on the caller's thread: the rest.
+    void finish(std::uint64_t end_ns)
+    {
+        const std::lock_guard lock(mutex_);
+        if (bytes_.load(std::memory_order_relaxed) > reported_bytes_ && window_start_ns_ != 0)
+            report(end_ns);
+    }
+
+private:
+    void report(std::uint64_t end_ns)
+    {
+        const std::uint64_t bytes = bytes_.load(std::memory_order_relaxed);
+        if (plan_.batch_done && end_ns > window_start_ns_)
+            plan_.batch_done(bytes - reported_bytes_, end_ns - window_start_ns_);
+        reported_bytes_ = bytes;
+        window_start_ns_ = end_ns;
+        next_report_ns_.store(end_ns + report_interval_ns, std::memory_order_relaxed);
+    }
+
+    const BatchedWritePlan& plan_;
+    std::atomic<std::uint64_t> bytes_ { 0 };
+    // 0 until the first completion, which then only starts the clock.
+    std::atomic<std::uint64_t> next_report_ns_ { 0 };
+    std::mutex mutex_;
+    std::uint64_t window_start_ns_ = 0;
+    std::uint64_t reported_bytes_ = 0;
+};
+
+// Destroy mode with SyncRule::AtEnd: one run whose workers are fed from
+// plan.next_batch as they go (io/request_feed.hpp), so the queue stays at
+// its depth until the requests or the time run out, then one fdatasync,
+// inside the timing.
+BatchedWriteStats streamed_writes(BenchmarkContext& ctx, const BatchedWritePlan& plan)
+{
+    const unsigned workers = std::max(1U, plan.workers);
+    const std::size_t in_flight = std::size_t { plan.queue_depth } * workers;
+    // Enough per call that the feed's lock stays off the hot path, few
+    // enough that a size-bound run's last chunk is not much planned ahead.
+    RequestFeed feed(plan.next_batch, workers, std::max<std::size_t>(4 * in_flight, 64 * workers));
+    StreamReports reports(plan);
+
+    IoRunSpec spec;
+    spec.workers = workers;
+    spec.queue_depth = plan.queue_depth;
+    spec.max_request_bytes = plan.block;
+    spec.cancel = &ctx.cancel;
+    spec.random = plan.random;
+    spec.direction = IoDirection::Write;
+    spec.measured = plan.measured;
+    spec.phase = plan.phase;
+    spec.data_seed = plan.data_seed;
+    spec.make_source = [&](unsigned worker) { return feed.source(worker); };
+    spec.time_limit_ns = plan.time_limit_ns;
+    spec.observer = &reports;
+    const IoRunStats written = ctx.io.run(ctx.target, spec);
+
+    BatchedWriteStats stats;
+    // A run cancelled before any write has nothing to flush.
+    if (written.operations > 0) {
+        sync_data(ctx.target);
+        stats.syncs = 1;
+    }
+    const std::uint64_t end_ns = monotonic_ns();
+    if (ctx.write_watch)
+        ctx.write_watch->foreign_since_last(written.bytes); // counted as ours; destroy mode owns the device
+    reports.finish(end_ns);
+    stats.operations = written.operations;
+    stats.bytes = written.bytes;
+    stats.measured_ns = written.operations > 0 ? end_ns - written.started_ns : 0;
+    stats.latency = written.latency;
+    stats.cancelled = ctx.cancel.cancelled();
+    return stats;
+}
+
 } // namespace
+
+ParamSpec sync_every_param()
+{
+    return unsigned_param("sync_every",
+                          "With mode=destroy: bytes written between fdatasyncs (fio's fsync=, in bytes), each "
+                          "waiting for the writes before it; 0: the queue stays full and one fdatasync ends each "
+                          "test, inside its time (fio's end_fsync=1). Preserve mode syncs after each batch and "
+                          "keeps batches to at most this size.",
+                          0, 0, 1ULL << 60);
+}
+
+SyncPlan checked_sync_plan(BenchmarkContext& ctx, WriteMode mode)
+{
+    SyncPlan plan;
+    if (ctx.params.values().contains("sync_every"))
+        plan.every_bytes = ctx.params.unsigned_value("sync_every");
+    if (plan.every_bytes % ctx.target.logical_block != 0)
+        throw ParameterError("sync_every", Failure { "error-not-logical-block-multiple",
+                                                     { { "value", plan.every_bytes },
+                                                       { "logical_block", ctx.target.logical_block } } });
+    plan.rule = mode == WriteMode::Preserve ? SyncRule::Batch
+        : plan.every_bytes != 0             ? SyncRule::Every
+                                            : SyncRule::AtEnd;
+    const char* rule = plan.rule == SyncRule::Batch ? "batch" : plan.rule == SyncRule::Every ? "every" : "end";
+    value_at(ctx.result.summary, common_keys::sync_rule) = std::string(rule);
+    if (plan.every_bytes != 0)
+        value_at(ctx.result.summary, common_keys::sync_every_bytes) = plan.every_bytes;
+    return plan;
+}
+
+void count_syncs(BenchmarkContext& ctx, std::uint64_t syncs)
+{
+    ValueMap& summary = ctx.result.summary;
+    const std::string key(common_keys::syncs);
+    const std::uint64_t before = summary.contains(key) ? std::get<std::uint64_t>(summary.at(key)) : 0;
+    summary[key] = before + syncs;
+}
 
 std::vector<ParamSpec> write_mode_params(std::vector<ParamSpec> params, bool preserve_supported)
 {
@@ -116,15 +252,27 @@ WriteMode checked_write_mode(BenchmarkContext& ctx, bool preserve_supported)
 BatchedWriteStats batched_writes(BenchmarkContext& ctx, const BatchedWritePlan& plan)
 {
     const bool preserve = plan.mode == WriteMode::Preserve;
+    if (!preserve && plan.fixed_batch == 0 && plan.sync.every_bytes == 0)
+        return streamed_writes(ctx, plan);
     const unsigned workers = std::max(1U, plan.workers);
     const std::size_t in_flight = std::size_t { plan.queue_depth } * workers;
-    const std::size_t largest_batch
+    // Requests of sync.every_bytes, rounded up to a whole request.
+    const std::size_t sync_batch = plan.sync.every_bytes
+        ? static_cast<std::size_t>((plan.sync.every_bytes + plan.block - 1) / plan.block)
+        : 0;
+    std::size_t largest_batch
         = std::max<std::size_t>(in_flight, static_cast<std::size_t>(max_preserved_batch_bytes / plan.block));
+    if (sync_batch)
+        largest_batch = std::min(largest_batch, sync_batch);
+    // Below a full queue only when the syncs ask for it.
+    const std::size_t smallest_batch = std::min(in_flight, largest_batch);
     // A run bounded by time starts with one request per slot in flight: on
     // a slow device (a USB stick's ten random writes a second) a first
     // batch of four times that could take the whole time and more.
+    // Destroy mode's sync_every batches are that size from the start.
     std::size_t batch_size = plan.fixed_batch ? plan.fixed_batch
-        : plan.time_limit_ns != 0             ? in_flight
+        : !preserve                           ? sync_batch
+        : plan.time_limit_ns != 0             ? smallest_batch
                                               : std::min<std::size_t>(largest_batch, 4 * in_flight);
 
     IoRunSpec spec;
@@ -200,6 +348,7 @@ BatchedWriteStats batched_writes(BenchmarkContext& ctx, const BatchedWritePlan& 
         // The sync belongs to the measurement: a write is only done when it
         // is on the medium, not in the device's cache.
         sync_data(ctx.target);
+        ++stats.syncs;
         const std::uint64_t measured = monotonic_ns() - written.started_ns;
         // Destroy mode counts its writes too, so the next preserve batch of
         // the run (none today) would not take them for another program's.
@@ -215,12 +364,12 @@ BatchedWriteStats batched_writes(BenchmarkContext& ctx, const BatchedWritePlan& 
         if (written.cancelled)
             break;
 
-        if (measured == 0 || written.operations == 0 || plan.fixed_batch)
+        if (measured == 0 || written.operations == 0 || plan.fixed_batch || !preserve)
             continue;
         // Aim the next batch at about batch_target_s of writes.
         const double per_second = static_cast<double>(written.operations) / (static_cast<double>(measured) / 1e9);
         const auto wanted = static_cast<std::size_t>(per_second * batch_target_s);
-        batch_size = std::clamp<std::size_t>(wanted, in_flight, largest_batch);
+        batch_size = std::clamp<std::size_t>(wanted, smallest_batch, largest_batch);
     }
     stats.cancelled = ctx.cancel.cancelled();
     return stats;

@@ -21,7 +21,8 @@ namespace {
 
 void run(BenchmarkContext& ctx)
 {
-    checked_write_mode(ctx, false);
+    // Each repetition ends with one fdatasync, as dd's conv=fdatasync.
+    checked_sync_plan(ctx, checked_write_mode(ctx, false));
     WriteSweepPlan plan = plan_write_sweep(ctx.params, ctx.recorder, ctx.target.size, "the device");
     keep_aligned_sizes(plan, ctx.recorder, ctx.target.logical_block, device_logical_block);
     const std::uint64_t seed = ctx.params.unsigned_value("seed");

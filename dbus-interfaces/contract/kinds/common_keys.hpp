@@ -66,6 +66,10 @@ constexpr bool is_latency_key(std::string_view prefix, std::string_view key) noe
 // A run of several passes (engine's passes.cpp): how many, and beside each
 // figure its spread over them, the figure's key + one of these suffixes.
 inline constexpr std::string_view passes = "passes";
+// How the passes were scored, for the kinds that let one choose
+// (profile, file-profile): "median" of the passes, or "best" of them after
+// one unscored warm-up pass (CrystalDiskMark's way).
+inline constexpr std::string_view scoring = "scoring";
 inline constexpr std::string_view spread_min_suffix = "_min";
 inline constexpr std::string_view spread_max_suffix = "_max";
 inline constexpr std::string_view spread_cv_percent_suffix = "_cv_percent";
@@ -110,6 +114,14 @@ inline constexpr std::string_view link_degraded = "link_degraded";
 // that write on request), and the span of the device they wrote over.
 inline constexpr std::string_view mode = "mode";
 inline constexpr std::string_view written_range_bytes = "written_range_bytes";
+// When the writes were flushed (device_write_support's SyncRule): "end"
+// (one fdatasync at the end of each test, inside its time: fio's
+// end_fsync=1), "every" (one each sync_every_bytes: fio's fsync=) or
+// "batch" (after each batch: preserve mode, which reads a range before it
+// writes it back); and how many fdatasyncs the run made.
+inline constexpr std::string_view sync_rule = "sync_rule";
+inline constexpr std::string_view sync_every_bytes = "sync_every_bytes";
+inline constexpr std::string_view syncs = "syncs";
 
 // The folder kinds' scratch file (engine's file_support.cpp).
 inline constexpr std::string_view direct_io = "direct_io";
@@ -135,7 +147,8 @@ inline constexpr std::array declared_keys {
     link,                link_limit_mb_s,     link_degraded,       mode,
     written_range_bytes, direct_io,           scratch_file,        temperature_source,
     temperature_start_c, temperature_max_c,   temperature_limit_c, speed_drop_percent,
-    speed_drop_c,        speed_drop_cause,
+    speed_drop_c,        speed_drop_cause,    sync_rule,           sync_every_bytes,
+    syncs,               scoring,
 };
 
 constexpr bool declares(std::string_view key) noexcept { return listed(declared_keys, key); }
