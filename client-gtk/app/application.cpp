@@ -363,8 +363,9 @@ void Application::add_actions()
     // state; activating one does nothing.
     // "status": "kind:state:points" of the shown page.
     status_action_ = add_state_action("status", "");
-    // "profile-grid": the folder Profiles page's MB/s cells, Read then Write
-    // per test, "|"-separated ("–" until a test has ended).
+    // "profile-grid": the Profiles pages' large cells, per test its Read
+    // and then its Write (on a device's page only when the run wrote),
+    // "|"-separated ("–" until a test has ended).
     grid_action_ = add_state_action("profile-grid", "");
     set_status_action_ = add_state_action("set-status", "idle");
     // "parameter-form": the shown page's settings form, "key=widget:text|..."

@@ -55,7 +55,7 @@ void BenchmarkPageView::build()
         gtk_box_insert_child_after(GTK_BOX(content), widget, previous);
         previous = widget;
     };
-    if (page_.target == PageTarget::DeviceWrite) {
+    if (page_.target == PageTarget::DeviceWrite || (page_.model && page_.model->consent_when_writing)) {
         write_card_ = std::make_unique<WriteConsentCard>([this] { update_controls(); });
         insert(write_card_->widget());
     }

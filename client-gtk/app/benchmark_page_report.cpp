@@ -136,7 +136,9 @@ bool BenchmarkPageView::copy_report()
 
 std::vector<std::string> BenchmarkPageView::grid_cells() const
 {
-    return chart_.file_table() ? chart_.file_table()->cell_texts() : std::vector<std::string> {};
+    if (chart_.file_table())
+        return chart_.file_table()->cell_texts();
+    return chart_.profile_grid() ? chart_.profile_grid()->cell_texts() : std::vector<std::string> {};
 }
 
 } // namespace diskbench::client

@@ -7,6 +7,7 @@
 #include "text/latency_text.hpp"
 #include "text/message_text.hpp"
 #include "../model/write_consent.hpp"
+#include "contract/benchmark_kinds.hpp"
 #include "text/progress_text.hpp"
 #include "results/result_checks.hpp"
 #include "types/saved_values.hpp"
@@ -69,9 +70,20 @@ bool BenchmarkPageView::can_start()
     const DeviceEntry* device = host_.selected_device();
     if (!device)
         return false;
-    if (page_.target != PageTarget::DeviceWrite)
+    if (!writes())
         return true;
     return write_card_ && write_card_->consented(*device);
+}
+
+bool BenchmarkPageView::writes() const
+{
+    if (page_.target == PageTarget::DeviceWrite)
+        return true;
+    if (!page_.model || !page_.model->consent_when_writing)
+        return false;
+    // The setting that makes this read kind write, as the user left it.
+    const std::string_view key = contract::kinds::writes_when(page_.kind);
+    return !key.empty() && boolean_of(settings_.changed(), key, false);
 }
 
 std::string BenchmarkPageView::summary_of(const SavedValueMap& summary) const
@@ -249,8 +261,12 @@ void BenchmarkPageView::update_controls()
     gtk_widget_add_css_class(start_button_, running ? "destructive-action" : "suggested-action");
     gtk_widget_set_sensitive(start_button_, !starting_ && !stopping_ && (running || can_start()));
     if (write_card_) {
-        // A device that cannot be written shows why instead of Start.
-        const bool writable = write_card_->update(host_.selected_device(), destroy_only(), running || starting_);
+        // A device that cannot be written shows why instead of Start; a
+        // page whose writes are a setting shows the card only with it on.
+        const bool writing = writes();
+        gtk_widget_set_visible(write_card_->widget(), writing);
+        const bool writable
+            = !writing || write_card_->update(host_.selected_device(), destroy_only(), running || starting_);
         gtk_widget_set_visible(start_button_, writable);
     }
     // After Start the button is Stop, after Stop Start again: it was
@@ -381,7 +397,7 @@ std::weak_ptr<bool> BenchmarkPageView::begin_start()
 void BenchmarkPageView::start_on_device(const DeviceEntry& device, const SavedValueMap& forced)
 {
     SavedValueMap options = settings_.changed();
-    if (write_card_)
+    if (write_card_ && writes())
         options = write_card_->take_options(options);
     for (const auto& [key, value] : forced)
         options[key] = value;
@@ -567,10 +583,13 @@ void BenchmarkPageView::on_settings_shown(GtkPopover*, gpointer self)
     auto* page = static_cast<BenchmarkPageView*>(self);
     if (DaemonClient* client = page->host_.client())
         if (const BenchmarkInfo* info = client->benchmark(page->page_.kind)) {
-            // A write's mode and confirmation are asked on the page, in words.
+            // A write's mode and confirmation are asked on the page, in
+            // words (the consent card), also where writing is a setting.
+            const bool card = page->page_.target == PageTarget::DeviceWrite
+                || (page->page_.model && page->page_.model->consent_when_writing);
             std::vector<ParameterInfo> parameters;
             for (const ParameterInfo& p : info->parameters)
-                if (page->page_.target != PageTarget::DeviceWrite || (p.key != "mode" && p.key != "confirm"))
+                if (!card || (p.key != "mode" && p.key != "confirm"))
                     parameters.push_back(p);
             page->settings_.set_parameters(parameters);
         }

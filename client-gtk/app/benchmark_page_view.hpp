@@ -101,6 +101,9 @@ private:
     [[nodiscard]] bool shows_job_of_selection(const JobEntry& job);
     [[nodiscard]] bool can_start();
     [[nodiscard]] bool destroy_only() const;
+    // Whether a run started now writes the device: a write kind, or a read
+    // kind whose write setting is on (PageModel::consent_when_writing).
+    [[nodiscard]] bool writes() const;
     [[nodiscard]] std::string summary_of(const SavedValueMap& summary) const;
     // The checks card and the message area for a result's summary, warnings and notes.
     void show_result_messages(const SavedValueMap& summary, const std::vector<std::string>& warnings,
@@ -144,7 +147,11 @@ private:
     std::unique_ptr<WriteConsentCard> write_card_;
     GtkWidget* settings_button_ = nullptr;
     // Each change reaches the window, so the "parameter-form" action follows the form.
-    ParameterEditor settings_ { [this] { host_.page_changed(); } };
+    // A changed setting may turn a page's writes on or off (the consent card).
+    ParameterEditor settings_ { [this] {
+        host_.page_changed();
+        update_controls();
+    } };
 
     std::string job_path_;               // the live job shown, or ""
     std::optional<SavedResult> opened_;  // a result shown from a file

@@ -37,6 +37,7 @@ public:
     }
     // The folder Profiles grid (file-profile), or null on other pages.
     [[nodiscard]] const FileProfileTable* file_table() const noexcept { return file_table_.get(); }
+    [[nodiscard]] const ProfileGrid* profile_grid() const noexcept { return table_.get(); }
     [[nodiscard]] const Chart& chart() const noexcept { return graph_.chart(); }
     // The profile grids' large figure (CrystalDiskMark's unit menu); takes
     // effect at the next rebuild().

@@ -29,12 +29,22 @@ GtkWidget* label(const std::string& text, const char* css_class, float xalign = 
     return widget;
 }
 
-// The test's mean latency, from the summary (it comes with the run's end).
-std::optional<double> summary_mean_us(const SavedValueMap& summary, const std::string& test)
+// The test's mean latency (of its writes: `direction` "write_"), from the
+// summary (it comes with the run's end).
+std::optional<double> summary_mean_us(const SavedValueMap& summary, const std::string& test,
+                                      std::string_view direction = "")
 {
-    const std::string test_prefix = per_test_keys::test_prefix(profile_summary_key(test));
+    const std::string test_prefix = per_test_keys::test_prefix(profile_summary_key(test)) + std::string(direction);
     const auto found = summary.find(common_keys::latency_key(test_prefix, common_keys::latency_mean_us));
     return found == summary.end() ? std::nullopt : as_number(found->second);
+}
+
+bool has_points(const std::vector<SavedSeries>& series, std::string_view name)
+{
+    for (const SavedSeries& s : series)
+        if (s.name == name && !s.points.empty())
+            return true;
+    return false;
 }
 
 struct Column {
@@ -59,6 +69,7 @@ void ProfileGrid::set(const std::vector<std::string>& tests, const std::vector<S
     for (GtkWidget* cell : cells_)
         gtk_grid_remove(GTK_GRID(grid_.get()), cell);
     cells_.clear();
+    figure_cells_.clear();
     auto attach = [&](GtkWidget* cell, int column, int row) {
         gtk_grid_attach(GTK_GRID(grid_.get()), cell, column, row, 1, 1);
         cells_.push_back(cell);
@@ -72,12 +83,21 @@ void ProfileGrid::set(const std::vector<std::string>& tests, const std::vector<S
     };
     const char* headings[] = { N_("Read"), N_("Throughput"), N_("IOPS"), N_("Latency p50"), N_("Latency p99"),
                                N_("Latency p99.9") };
+    // The write column (profile write=true), CrystalDiskMark's right half:
+    // the writes' figure in the chosen unit, then their IOPS.
+    const bool writes = has_points(current, "write_throughput");
     // The large column shows the chosen unit; its heading says which.
     const std::string first_heading = unit == ProfileUnit::MegabytesPerSecond ? _(headings[1])
                                                                                : _(profile_unit_label(unit));
     constexpr int figures = static_cast<int>(std::size(columns));
     for (int c = 0; c <= figures; ++c)
         attach(label(c == 1 ? first_heading : _(headings[c]), "heading", c == 0 ? 0.0F : 1.0F), c, 0);
+    if (writes) {
+        /* TRANSLATORS: Profiles grid heading: the write column's figure (in the unit chosen), as CrystalDiskMark's Write */
+        attach(label(_("Write"), "heading"), figures + 1, 0);
+        /* TRANSLATORS: Profiles grid heading: the writes' operations per second */
+        attach(label(_("Write IOPS"), "heading"), figures + 2, 0);
+    }
     int row = 1;
     for (std::size_t test = 0; test < tests.size(); ++test, row += reference ? 2 : 1) {
         GtkWidget* name = label(tests[test], "title-4", 0.0F);
@@ -93,6 +113,8 @@ void ProfileGrid::set(const std::vector<std::string>& tests, const std::vector<S
                                        .c_str());
             // The daemon's figures when it published them; while a run is
             // still going (they come with its end), from the passes so far.
+            if (c == 0)
+                figure_cells_.push_back(cell);
             std::optional<PassSpread> spread = summary_pass_spread(summary, tests[test], columns[c].series);
             if (!spread)
                 spread = pass_spread(current, columns[c].series, test);
@@ -122,12 +144,33 @@ void ProfileGrid::set(const std::vector<std::string>& tests, const std::vector<S
                 attach(small, c + 1, row + 1);
             }
         }
+        if (writes) {
+            const auto mb_s = point_at_test(current, "write_throughput", test);
+            const auto iops = point_at_test(current, "write_iops", test);
+            const std::string figure
+                = profile_figure_text({ mb_s, iops, summary_mean_us(summary, tests[test], "write_") }, unit);
+            const std::string shown = unit == ProfileUnit::MegabytesPerSecond && mb_s
+                ? format_value(*mb_s, Unit::MegabytesPerSecond)
+                : figure;
+            GtkWidget* write_cell = label(mb_s ? shown : "–", "title-2");
+            figure_cells_.push_back(write_cell);
+            attach(write_cell, figures + 1, row);
+            attach(label(iops ? format_value(*iops, Unit::Iops) : "–", nullptr), figures + 2, row);
+        }
         if (reference) {
             GtkWidget* caption = label(_("reference"), "dim-label", 0.0F);
             gtk_widget_add_css_class(caption, "caption");
             attach(caption, 0, row + 1);
         }
     }
+}
+
+std::vector<std::string> ProfileGrid::cell_texts() const
+{
+    std::vector<std::string> texts;
+    for (GtkWidget* cell : figure_cells_)
+        texts.emplace_back(gtk_label_get_text(GTK_LABEL(cell)));
+    return texts;
 }
 
 } // namespace diskbench::client

@@ -25,9 +25,14 @@ public:
              const SavedValueMap& summary, const std::vector<SavedSeries>* reference,
              ProfileUnit unit = ProfileUnit::MegabytesPerSecond);
 
+    // The large figures as shown, per test its read and (with the write
+    // column) its write: what the app's "profile-grid" state publishes.
+    [[nodiscard]] std::vector<std::string> cell_texts() const;
+
 private:
     Ref<GtkWidget> grid_;
     std::vector<GtkWidget*> cells_;
+    std::vector<GtkWidget*> figure_cells_;
 };
 
 } // namespace diskbench::client

@@ -72,7 +72,8 @@ constexpr bool erases_only(std::string_view kind) noexcept
 // The parameter that makes a read kind write, "" for the others: the
 // overview's opt-in write rate (`write`, a boolean, reads and then writes)
 // and the queue-depth sweep's writes (`writes`, a boolean, writes instead
-// of reads), both in preserve mode. A run with it true is a device write in
+// of reads), both in preserve mode; the Profiles' write column (`write`,
+// each test read and then written, in the mode its `mode` says). A run with it true is a device write in
 // every respect; what never writes (a set of runs, the scheduled runs)
 // keeps it false.
 constexpr std::string_view writes_when(std::string_view kind) noexcept
@@ -81,6 +82,8 @@ constexpr std::string_view writes_when(std::string_view kind) noexcept
         return "write";
     if (kind == qd_sweep)
         return "writes";
+    if (kind == profile)
+        return "write";
     return {};
 }
 

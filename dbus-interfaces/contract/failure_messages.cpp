@@ -84,6 +84,8 @@ constexpr std::array catalogue {
     MessageFormat { "error-test-not-direct-io-multiple", N_("{value} ({test}) is not a multiple of this filesystem's {alignment}-byte direct I/O alignment") },
     // TRANSLATORS: keep the example as it is: it is what the parameter takes.
     MessageFormat { "error-mix-not-a-test", N_("expected one test like \"RND4K Q1T1\", or nothing for no mixed test") },
+    // TRANSLATORS: keep write=true: it is a parameter and its value.
+    MessageFormat { "error-select-write-without-write", N_("select=write needs write=true: without it the Profiles only read") },
     // TRANSLATORS: keep `mix`: it is a parameter key.
     MessageFormat { "error-select-mix-without-mix", N_("only the mixed test was chosen, and `mix` names none") },
     // TRANSLATORS: {size} and {block} are sizes such as "1 GiB" and "1 MiB".

@@ -106,6 +106,8 @@ constexpr std::array catalogue {
     MessageFormat { "capacity-scattered", N_("probe blocks lost: {lost} of {probes}, scattered over the device: not a smaller capacity but a device that loses data; trust nothing to it and run a surface scan") },
     MessageFormat { "capacity-intact", N_("all {probes} probe blocks read back intact: the device holds the whole claimed {claimed}") },
     MessageFormat { "surface-slow-spots", N_("slow spots: {count} (reads of {threshold_ms} ms or more), {repeatable} slow again when re-read, {one_off} one-off") },
+    // TRANSLATORS: {tests} lists test labels such as "RND4K Q32T1, RND4K Q1T1".
+    MessageFormat { "profile-random-writes-left-out-preserve", N_("{tests} not written: keeping the data, a random write test would spend its time reading back what it writes; erase mode (destroy) writes every test") },
     // TRANSLATORS: {test} is a test's label such as "SEQ1M Q8T1".
     MessageFormat { "profile-test-left-out", N_("{test} left out: the device is smaller than one block") },
     // TRANSLATORS: {cells} is a count of the queue-depth sweep's thread x depth combinations; {limit} is 1024.

@@ -63,17 +63,23 @@ constexpr Direction writing { "write", file_profile_keys::write_prefix };
 Figures direction_figures(const SavedResult& result, bool device, const std::string& test,
                           const Direction& direction, std::size_t index)
 {
+    // The device's reads have no prefix, its writes (the write column) "write_".
     const auto key = [&](std::string_view device_figure, std::string_view folder_figure) {
-        return device ? per_test_keys::test_key(test, device_figure)
-                      : file_profile_keys::direction_key(test, direction.key_prefix, folder_figure);
+        if (!device)
+            return file_profile_keys::direction_key(test, direction.key_prefix, folder_figure);
+        return direction.key_prefix == file_profile_keys::write_prefix
+            ? profile_keys::direction_key(test, profile_keys::write_prefix, device_figure)
+            : per_test_keys::test_key(test, device_figure);
     };
     Figures f;
+    const bool device_write = device && direction.key_prefix == file_profile_keys::write_prefix;
     f.mb_s = number(result.summary, key(profile_keys::throughput_mb_s, file_profile_keys::mb_s));
     if (!f.mb_s)
-        f.mb_s = point_at_test(result.series, device ? "throughput" : direction.series, index);
+        f.mb_s = point_at_test(result.series,
+                               device ? (device_write ? "write_throughput" : "throughput") : direction.series, index);
     f.iops = number(result.summary, key(profile_keys::iops, file_profile_keys::iops));
     if (!f.iops && device)
-        f.iops = point_at_test(result.series, "iops", index);
+        f.iops = point_at_test(result.series, device_write ? "write_iops" : "iops", index);
     f.mean_us = number(result.summary, key(common_keys::latency_mean_us, common_keys::latency_mean_us));
     return f;
 }
@@ -161,8 +167,13 @@ std::string crystal_report(const SavedResult& result, const OutsideText& outside
             text += fmt::format("\n[{}]\n", title) + lines;
     };
     block("Read", reading);
-    if (!device)
-        block("Write", writing);
+    const std::size_t before_writes = text.size();
+    block("Write", writing);
+    // A device's writes that kept its data are not CrystalDiskMark's
+    // figures (which erase): said after the block.
+    if (device && text.size() > before_writes && text_of(result.summary, common_keys::mode) == "preserve")
+        text += "  " + std::string(_("(data kept: each range read first and written back, sequential tests only)"))
+            + "\n";
     for (const std::string& test : tests)
         if (test.starts_with("MIX ")) {
             const Figures f = mixed_figures(result);

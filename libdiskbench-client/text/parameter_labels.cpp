@@ -98,8 +98,8 @@ constexpr std::array labels {
     /* TRANSLATORS: Overview settings: the single-block reads that measure the access time, and their size */
     Label { "access_reads", N_("Access-time reads") },
     Label { "access_block_size", N_("Access-time read size"), true, N_("Device's block size") },
-    /* TRANSLATORS: Overview setting: also measure the write rate, writing back what was read (asks for the administrator's password) */
-    Label { "write", N_("Write rate too (keeps the data)") },
+    /* TRANSLATORS: Overview and Profiles setting: also measure the write rate (a raw write: asks for the administrator's password; the Profiles' mode says whether the data is kept) */
+    Label { "write", N_("Write rate too") },
     /* TRANSLATORS: QD sweep setting: the sweep writes instead of reading (on a device it writes back what it read, asking for the administrator's password) */
     Label { "writes", N_("Write instead of read") },
     /* TRANSLATORS: benchmark setting of the capacity check: how many blocks it writes over the device (0: automatic) */

@@ -160,6 +160,47 @@ class FolderGuiTest(gui_stack.GuiTestCase):
         self.assertEqual(params['confirm']['data'], loop.node)
         self.assertNotEqual(sha256_of(loop.backing), before, 'erasing wrote nothing')
 
+    def test_06b_the_profiles_write_column_erases_only_once_confirmed(self):
+        # Issue 43: the device Profiles' "Write rate too" brings the write
+        # consent card; erase mode, confirmed with the node, writes every
+        # test and the mixed test, and the grid shows Read beside Write.
+        loop = self.gui.loop
+        before = sha256_of(loop.backing)
+        self.gui.activate('show-page', 'profile')
+        self.gui.wait_status('profile', states=('idle', 'finished'), min_points=0, timeout=20)
+        for key, value in (('tests', "<'SEQ1M Q2T1, RND4K Q4T1'>"), ('region_size', f'<uint64 {8 * MiB}>'),
+                           ('duration_s', '<30.0>'), ('warmup_s', '<0.0>'), ('max_bytes', f'<uint64 {2 * MiB}>'),
+                           ('write', '<true>')):
+            self.gui.activate_action('set-parameter', f"('{key}', {value})")
+        jobs_before = set(self.daemon_jobs())
+        self.gui.send_keys('alt+e')
+        self.gui.activate('run-benchmark', 'profile')
+        time.sleep(2)
+        self.assertEqual(set(self.daemon_jobs()), jobs_before, 'erasing started without the device named')
+        self.gui.type_text(loop.node)
+        self.gui.activate('run-benchmark', 'profile')
+        [job] = self.gui.wait_for(lambda: set(self.daemon_jobs()) - jobs_before, 30, what='the erasing job')
+        self.gui.wait_for(lambda: self.daemon_property(job, 'Job', 'State') == 'finished', 180,
+                          what=f'{job} to finish')
+        params = self.daemon_property(job, 'Job', 'Parameters')
+        self.assertEqual(params['mode']['data'], 'destroy')
+        self.assertEqual(params['confirm']['data'], loop.node)
+        self.assertTrue(params['write']['data'])
+        summary = self.daemon_property(job, 'Job', 'Summary')
+        self.assertEqual(summary['written_tests']['data'], 'SEQ1M Q2T1,RND4K Q4T1')
+        # SEQ, RND and the mixed test, each its read and its write figure.
+        def grid():
+            _enabled, _ptype, state = self.gui.describe_action('profile-grid')
+            cells = state[0].split('|') if state and state[0] else []
+            return cells if len(cells) == 6 and all(c != '–' for c in cells) else None
+        cells = self.gui.wait_for(grid, 20, what='the grid with its write column filled')
+        self.assertTrue(all('MB/s' in c for c in cells), cells)
+        shot = self.screenshot_path('profile-write-column.png')
+        self.gui.screenshot(shot)
+        print(f'{shot}: the Profiles with the write column', flush=True)
+        self.assertNotEqual(sha256_of(loop.backing), before, 'erasing wrote nothing')
+        self.gui.activate_action('set-parameter', "('write', <false>)")
+
     def test_07_the_other_folder_pages_draw_their_series(self):
         # structure, small-files and mixed-load have no tailored page: drawn
         # from the series the job declares (bars in seconds; lines over

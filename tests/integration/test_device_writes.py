@@ -129,6 +129,41 @@ class DeviceWriteTest(harness.LoopDeviceTestCase):
                          tail, 'written past amount_per_size/size')
         self.assertNotEqual(sha256_of(self.loop.backing), self.before)
 
+    def test_the_profiles_write_column(self):
+        # profile write=true: a raw write in every respect (writes_when).
+        column = {'tests': ('s', 'SEQ1M Q2T1, RND4K Q4T1'), 'region_size': ('t', 8 * MiB),
+                  'duration_s': ('d', 30.0), 'warmup_s': ('d', 0.0), 'max_bytes': ('t', 2 * MiB),
+                  'write': ('b', True)}
+        # Keeping the data: the sequential test written, the random one not.
+        done, props = self.run_job('profile', column)
+        self.assertEqual(done['completed'], 'finished', done)
+        summary = props['Summary']
+        self.assertEqual(summary['mode'], 'preserve')
+        self.assertEqual(summary['sync_rule'], 'batch')
+        self.assertEqual(summary['written_tests'], 'SEQ1M Q2T1')
+        self.assertGreater(summary['seq1m_q2t1.write_throughput_mb_s'], 0)
+        self.assertNotIn('rnd4k_q4t1.write_throughput_mb_s', summary)
+        self.assertUnchanged()
+        # Erasing needs the device named, as every destroying write.
+        _, error = self.run_job('profile', dict(column, mode=('s', 'destroy')))
+        self.assertDBusError(error, 'InvalidArgument', 'confirm:')
+        self.assertUnchanged()
+        tail_start = 8 * MiB
+        tail = region_digest(self.loop.backing, tail_start, self.loop.size - tail_start)
+        done, props = self.run_job('profile', dict(column, mode=('s', 'destroy'), confirm=('s', self.loop.node)))
+        self.assertEqual(done['completed'], 'finished', done)
+        summary = props['Summary']
+        self.assertEqual(summary['written_tests'], 'SEQ1M Q2T1,RND4K Q4T1')
+        self.assertEqual(summary['tests'], 'SEQ1M Q2T1,RND4K Q4T1,MIX RND4K Q1T1')
+        self.assertEqual(summary['sync_rule'], 'end')
+        self.assertEqual(summary['syncs'], 3)
+        for key in ('seq1m_q2t1.write_throughput_mb_s', 'rnd4k_q4t1.write_iops', 'mix.total_mb_s',
+                    'mix.write_iops'):
+            self.assertGreater(summary[key], 0, key)
+        self.assertNotEqual(sha256_of(self.loop.backing), self.before)
+        self.assertEqual(region_digest(self.loop.backing, tail_start, self.loop.size - tail_start),
+                         tail, 'written past region_size')
+
     def test_refused_users_write_nothing(self):
         _, error = self.run_job('device-write', QUICK, user='dbtest-out')
         self.assertDBusError(error, 'NotAuthorized')

@@ -39,6 +39,13 @@ the next). To compare like with like, fio gets huge pages too
 (--mem=mmaphuge on a hugetlbfs this script mounts and removes), and a second
 fio column shows fio as people usually run it.
 
+--writes measures the destroy-mode writes instead (issue 43), on the same
+loop device over our own file: ours is `profile write=true select=write
+mode=destroy` (the write column alone, each test's queue full and one
+fdatasync at the end inside its time), fio the same job with
+--rw=write/randwrite --end_fsync=1 (and no --readonly), the daemon column
+the same profile through diskbenchd. The figures are the writes' own.
+
 A benchmark, not a test: it prints figures and judges nothing. Run as root
 (it attaches loop devices and reserves a few huge pages, and gives all of it
 back):
@@ -140,8 +147,13 @@ def profile_key(label):
     return label.lower().replace(" ", "_") + "."
 
 
+# Set by --writes: the write column's figures ("<test>.write_...") and
+# its parameters; fio writes.
+WRITES = False
+
+
 def from_summary(summary, label):
-    key = profile_key(label)
+    key = profile_key(label) + ("write_" if WRITES else "")
     mb_s = summary[key + "throughput_mb_s"]
     return {
         "mb_s": mb_s,
@@ -153,10 +165,14 @@ def from_summary(summary, label):
     }
 
 
+def write_options(device):
+    return ["write=true", "select=write", "mode=destroy", f"confirm={device}", "mix="] if WRITES else []
+
+
 def run_ours(counted, engine, device, label, region, warmup, duration):
     out, switches, migrations = counted.run(
         [engine, "profile", device, f"tests={label}", f"region_size={region}",
-         f"warmup_s={warmup}", f"duration_s={duration}"])
+         f"warmup_s={warmup}", f"duration_s={duration}"] + write_options(device))
     result = json.loads(out)
     r = from_summary(result["summary"], label)
     r["backend"] = result["backend"]
@@ -198,15 +214,18 @@ FIO_COLUMNS = {
 
 def run_fio(counted, device, rw, bs, depth, threads, region, warmup, duration, extra, huge_buffer=None):
     memory = [f"--mem=mmaphuge:{huge_buffer}"] if huge_buffer else []
+    lean = [o for o in FIO_LEAN if o != "--readonly"] + ["--end_fsync=1"] if WRITES else FIO_LEAN
+    if WRITES:
+        rw = {"read": "write", "randread": "randwrite"}[rw]
     out, switches, migrations = counted.run(
-        ["fio", "--name=compare", f"--filename={device}"] + FIO_LEAN + memory + [
+        ["fio", "--name=compare", f"--filename={device}"] + lean + memory + [
          "--ioengine=io_uring", f"--rw={rw}", f"--bs={bs}", f"--iodepth={depth}",
          f"--numjobs={threads}", f"--size={region}", "--time_based",
          f"--runtime={duration}", f"--ramp_time={warmup}",
          "--group_reporting", "--lat_percentiles=1",
          "--output-format=json"] + extra)
     job = json.loads(out)["jobs"][0]
-    read = job["read"]
+    read = job["write" if WRITES else "read"]
     pct = read["lat_ns"]["percentile"]
     return {
         "mb_s": read["bw_bytes"] / 1e6,
@@ -260,6 +279,9 @@ class ThroughDaemon:
     def run(self, label, region, warmup, duration):
         options = {"tests": ("s", label), "region_size": ("t", region),
                    "warmup_s": ("d", float(warmup)), "duration_s": ("d", float(duration))}
+        if WRITES:
+            options.update({"write": ("b", True), "select": ("s", "write"), "mode": ("s", "destroy"),
+                            "confirm": ("s", self.device), "mix": ("s", "")})
         path = f"{self.it.DEVICES_PATH}/{self.name}"
         with self.stack.client("dbtest-in", (path, "profile", options)) as client:
             if client.error:
@@ -294,7 +316,7 @@ def ratio_text(pairs):
 
 def compare(engine, device, args, counted, daemon):
     region = args.region
-    print(f"\nengine vs fio on {device} (loop, direct I/O, backing file in {args.dir}), test area "
+    print(f"\nengine vs fio{' (writes)' if WRITES else ''} on {device} (loop, direct I/O, backing file in {args.dir}), test area "
           f"{region >> 20} MiB, {args.rounds} rounds x {args.duration} s (+{args.warmup} s warm-up) "
           f"each, medians; ratios are medians of per-round ratios with their IQR.\n"
           f"load before: {os.getloadavg()[0]:.2f}; context switches and migrations from "
@@ -432,7 +454,11 @@ def main():
                              "integration test prerequisites, see tests/integration/README.md)")
     parser.add_argument("--no-perf", action="store_true", help="count context switches with getrusage")
     parser.add_argument("--json", help="write every round's figures here")
+    parser.add_argument("--writes", action="store_true",
+                        help="compare the destroy-mode writes (the Profiles' write column) with fio's")
     args = parser.parse_args()
+    global WRITES
+    WRITES = args.writes
 
     engine = os.path.join(args.build, "daemon", "tools", "diskbench-engine")
     if not os.access(engine, os.X_OK):

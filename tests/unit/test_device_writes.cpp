@@ -361,6 +361,114 @@ TEST_CASE("destroy mode keeps the queue full and flushes once per test; preserve
     }
 }
 
+TEST_CASE("the Profiles' write column: destroy writes every test and the mixed test, preserve the sequential ones",
+          "[device-writes][loop][profile-writes]")
+{
+    const std::string backend = GENERATE(as<std::string> {}, "io_uring", "psync");
+    INFO(backend);
+    ScratchDir dir;
+    const auto backing = make_data_file(dir, "backing", device_size, 13);
+    const std::vector<char> before = contents(backing);
+    LoopDevice loop(backing, 4096);
+    loop.wait_until_idle();
+    // Byte limits end every run, not the time.
+    ValueMap params { { "backend", backend },
+                      { "tests", std::string("SEQ1M Q2T1, RND4K Q4T1") },
+                      { "region_size", 8 * MiB },
+                      { "duration_s", 30.0 },
+                      { "warmup_s", 0.0 },
+                      { "max_bytes", 2 * MiB },
+                      { "write", true } };
+
+    SECTION("destroy")
+    {
+        params["mode"] = std::string("destroy");
+        params["confirm"] = loop.path();
+        const Target target = open_target_for_write(loop.path());
+        const std::uint64_t flushes_before = loop.flushes();
+        const std::uint64_t written_before = loop.bytes_written();
+        RecordingSink sink;
+        const Result result = run("profile", target, params, &sink);
+        CHECK_FALSE(result.cancelled);
+        CHECK(sink.last_progress == 1.0);
+        CHECK(sink.progress_monotonic);
+        CHECK(std::get<std::string>(result.summary.at("tests")) == "SEQ1M Q2T1,RND4K Q4T1,MIX RND4K Q1T1");
+        CHECK(std::get<std::string>(result.summary.at("written_tests")) == "SEQ1M Q2T1,RND4K Q4T1");
+        CHECK(std::get<std::string>(result.summary.at("mode")) == "destroy");
+        CHECK(std::get<std::string>(result.summary.at("sync_rule")) == "end");
+        for (const std::string test : { "seq1m_q2t1", "rnd4k_q4t1" }) {
+            INFO(test);
+            CHECK(number(result, test + ".throughput_mb_s") > 0);
+            CHECK(number(result, test + ".write_throughput_mb_s") > 0);
+            CHECK(number(result, test + ".write_iops") > 0);
+            CHECK(number(result, test + ".write_bytes") == 2 * MiB);
+            CHECK(number(result, test + ".write_latency_p99_us") >= number(result, test + ".write_latency_p50_us"));
+        }
+        // The mixed test, 70 % reads by default, with both directions' figures.
+        CHECK(number(result, "mix.read_percent") == 70);
+        CHECK(number(result, "mix.read_iops") > number(result, "mix.write_iops"));
+        CHECK(number(result, "mix.write_iops") > 0);
+        CHECK(number(result, "mix.total_mb_s") > 0);
+        CHECK(number(result, "mix.read_bytes") + number(result, "mix.write_bytes") == 2 * MiB);
+        // One flush at the end of each written run, none between: two tests and the mix.
+        CHECK(loop.flushes() - flushes_before == 3);
+        CHECK(std::get<std::uint64_t>(result.summary.at("syncs")) == 3);
+        // The bars: a write bar per written test and the mix's.
+        CHECK(series_named(result, "write_throughput").points.size() == 3);
+        // Written: the tests' 4 MiB and the mix's writes, all inside the region.
+        CHECK(loop.bytes_written() - written_before >= 4 * MiB);
+        const std::vector<char> after = contents(backing);
+        REQUIRE(after.size() == before.size());
+        CHECK(std::equal(before.begin() + static_cast<long>(8 * MiB), before.end(),
+                         after.begin() + static_cast<long>(8 * MiB)));
+        CHECK_FALSE(std::equal(before.begin(), before.begin() + static_cast<long>(MiB), after.begin()));
+    }
+    SECTION("destroy, the writes only (select=write)")
+    {
+        params["mode"] = std::string("destroy");
+        params["confirm"] = loop.path();
+        params["select"] = std::string("write");
+        params["mix"] = std::string("");
+        const Target target = open_target_for_write(loop.path());
+        const std::uint64_t reads_before = loop.completed_reads();
+        const Result result = run("profile", target, params);
+        CHECK(std::get<std::string>(result.summary.at("written_tests")) == "SEQ1M Q2T1,RND4K Q4T1");
+        CHECK(result.summary.count("seq1m_q2t1.throughput_mb_s") == 0);
+        CHECK(number(result, "rnd4k_q4t1.write_iops") > 0);
+        CHECK(number(result, "rnd4k_q4t1.write_cpu_percent") > 0);
+        CHECK(result.summary.count("mix.total_mb_s") == 0);
+        CHECK(loop.completed_reads() - reads_before < 16); // nothing of the tests read (udev may look once)
+    }
+    SECTION("preserve")
+    {
+        const Target target = open_target_for_write(loop.path());
+        const Result result = run("profile", target, params);
+        CHECK(std::get<std::string>(result.summary.at("mode")) == "preserve");
+        CHECK(std::get<std::string>(result.summary.at("sync_rule")) == "batch");
+        CHECK(std::get<std::string>(result.summary.at("written_tests")) == "SEQ1M Q2T1");
+        CHECK(std::get<std::string>(result.summary.at("tests")) == "SEQ1M Q2T1,RND4K Q4T1"); // no mixed test
+        CHECK(number(result, "seq1m_q2t1.write_throughput_mb_s") > 0);
+        CHECK(result.summary.count("rnd4k_q4t1.write_throughput_mb_s") == 0);
+        CHECK(mentions(result.notes, "RND4K Q4T1 not written: keeping the data"));
+        CHECK(contents(backing) == before);
+    }
+    SECTION("refusals before any I/O")
+    {
+        const Target target = open_target_for_write(loop.path());
+        ValueMap destroy = params;
+        destroy["mode"] = std::string("destroy");
+        CHECK(rejected_key("profile", target, destroy) == "confirm");
+        destroy["confirm"] = loop.path();
+        destroy["mix"] = std::string("MIXED");
+        CHECK(rejected_key("profile", target, destroy) == "mix");
+        ValueMap only_writes = params;
+        only_writes["write"] = false;
+        only_writes["select"] = std::string("write");
+        CHECK(rejected_key("profile", target, only_writes) == "select");
+        CHECK(contents(backing) == before);
+    }
+}
+
 TEST_CASE("sync_every must be whole logical blocks", "[device-writes][loop][flush-rule]")
 {
     ScratchDir dir;

@@ -226,5 +226,24 @@ TEST_CASE("every fio line of the device write kinds runs, flushing as the engine
                                  { "max_block", std::int64_t { 65536 } }, { "amount_per_size", std::int64_t { MiB } },
                                  { "repetitions", std::int64_t { 2 } } },
                                device, 4096));
-    CHECK(ran == 3 + 3 + 2 + 5);
+    // The Profiles' write column: each test written, then the mixed test.
+    SavedValueMap profile { { "write", true }, { "mode", std::string("destroy") },
+                            { "tests", std::string("SEQ1M Q2T1, RND4K Q4T1") },
+                            { "region_size", std::int64_t { 32 * MiB } }, { "duration_s", 0.2 }, { "warmup_s", 0.0 } };
+    const BenchmarkDescription column = describe_benchmark("profile", profile, device, 4096);
+    REQUIRE(column.fio_commands.size() == 2 + 2 + 1);
+    CHECK(column.fio_commands[2].find("--rw=write ") != std::string::npos);
+    CHECK(column.fio_commands[3].find("--rw=randwrite ") != std::string::npos);
+    CHECK(column.fio_commands[4].find("--rw=randrw ") != std::string::npos);
+    CHECK(column.fio_commands[4].ends_with("--rwmixread=70"));
+    for (std::size_t i = 2; i < column.fio_commands.size(); ++i) {
+        CHECK(column.fio_commands[i].find("--end_fsync=1") != std::string::npos);
+        CHECK(column.fio_commands[i].find("--readonly") == std::string::npos);
+    }
+    run_all(column);
+    profile["mode"] = std::string("preserve");
+    const BenchmarkDescription kept = describe_benchmark("profile", profile, device, 4096);
+    CHECK(kept.fio_commands.size() == 2); // the reads: fio cannot keep the data
+    CHECK(kept.what.find("fio has no write that keeps the data") != std::string::npos);
+    CHECK(ran == 3 + 3 + 2 + 5 + 5);
 }

@@ -164,6 +164,48 @@ TEST_CASE("a device's Profiles as text in CrystalDiskMark's layout, with the che
     CHECK(client::crystal_test_name("SEQ1M Q8") == "SEQ1M Q8");
 }
 
+TEST_CASE("a device's Profiles with the write column: [Read], [Write] and [Mix] as CrystalDiskMark's", "[cli]")
+{
+    const UtcClock utc;
+    SavedResult result = seek_result();
+    result.kind = "profile";
+    result.parameters = { { "write", true }, { "mode", std::string("destroy") } };
+    result.summary = { { "tests", std::string("SEQ1M Q8T1,RND4K Q32T1,MIX RND4K Q1T1") },
+                       { "written_tests", std::string("SEQ1M Q8T1,RND4K Q32T1") },
+                       { "mode", std::string("destroy") },
+                       { "region_size", std::int64_t { 1LL << 30 } },
+                       { "seq1m_q8t1.throughput_mb_s", 3512.5 },
+                       { "seq1m_q8t1.iops", 3349.6 },
+                       { "seq1m_q8t1.latency_mean_us", 2386.71 },
+                       { "seq1m_q8t1.write_throughput_mb_s", 2980.25 },
+                       { "seq1m_q8t1.write_iops", 2842.2 },
+                       { "seq1m_q8t1.write_latency_mean_us", 2812.5 },
+                       { "rnd4k_q32t1.throughput_mb_s", 812.0 },
+                       { "rnd4k_q32t1.iops", 198242.2 },
+                       { "rnd4k_q32t1.write_throughput_mb_s", 402.0 },
+                       { "rnd4k_q32t1.write_iops", 98144.5 },
+                       { "mix.total_mb_s", 61.5 },
+                       { "mix.read_percent", std::int64_t { 70 } },
+                       { "mix.read_iops", 10500.0 },
+                       { "mix.write_iops", 4500.0 },
+                       { "mix.read_latency_mean_us", 70.0 },
+                       { "mix.write_latency_mean_us", 40.0 } };
+    result.warnings = {};
+    result.notes = {};
+    const std::string text = cli::result_summary_text(result);
+    CHECK_THAT(text, Catch::Contains("[Read]\n  SEQ    1MiB (Q=  8, T= 1):  3512.500 MB/s [    3349.6 IOPS] < 2386.71 us>\n"));
+    CHECK_THAT(text, Catch::Contains("[Write]\n  SEQ    1MiB (Q=  8, T= 1):  2980.250 MB/s [    2842.2 IOPS] < 2812.50 us>\n"
+                                     "  RND    4KiB (Q= 32, T= 1):   402.000 MB/s [   98144.5 IOPS] <       - us>\n"));
+    // The mixed test's mean latency weighs each direction by its requests.
+    CHECK_THAT(text, Catch::Contains("[Mix] Read 70%/Write 30%\n  RND    4KiB (Q=  1, T= 1):    61.500 MB/s [   15000.0 IOPS] <   61.00 us>\n"));
+    CHECK_THAT(text, !Catch::Contains("data kept"));
+    // Written keeping the data: said, since CrystalDiskMark's writes erase.
+    result.summary["mode"] = std::string("preserve");
+    CHECK_THAT(cli::result_summary_text(result),
+               Catch::Contains("[Write]\n  SEQ    1MiB (Q=  8, T= 1):  2980.250 MB/s [    2842.2 IOPS] < 2812.50 us>\n"));
+    CHECK_THAT(cli::result_summary_text(result), Catch::Contains("  (data kept: each range read first"));
+}
+
 TEST_CASE("text from a result file cannot reach the terminal as control characters", "[cli]")
 {
     const UtcClock utc;

@@ -57,6 +57,12 @@ struct PageModel {
     // Its figures are said as a device run's (device_summary_text), though
     // it runs in a folder: the folder's queue-depth sweep names its best cell.
     bool device_summary = false;
+    // With its writes_when setting on (contract::kinds::writes_when), a run
+    // writes in the mode the write consent card asks for, erasing only
+    // with the device's word typed: the Profiles' write column. (The
+    // overview's and the queue-depth sweep's writes keep the data and need
+    // only the administrator's consent.)
+    bool consent_when_writing = false;
 };
 
 } // namespace diskbench::client

@@ -42,6 +42,25 @@ std::string fio_profile_test(const std::string& test, const std::string& node, s
                        warmup, seconds, sequential ? "" : " --norandommap --randrepeat=0");
 }
 
+// The write column's tests (destroy mode), "SEQ1M Q8T1" or the mixed
+// test as fio writes on the device, each ending with one flush as the
+// engine's (--end_fsync=1).
+std::string fio_profile_write(const std::string& test, const std::string& node, std::int64_t region, double seconds,
+                              double warmup, std::int64_t mix_read_percent)
+{
+    const auto [sequential, size, depth, threads, name] = fio_test(test);
+    const std::string rw = mix_read_percent >= 0 ? "randrw" : sequential ? "write" : "randwrite";
+    // Not fio_base(): that one reads (--readonly).
+    std::string line = fmt::format("fio --name={}-write --filename={} --direct=1 --ioengine=io_uring --rw={} --bs={} "
+                                   "--iodepth={} --numjobs={} --size={} --ramp_time={:g} --runtime={:g} --time_based "
+                                   "--group_reporting --end_fsync=1{}",
+                                   name, node, rw, size, depth, threads, fio_size(region), warmup, seconds,
+                                   sequential ? "" : " --norandommap --randrepeat=0");
+    if (mix_read_percent >= 0)
+        line += fmt::format(" --rwmixread={}", mix_read_percent);
+    return line;
+}
+
 BenchmarkDescription describe(const SavedValueMap& p, const std::string& node, std::uint32_t)
 {
     BenchmarkDescription d;
@@ -53,8 +72,26 @@ BenchmarkDescription describe(const SavedValueMap& p, const std::string& node, s
                          tests.c_str(), warmup, seconds, bytes_text(integer_of(p, "region_size", 1LL << 30)).c_str());
     if (const double rest = number_of(p, "interval_s", 0); rest > 0)
         d.what += " " + printf_text(_("Rests %.0f s between two tests."), rest);
+    const std::int64_t region = integer_of(p, "region_size", 1LL << 30);
     for (const std::string& test : split_profile_tests(tests))
-        d.fio_commands.push_back(fio_profile_test(test, node, integer_of(p, "region_size", 1LL << 30), seconds, warmup));
+        d.fio_commands.push_back(fio_profile_test(test, node, region, seconds, warmup));
+    if (!boolean_of(p, "write", false))
+        return d;
+    if (text_of(p, "mode", "preserve") != "destroy") {
+        d.what += " " + std::string(_("Then writes each sequential test, reading each range first and writing the "
+                                      "same bytes back, so the data is kept; fio has no write that keeps the data, so "
+                                      "no command is given for these."));
+        return d;
+    }
+    const std::string mix = text_of(p, "mix", "RND4K Q1T1");
+    const std::int64_t mix_read_percent = integer_of(p, "mix_read_percent", 70);
+    d.what += " " + printf_text(_("Then writes each test with new data, erasing what the test area held, each "
+                                  "ending with one flush to the medium; then the mixed test %s with %lld %% reads."),
+                                mix.c_str(), static_cast<long long>(mix_read_percent));
+    for (const std::string& test : split_profile_tests(tests))
+        d.fio_commands.push_back(fio_profile_write(test, node, region, seconds, warmup, -1));
+    if (!mix.empty())
+        d.fio_commands.push_back(fio_profile_write(mix, node, region, seconds, warmup, mix_read_percent));
     return d;
 }
 
@@ -74,6 +111,7 @@ extern constinit const PageModel profile_page {
     .describe = describe,
     .categories = categories,
     .extra = PageExtra::ProfileGrid,
+    .consent_when_writing = true,
 };
 
 } // namespace diskbench::client

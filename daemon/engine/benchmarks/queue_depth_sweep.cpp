@@ -13,6 +13,7 @@
 #include "benchmarks.hpp"
 #include "device_write_support.hpp"
 #include "qd_sweep_support.hpp"
+#include "test_writes.hpp"
 #include "timed_run.hpp"
 
 #include "../io/request_sources.hpp"
@@ -29,89 +30,18 @@ QdCellFigures read_cell(BenchmarkContext& ctx, const QdCell& cell, std::uint64_t
     return qd_cell_figures(timed_run(ctx, qd_cell_plan(ctx.params, cell, region)));
 }
 
-// A cell's requests, batch by batch: request i of a batch from thread
-// i % threads's stream (batched_writes deals them out that way), random
-// places in the region or each thread's own slice of it, round and round.
-// The warm-up and the measured run draw from the same streams, as
-// timed_run's reads do.
-class CellRequests {
-public:
-    CellRequests(const QdCell& cell, std::uint64_t region) : block_(cell.test.block), generator_(cell.seed)
-    {
-        const unsigned threads = cell.test.threads;
-        if (cell.test.random) {
-            streams_.push_back(std::make_unique<RandomSource>(generator_, 0, region, block_, block_));
-            return;
-        }
-        std::uint64_t slice = region / threads;
-        slice -= slice % block_;
-        for (unsigned i = 0; i < threads; ++i) {
-            if (slice < block_) // more threads than blocks: all share the whole region
-                streams_.push_back(std::make_unique<SequentialSource>(0, region, block_, true));
-            else
-                streams_.push_back(std::make_unique<SequentialSource>(i * slice, (i + 1) * slice, block_, true));
-        }
-    }
-
-    // From here on at most `max_bytes` (0: no bound), counted per thread as
-    // timed_run counts them: each thread max_bytes / block / threads, at
-    // least one.
-    void limit(std::uint64_t max_bytes, unsigned threads)
-    {
-        issued_ = 0;
-        limit_ = max_bytes ? std::max<std::uint64_t>(1, max_bytes / block_ / threads) * threads : 0;
-    }
-
-    void next_batch(std::vector<IoRequest>& requests, std::size_t count)
-    {
-        for (std::size_t i = 0; i < count && (limit_ == 0 || issued_ < limit_); ++i, ++issued_) {
-            IoRequest request;
-            if (!streams_[i % streams_.size()]->next(request))
-                return;
-            requests.push_back(request);
-        }
-    }
-
-private:
-    std::uint32_t block_;
-    std::uint64_t limit_ = 0;
-    std::uint64_t issued_ = 0;
-    Xoshiro256StarStar generator_;
-    std::vector<std::unique_ptr<RequestSource>> streams_;
-};
-
 QdCellFigures preserved_write_cell(BenchmarkContext& ctx, const QdCell& cell, std::uint64_t region)
 {
-    const std::uint64_t warmup_ns = seconds_to_ns(ctx.params.real("warmup_s"));
-    const std::uint64_t duration_ns = seconds_to_ns(ctx.params.real("duration_s"));
-    const double total_ns = static_cast<double>(warmup_ns + duration_ns);
-    CellRequests requests(cell, region);
-    BatchedWritePlan plan;
-    plan.mode = WriteMode::Preserve;
-    plan.workers = cell.test.threads;
-    plan.queue_depth = cell.test.queue_depth;
-    plan.block = cell.test.block;
-    plan.random = cell.test.random;
-    plan.phase = cell.test.label();
-    plan.next_batch = [&](std::vector<IoRequest>& batch, std::size_t count) { requests.next_batch(batch, count); };
-    // The bar moves with the time written, warm-up included (the reads
-    // before each batch take about as long again, unseen).
-    std::uint64_t done_ns = 0;
-    plan.batch_done = [&](std::uint64_t, std::uint64_t ns) {
-        done_ns += ns;
-        ctx.recorder.set_progress(cell.progress_before
-                                  + cell.progress_share * std::min(1.0, static_cast<double>(done_ns) / total_ns));
-    };
-    if (warmup_ns > 0) {
-        plan.time_limit_ns = warmup_ns;
-        plan.measured = false;
-        if (batched_writes(ctx, plan).cancelled)
-            return { 0, 0, true };
-    }
-    requests.limit(ctx.params.unsigned_value("max_bytes"), cell.test.threads);
-    plan.time_limit_ns = duration_ns;
-    plan.measured = true;
-    const BatchedWriteStats stats = batched_writes(ctx, plan);
+    TestWritePlan plan;
+    plan.test = cell.test;
+    plan.seed = cell.seed;
+    plan.region = region;
+    plan.warmup_ns = seconds_to_ns(ctx.params.real("warmup_s"));
+    plan.duration_ns = seconds_to_ns(ctx.params.real("duration_s"));
+    plan.max_bytes = ctx.params.unsigned_value("max_bytes");
+    plan.progress_before = cell.progress_before;
+    plan.progress_share = cell.progress_share;
+    const BatchedWriteStats stats = preserved_test_writes(ctx, plan);
     return { stats.iops(), to_us(stats.latency.percentile(0.99)), stats.cancelled };
 }
 
