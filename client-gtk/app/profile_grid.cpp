@@ -90,13 +90,18 @@ void ProfileGrid::set(const std::vector<std::string>& tests, const std::vector<S
     const std::string first_heading = unit == ProfileUnit::MegabytesPerSecond ? _(headings[1])
                                                                                : _(profile_unit_label(unit));
     constexpr int figures = static_cast<int>(std::size(columns));
+    // With the write column, Write comes right after the read figure, as
+    // CrystalDiskMark's Read and Write halves (the unit menu turns both to
+    // IOPS or µs); the columns after them are the reads'.
+    const auto column_of = [writes](int c) { return c + 1 + (writes && c > 0 ? 1 : 0); };
     for (int c = 0; c <= figures; ++c)
-        attach(label(c == 1 ? first_heading : _(headings[c]), "heading", c == 0 ? 0.0F : 1.0F), c, 0);
+        attach(label(writes && c == 0 ? _("Test") : writes && c == 1 ? _("Read")
+                         : c == 1 ? first_heading : _(headings[c]),
+                     "heading", c == 0 ? 0.0F : 1.0F),
+               c == 0 ? 0 : column_of(c - 1), 0);
     if (writes) {
         /* TRANSLATORS: Profiles grid heading: the write column's figure (in the unit chosen), as CrystalDiskMark's Write */
-        attach(label(_("Write"), "heading"), figures + 1, 0);
-        /* TRANSLATORS: Profiles grid heading: the writes' operations per second */
-        attach(label(_("Write IOPS"), "heading"), figures + 2, 0);
+        attach(label(_("Write"), "heading"), 2, 0);
     }
     int row = 1;
     for (std::size_t test = 0; test < tests.size(); ++test, row += reference ? 2 : 1) {
@@ -136,12 +141,12 @@ void ProfileGrid::set(const std::vector<std::string>& tests, const std::vector<S
                 gtk_box_append(GTK_BOX(box), range);
                 cell = box;
             }
-            attach(cell, c + 1, row);
+            attach(cell, column_of(c), row);
             if (reference) {
                 const auto old = point_at_test(*reference, columns[c].series, test);
                 GtkWidget* small = label(old ? format_value(*old, columns[c].unit) : "–", "dim-label");
                 gtk_widget_add_css_class(small, "caption");
-                attach(small, c + 1, row + 1);
+                attach(small, column_of(c), row + 1);
             }
         }
         if (writes) {
@@ -154,8 +159,7 @@ void ProfileGrid::set(const std::vector<std::string>& tests, const std::vector<S
                 : figure;
             GtkWidget* write_cell = label(mb_s ? shown : "–", "title-2");
             figure_cells_.push_back(write_cell);
-            attach(write_cell, figures + 1, row);
-            attach(label(iops ? format_value(*iops, Unit::Iops) : "–", nullptr), figures + 2, row);
+            attach(write_cell, 2, row);
         }
         if (reference) {
             GtkWidget* caption = label(_("reference"), "dim-label", 0.0F);

@@ -188,6 +188,8 @@ class FolderGuiTest(gui_stack.GuiTestCase):
         self.assertTrue(params['write']['data'])
         summary = self.daemon_property(job, 'Job', 'Summary')
         self.assertEqual(summary['written_tests']['data'], 'SEQ1M Q2T1,RND4K Q4T1')
+        # The app has the end too (its first Profiles run here: no older "finished").
+        self.gui.wait_status('profile', states=('finished',), min_points=0, timeout=60)
         # SEQ, RND and the mixed test, each its read and its write figure.
         def grid():
             _enabled, _ptype, state = self.gui.describe_action('profile-grid')
