@@ -84,6 +84,18 @@ void deal_out(const std::vector<IoRequest>& requests, std::vector<std::vector<Io
     throw DeviceBusyError(failure);
 }
 
+// What every run of a plan shares, its reads (preserve mode) and writes.
+IoRunSpec plan_spec(const BenchmarkContext& ctx, const BatchedWritePlan& plan)
+{
+    IoRunSpec spec;
+    spec.workers = std::max(1U, plan.workers);
+    spec.queue_depth = plan.queue_depth;
+    spec.max_request_bytes = plan.block;
+    spec.cancel = &ctx.cancel;
+    spec.random = plan.random;
+    return spec;
+}
+
 // Tells plan.batch_done of each report_interval_ns of completions, from the
 // I/O threads. The hot path is one relaxed add and one compare; the lock is
 // taken once a report is due, so two workers never report at once.
@@ -146,12 +158,7 @@ BatchedWriteStats streamed_writes(BenchmarkContext& ctx, const BatchedWritePlan&
     RequestFeed feed(plan.next_batch, workers, std::max<std::size_t>(4 * in_flight, 64 * workers));
     StreamReports reports(plan);
 
-    IoRunSpec spec;
-    spec.workers = workers;
-    spec.queue_depth = plan.queue_depth;
-    spec.max_request_bytes = plan.block;
-    spec.cancel = &ctx.cancel;
-    spec.random = plan.random;
+    IoRunSpec spec = plan_spec(ctx, plan);
     spec.direction = IoDirection::Write;
     spec.measured = plan.measured;
     spec.phase = plan.phase;
@@ -275,12 +282,7 @@ BatchedWriteStats batched_writes(BenchmarkContext& ctx, const BatchedWritePlan& 
         : plan.time_limit_ns != 0             ? smallest_batch
                                               : std::min<std::size_t>(largest_batch, 4 * in_flight);
 
-    IoRunSpec spec;
-    spec.workers = workers;
-    spec.queue_depth = plan.queue_depth;
-    spec.max_request_bytes = plan.block;
-    spec.cancel = &ctx.cancel;
-    spec.random = plan.random;
+    IoRunSpec spec = plan_spec(ctx, plan);
 
     BatchedWriteStats stats;
     // Every byte the device is told to write must be ours: the run's watch
