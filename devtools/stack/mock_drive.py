@@ -184,6 +184,16 @@ def wait_job_state(stack, job, states=('finished', 'cancelled', 'failed'), timeo
                       timeout, what=f'{job} to reach {states}')
 
 
+def job_has_read(stack, job, celsius):
+    """Whether JOB's temperature series has a reading of CELSIUS or more."""
+    names = [series[0] for series in stack.get_property(job, JOB_IFACE, 'Series')]
+    if 'temperature' not in names:
+        return False
+    index = names.index('temperature')
+    _next, samples = stack.call(job, JOB_IFACE, 'GetSamples', 't', 0)
+    return any(series == index and y >= celsius for series, _x, y in samples)
+
+
 def sustained_write_with_planted_drop(drive, hot_at_drop, serial, on_started=None):
     """A sustained write (as root) on DRIVE (a MockDrive with a sensor) at
     45 °C, with real competing writes from the middle on: the same real
@@ -203,10 +213,11 @@ def sustained_write_with_planted_drop(drive, hot_at_drop, serial, on_started=Non
                what='the write half done')
     if hot_at_drop:
         # The drive is hot before the slowdown starts: wait until the
-        # daemon has read 76 °C, or (on a slow, sanitized build) the
-        # drop can begin while its last reading still says 45 °C.
+        # job has read 76 °C (its temperature series says so), or on a
+        # slow, sanitized build the drop can begin while its last reading
+        # still says 45 °C (a second's sleep here was not enough in CI).
         drive.set_temperature(76.0)
-        time.sleep(1.5)  # the job reads its sensor once a second
+        wait_until(lambda: job_has_read(stack, job, 76.0), 30, what=f'{job} to read 76 °C')
     with competing_writers(drive.loop.node):
         state = wait_job_state(stack, job)
     return job, state
