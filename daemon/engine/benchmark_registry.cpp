@@ -11,7 +11,8 @@ namespace {
 // The kinds a repeat makes sense for take `passes` (passes.hpp). Not
 // sustained-write: its second pass would start with the drive's SLC cache
 // already full and measure what the first left behind, not a repeat; nor
-// mixed-load, whose figures are about one long contended run; nor
+// steady-state, whose rounds are its repeats (and whose second pass would
+// start preconditioned); nor mixed-load, whose figures are about one long contended run; nor
 // verify-capacity, a check whose answer a second pass cannot change.
 BenchmarkInfo repeatable(BenchmarkInfo info)
 {
@@ -40,7 +41,7 @@ std::span<const BenchmarkInfo> all_benchmarks()
         repeatable(benchmarks::file_rw()),
         repeatable(benchmarks::write_sweep()), repeatable(benchmarks::device_write()),
         repeatable(benchmarks::device_write_sweep()), benchmarks::sustained_write(),
-        benchmarks::verify_capacity(),
+        benchmarks::steady_state(),            benchmarks::verify_capacity(),
         benchmarks::mixed_load(),              scored(repeatable(benchmarks::file_profile())),
         repeatable(benchmarks::file_qd_sweep()),
         repeatable(benchmarks::structure()), repeatable(benchmarks::small_files()),

@@ -66,6 +66,8 @@ constexpr std::array catalogue {
     MessageFormat { "error-sample-too-large-with-write", N_("with write, at most {size} in whole reads of block_size (each sample is kept in memory between its read and its write-back)") },
     MessageFormat { "error-larger-than-device", N_("{size} is larger than the device ({device_size})") },
     MessageFormat { "error-larger-than-limit", N_("{size} is larger than the {limit} limit") },
+    // TRANSLATORS: {reason} is the system's error text, such as "Input/output error".
+    MessageFormat { "error-purge-failed", N_("the discard of the device failed: {reason}") },
     MessageFormat { "error-does-not-fit", N_("{size} does not fit: only {available} are available") },
     MessageFormat { "error-too-many-reads-in-flight", N_("{threads} threads x {depth} reads in flight is more than {limit} reads in flight") },
     MessageFormat { "error-too-many-buffers-in-flight", N_("{reads} reads of {block} in flight need {size} of buffers; the limit is {limit}") },

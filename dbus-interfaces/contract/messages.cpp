@@ -118,6 +118,14 @@ constexpr std::array catalogue {
     MessageFormat { "write-speed-unsettled", N_("the write speed did not settle (the last {windows} windows vary by more than ±{tolerance:.0f} % or still trend): write longer (duration_s) for a steady figure") },
     // TRANSLATORS: {written} and {size} are sizes such as "8.0 GiB"; keep size and duration_s: they are parameter keys.
     MessageFormat { "write-no-cliff-short", N_("no cliff in the {written} written, less than the device's {size}: a cache larger than that would not show; write over the whole device (size 0) or longer (duration_s) to find it") },
+    // TRANSLATORS: {rounds} and {window} are counts of rounds; {excursion} and {slope} percentages; keep max_rounds and round_s: they are parameter keys.
+    // xgettext:no-c-format
+    MessageFormat { "steady-state-not-reached", N_("steady state not reached in {rounds} rounds: the last {window} rounds' IOPS vary by {excursion:.0f} % with a slope of {slope:.0f} % (SNIA allows 20 % and 10 %); run more rounds (max_rounds) or longer ones (round_s)") },
+    // TRANSLATORS: {rounds} and {window} are counts of rounds; keep max_rounds: it is a parameter key.
+    MessageFormat { "steady-state-too-few-rounds", N_("only {rounds} rounds ran, fewer than the {window} that steady state is judged over: raise max_rounds") },
+    MessageFormat { "steady-state-purge-unsupported", N_("not purged: the device takes no discards (its discard_max_bytes is 0), so the rounds start from whatever it held") },
+    // TRANSLATORS: {reason} is the system's error text, such as "Operation not supported".
+    MessageFormat { "steady-state-purge-refused", N_("not purged: the kernel refused the discard ({reason}), so the rounds start from whatever the device held") },
     MessageFormat { "test-file-scaled", N_("the test file scaled down from {requested} to {fitted} to fit the free space") },
     MessageFormat { "largest-block-scaled-to-amount", N_("largest block size scaled down to {block} to fit the amount written per size") },
     // TRANSLATORS: {alignment} is a count of bytes such as 4096.

@@ -53,7 +53,7 @@ class StallingDisk:
         """The faults of the disk from now on, one per line as the helper
         reads them (tests/integration/stalling-fuse/stalling_fuse.cpp:
         "eio START LENGTH", "slow START LENGTH MS", "slow-once ...",
-        "wrap BYTES", "drop BYTES", "delay-ms N"); no lines: a healthy disk again.
+        "wrap BYTES", "drop BYTES", "delay-ms N", "slow-after BYTES MS"); no lines: a healthy disk again.
         Written whole and renamed into place, since the helper reads the
         file again as soon as it changes."""
         control = self.flag + '.control'

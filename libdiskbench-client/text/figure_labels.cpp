@@ -4,6 +4,7 @@
 #include "contract/kinds/common_keys.hpp"
 #include "contract/kinds/seek.hpp"
 #include "contract/kinds/shared_figures.hpp"
+#include "contract/kinds/steady_state.hpp"
 #include "contract/kinds/surface.hpp"
 #include "contract/kinds/sustained_write.hpp"
 #include "contract/kinds/verify_capacity.hpp"
@@ -21,6 +22,7 @@ namespace diskbench::client {
 namespace common_keys = contract::kinds::keys::common;
 namespace seek_keys = contract::kinds::keys::seek;
 namespace shared_keys = contract::kinds::keys::shared;
+namespace steady_keys = contract::kinds::keys::steady_state;
 namespace surface_keys = contract::kinds::keys::surface;
 namespace sustained_write_keys = contract::kinds::keys::sustained_write;
 namespace verify_capacity_keys = contract::kinds::keys::verify_capacity;
@@ -64,6 +66,15 @@ constexpr std::array known {
     KnownFigure { "temperature_min_c", N_("Coolest"), Unit::Celsius },
     KnownFigure { sustained_write_keys::burst_mb_s, N_("Burst speed"), Unit::MegabytesPerSecond },
     KnownFigure { sustained_write_keys::steady_mb_s, N_("Steady speed"), Unit::MegabytesPerSecond },
+    KnownFigure { steady_keys::steady_iops, N_("Steady IOPS"), Unit::Iops },
+    KnownFigure { steady_keys::fresh_iops, N_("Fresh IOPS"), Unit::Iops },
+    KnownFigure { steady_keys::fresh_mb_s, N_("Fresh speed"), Unit::MegabytesPerSecond },
+    KnownFigure { steady_keys::rounds, N_("Rounds"), Unit::Plain },
+    KnownFigure { steady_keys::steady_first_round, N_("Window from round"), Unit::Plain },
+    KnownFigure { steady_keys::precondition_bytes, N_("Preconditioned"), Unit::Bytes },
+    KnownFigure { steady_keys::precondition_mb_s, N_("Preconditioning speed"), Unit::MegabytesPerSecond },
+    KnownFigure { steady_keys::precondition_seconds, N_("Preconditioning time"), Unit::Seconds },
+    KnownFigure { steady_keys::purge_seconds, N_("Purge time"), Unit::Seconds },
 };
 
 // What the checks lines and the device line say already, and bookkeeping

@@ -81,6 +81,14 @@ constexpr std::array labels {
     Label { "window_s", N_("Seconds per point") },
     /* TRANSLATORS: write benchmark setting: bytes written between two flushes to the medium (fdatasync); 0: one flush at the end */
     Label { "sync_every", N_("Flush every"), true, N_("Once, at the end") },
+    /* TRANSLATORS: steady-state setting: discard the device first (BLKDISCARD), as fresh out of the box */
+    Label { "purge", N_("Discard first") },
+    /* TRANSLATORS: steady-state setting: bytes of sequential writes before the rounds; 0: twice the range (SNIA) */
+    Label { "precondition_bytes", N_("Preconditioning"), true, N_("Twice the range") },
+    Label { "read_percent", N_("Reads in the rounds (%)") },
+    /* TRANSLATORS: steady-state setting: the length of one round of random writes */
+    Label { "round_s", N_("Seconds per round") },
+    Label { "max_rounds", N_("Most rounds") },
     Label { "threads", N_("Threads") },
     Label { "file_size", N_("File size"), true },
     /* TRANSLATORS: benchmark setting: the mixed read/write test, like "RND4K Q1T1" */

@@ -28,7 +28,8 @@ class BenchmarksTest(harness.LoopDeviceTestCase):
         self.assertEqual(targets, {
             'device': {'overview', 'seek', 'random', 'sequential', 'surface', 'block', 'profile', 'qd-sweep',
                        'burst'},
-            'device-write': {'device-write', 'device-write-sweep', 'sustained-write', 'verify-capacity'},
+            'device-write': {'device-write', 'device-write-sweep', 'sustained-write', 'steady-state',
+                             'verify-capacity'},
             'directory': {'file-rw', 'write-sweep', 'mixed-load', 'structure', 'small-files', 'file-profile',
                           'file-qd-sweep'},
         })

@@ -18,7 +18,7 @@ from harness import JOB_IFACE, MANAGER_IFACE, MANAGER_PATH, run, wait_until
 MiB = 1024 * 1024
 # Small and quick: the loop device is 64 MiB.
 QUICK = {'size': ('t', 8 * MiB), 'region_size': ('t', 8 * MiB), 'duration_s': ('d', 0.2)}
-WRITE_KINDS = {'device-write', 'device-write-sweep', 'sustained-write', 'verify-capacity'}
+WRITE_KINDS = {'device-write', 'device-write-sweep', 'sustained-write', 'steady-state', 'verify-capacity'}
 
 
 
@@ -73,7 +73,7 @@ class DeviceWriteTest(harness.LoopDeviceTestCase):
                 _, error = self.run_job('device-write', dict(QUICK, **options))
                 self.assertDBusError(error, 'InvalidArgument', prefix)
         # The kinds that only make sense on data one may lose refuse preserve.
-        for kind in ('device-write-sweep', 'sustained-write'):
+        for kind in ('device-write-sweep', 'sustained-write', 'steady-state'):
             with self.subTest(kind=kind):
                 _, error = self.run_job(kind, {})
                 self.assertDBusError(error, 'InvalidArgument', 'mode:')

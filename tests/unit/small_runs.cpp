@@ -39,6 +39,11 @@ ValueMap small_run(std::string_view kind)
             params.insert({ { "duration_s", 0.05 } });
         return params;
     }
+    if (kind == "steady-state") {
+        ValueMap params = destroy;
+        params.insert({ { "size", 4 * MiB }, { "round_s", 0.05 }, { "max_rounds", std::uint64_t { 6 } } });
+        return params;
+    }
     if (kind == "file-rw")
         return { { "size", 4 * MiB }, { "block_size", std::uint64_t { MiB } } };
     if (kind == "write-sweep")

@@ -7,7 +7,7 @@
 // cancelled run stops. Plus the steady-state detector on made-up series.
 #include "base/errors.hpp"
 #include "benchmark.hpp"
-#include "benchmarks/steady_state.hpp"
+#include "benchmarks/steady_state_analysis.hpp"
 #include "io/target.hpp"
 #include "mounts.hpp"
 #include "parameter_checks.hpp"
@@ -828,6 +828,37 @@ TEST_CASE("steady-state detection on made-up series", "[steady-state]")
         const std::vector<double> rising { 92, 96, 100, 104, 108 };
         CHECK_FALSE(is_steady(rising));
         CHECK(is_steady(std::vector<double> { 97, 103, 99, 101, 100 }));
+    }
+    SECTION("the steady-state test's window, as SNIA reports it")
+    {
+        // A drive that falls off its fresh level and settles: rounds 1-4
+        // fresh and falling, steady from round 5.
+        std::vector<double> rounds { 90000, 60000, 35000, 24000, 21000, 20500, 21200, 20800, 21100 };
+        const SteadyWindow settled = measure_window(rounds);
+        CHECK(settled.measured);
+        CHECK(settled.steady);
+        CHECK(settled.mean == Approx((21000 + 20500 + 21200 + 20800 + 21100) / 5.0));
+        CHECK(settled.excursion * 100 == Approx(700.0 / settled.mean * 100));
+        CHECK(settled.slope < 0.10);
+        // A made-up series that never settles: each round 15 % below the one
+        // before, so every window of five has a slope far beyond 10 %, though
+        // its neighbours lie close to each other.
+        std::vector<double> sliding { 50000 };
+        for (int round = 1; round < 40; ++round) {
+            sliding.push_back(sliding.back() * 0.85);
+            const SteadyWindow window = measure_window(sliding);
+            CHECK(window.measured == (sliding.size() >= 5));
+            CHECK_FALSE(window.steady);
+            if (window.measured)
+                CHECK(window.slope > 0.10);
+        }
+        // A series that swings: excursion beyond SNIA's 20 %, no trend.
+        const SteadyWindow swinging = measure_window(std::vector<double> { 100, 130, 100, 130, 100 });
+        CHECK_FALSE(swinging.steady);
+        CHECK(swinging.excursion > 0.20);
+        CHECK(swinging.slope < 0.10);
+        CHECK_FALSE(measure_window(std::vector<double> { 1, 1, 1, 1 }).measured);
+        CHECK_FALSE(measure_window(std::vector<double> { 0, 0, 0, 0, 0 }).steady);
     }
     SECTION("too short to tell")
     {

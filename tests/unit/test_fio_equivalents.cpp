@@ -7,6 +7,7 @@
 #include "model/benchmark_description.hpp"
 
 #include "contract/benchmark_kinds.hpp"
+#include "scratch.hpp"
 
 #include <catch2/catch.hpp>
 #include <glib.h>
@@ -246,4 +247,45 @@ TEST_CASE("every fio line of the device write kinds runs, flushing as the engine
     CHECK(kept.fio_commands.size() == 2); // the reads: fio cannot keep the data
     CHECK(kept.what.find("fio has no write that keeps the data") != std::string::npos);
     CHECK(ran == 3 + 3 + 2 + 5 + 5);
+}
+
+// steady-state's purge is blkdiscard, which needs a block device: its
+// lines run on a loop device of ours over a file in the build tree.
+TEST_CASE("steady-state's purge, preconditioning and rounds run as blkdiscard and fio", "[fio]")
+{
+    REQUIRE(have_fio());
+    TempFolder folder;
+    const std::string backing = random_file(folder.path);
+    diskbench::testing::LoopDevice loop(backing);
+    SavedValueMap steady { { "mode", std::string("destroy") }, { "size", std::int64_t { 8 * MiB } },
+                           { "round_s", 0.2 }, { "max_rounds", std::int64_t { 10 } } };
+    const BenchmarkDescription d = describe_benchmark("steady-state", steady, loop.path(), 512);
+    REQUIRE(d.fio_commands.size() == 3);
+    CHECK(d.fio_commands[0] == "blkdiscard --length 8388608 " + loop.path());
+    CHECK(d.fio_commands[1].find("--rw=write --bs=128k --iodepth=32 --size=8m --loops=2 ") != std::string::npos);
+    CHECK(d.fio_commands[2].find("--rw=randwrite --bs=4k --iodepth=32 --size=8m ") != std::string::npos);
+    CHECK(d.fio_commands[2].find("--runtime=2000ms --steadystate=iops:10% --steadystate_duration=1000ms")
+          != std::string::npos);
+    for (const std::string& command : d.fio_commands) {
+        INFO(command);
+        std::string errors;
+        const int status = run(command, folder.path, errors);
+        INFO(errors);
+        CHECK(status == 0);
+    }
+    // A set amount of preconditioning, and the 70/30 mix.
+    steady["precondition_bytes"] = std::int64_t { 4 * MiB };
+    steady["read_percent"] = std::int64_t { 70 };
+    steady["purge"] = false;
+    const BenchmarkDescription mixed = describe_benchmark("steady-state", steady, loop.path(), 512);
+    REQUIRE(mixed.fio_commands.size() == 2);
+    CHECK(mixed.fio_commands[0].find("--io_size=4m ") != std::string::npos);
+    CHECK(mixed.fio_commands[1].find("--rw=randrw --rwmixread=70 ") != std::string::npos);
+    for (const std::string& command : mixed.fio_commands) {
+        INFO(command);
+        std::string errors;
+        const int status = run(command, folder.path, errors);
+        INFO(errors);
+        CHECK(status == 0);
+    }
 }

@@ -28,6 +28,7 @@ BenchmarkInfo write_sweep();
 BenchmarkInfo device_write();
 BenchmarkInfo device_write_sweep();
 BenchmarkInfo sustained_write();
+BenchmarkInfo steady_state();
 BenchmarkInfo verify_capacity();
 BenchmarkInfo mixed_load();
 BenchmarkInfo structure();

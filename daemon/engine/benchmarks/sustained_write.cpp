@@ -2,7 +2,7 @@
 // "Sustained write": a long sequential write plotted as time against MB/s,
 // long enough to fill an SSD's SLC cache and show its cliff (the SSD
 // review: a drive writing 1.5 GB/s into its cache may fall to 100 MB/s once
-// the cache is full), then whether the speed settles (steady_state.hpp).
+// the cache is full), then whether the speed settles (steady_state_analysis.hpp).
 // The queue stays full and one fdatasync ends the run, inside its timing
 // (fio's end_fsync=1): a window is what the drive confirmed in it, which
 // for a drive with a volatile write cache on includes what its DRAM holds
@@ -15,7 +15,7 @@
 #include "contract/kinds/sustained_write.hpp"
 #include "device_write_support.hpp"
 #include "file_support.hpp"
-#include "steady_state.hpp"
+#include "steady_state_analysis.hpp"
 #include "timed_run.hpp"
 
 #include <fmt/format.h>

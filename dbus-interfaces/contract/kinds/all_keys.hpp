@@ -21,6 +21,7 @@
 #include "contract/kinds/seek.hpp"
 #include "contract/kinds/sequential.hpp"
 #include "contract/kinds/small_files.hpp"
+#include "contract/kinds/steady_state.hpp"
 #include "contract/kinds/structure.hpp"
 #include "contract/kinds/surface.hpp"
 #include "contract/kinds/sustained_write.hpp"
@@ -55,6 +56,7 @@ inline constexpr Descriptor descriptors[] {
     { kinds::device_write, device_write::declares },
     { kinds::device_write_sweep, device_write_sweep::declares },
     { kinds::sustained_write, sustained_write::declares },
+    { kinds::steady_state, steady_state::declares },
     { kinds::verify_capacity, verify_capacity::declares },
     { kinds::file_rw, file_rw::declares },
     { kinds::write_sweep, write_sweep::declares },

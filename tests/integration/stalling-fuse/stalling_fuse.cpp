@@ -22,6 +22,10 @@
 //   drop BYTES                writes at BYTES and beyond vanish (and say
 //                             they were done), reads there give zeros (a
 //                             fake-capacity stick of the other kind)
+//   slow-after BYTES MS       once BYTES have been written (counted from
+//                             when this file was read), every write waits
+//                             MS first (an SSD whose free blocks ran out:
+//                             the steady-state test's drive)
 // It is read again whenever it changes (its mtime); write it whole and
 // rename it into place.
 //
@@ -76,6 +80,9 @@ struct Control {
     long delay_ms = 0;
     std::uint64_t wrap = 0; // 0: none
     std::uint64_t drop = 0; // 0: none
+    std::uint64_t slow_after = 0; // 0: none
+    long slow_after_ms = 0;
+    std::uint64_t written = 0;    // since the file was read, for slow_after
     std::vector<Range> bad, slow;
 } control;
 
@@ -103,6 +110,8 @@ void read_control()
             words >> control.wrap;
         } else if (word == "drop") {
             words >> control.drop;
+        } else if (word == "slow-after") {
+            words >> control.slow_after >> control.slow_after_ms;
         } else if (word == "eio" && words >> range.start >> range.length) {
             control.bad.push_back(range);
         } else if ((word == "slow" || word == "slow-once") && words >> range.start >> range.length >> range.ms) {
@@ -136,6 +145,11 @@ int wait_for_turn(std::uint64_t offset, std::uint64_t size, bool read)
                                         [](std::uint64_t end, const Range& range) { return end <= range.start; });
     if (after != control.bad.begin() && std::prev(after)->touches(offset, size))
         return EIO;
+    if (!read && control.slow_after != 0) {
+        if (control.written >= control.slow_after)
+            std::this_thread::sleep_for(std::chrono::milliseconds(control.slow_after_ms));
+        control.written += size;
+    }
     if (read) {
         for (Range& range : control.slow) {
             if (!range.touches(offset, size) || (range.once && range.used))

@@ -46,6 +46,19 @@ struct SustainedAnalysis {
     double cliff_at_s = 0;            // when the window before it ended
 };
 
+// The last criteria.windows values as SNIA's steady-state check sees them:
+// their mean, their data excursion (max - min) and the fitted line's change
+// across them, both as fractions of the mean, and whether both are within
+// the limits. With fewer values than criteria.windows: nothing measured.
+struct SteadyWindow {
+    bool measured = false;
+    double mean = 0;
+    double excursion = 0; // (max - min) / mean
+    double slope = 0;     // |fitted change across the window| / mean
+    bool steady = false;
+};
+SteadyWindow measure_window(std::span<const double> values, const SteadyStateCriteria& criteria = {});
+
 // True when the values meet the criteria's excursion and slope limits
 // (needs at least criteria.windows values; looks at the last of them).
 bool is_steady(std::span<const double> values, const SteadyStateCriteria& criteria = {});
