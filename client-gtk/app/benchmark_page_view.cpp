@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "benchmark_page_view.hpp"
 
+#include "kinds/kind_presentation.hpp"
+#include "kinds/presentation_registry.hpp"
+
 #include "../model/benchmark_description.hpp"
 #include "results/folder.hpp"
 #include "results/job_result.hpp"
@@ -54,8 +57,13 @@ bool BenchmarkPageView::shows_job_of_selection(const JobEntry& job)
 std::string BenchmarkPageView::summary_of(const SavedValueMap& summary) const
 {
     // Some folder kinds say their figures as a device's (the folder's
-    // queue-depth sweep names its best cell as the device's does).
+    // queue-depth sweep names its best cell as the device's does), and so
+    // do the raw writes whose kind has words of its own (the sustained
+    // write's cache, steady state's figure beside the fresh one).
+    const KindPresentation* presentation = kind_presentation(page_.kind);
+    const bool own_words = presentation && (presentation->summary_parts || presentation->summary_line);
     return page_.target == PageTarget::Device || (page_.model && page_.model->device_summary)
+            || (page_.target == PageTarget::DeviceWrite && own_words)
         ? device_summary_text(page_.kind, summary)
         : summary_line(summary);
 }

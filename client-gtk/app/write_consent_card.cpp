@@ -20,6 +20,7 @@ WriteConsentCard::WriteConsentCard(std::function<void()> changed)
     label_ = ui.widget("label");
     keep_button_ = ui.widget("keep_button");
     erase_button_ = ui.widget("erase_button");
+    erase_only_label_ = ui.widget("erase_only_label");
     confirm_entry_ = ui.widget("confirm_entry");
     blocker_label_ = ui.widget("blocker_label");
     // Both: GTK deactivates the old member of a group (its "toggled") before
@@ -54,6 +55,7 @@ bool WriteConsentCard::update(const DeviceEntry* device, bool erase_only, bool b
     // Erasing is the only mode there: no choice to show, only the entry.
     gtk_widget_set_visible(keep_button_, !erase_only);
     gtk_widget_set_visible(erase_button_, !erase_only);
+    gtk_widget_set_visible(erase_only_label_, erase_only);
     const bool erase = erase_chosen();
     std::string text;
     if (device) {

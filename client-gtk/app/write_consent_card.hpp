@@ -49,6 +49,7 @@ private:
     GtkWidget* label_ = nullptr;
     GtkWidget* keep_button_ = nullptr;
     GtkWidget* erase_button_ = nullptr;
+    GtkWidget* erase_only_label_ = nullptr;
     GtkWidget* confirm_entry_ = nullptr;
     GtkWidget* blocker_label_ = nullptr;
 };

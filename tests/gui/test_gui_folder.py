@@ -203,6 +203,32 @@ class FolderGuiTest(gui_stack.GuiTestCase):
         self.assertNotEqual(sha256_of(loop.backing), before, 'erasing wrote nothing')
         self.gui.activate_action('set-parameter', "('write', <false>)")
 
+    def test_06c_the_steady_state_rounds_with_their_window(self):
+        # Issue 43 part 3: the Steady page erases once the device is named,
+        # draws IOPS per round with SNIA's window as a band, and its line
+        # says the steady figure beside the fresh one.
+        loop = self.gui.loop
+        self.gui.activate('show-page', 'steady-state')
+        self.gui.wait_status('steady-state', states=('idle', 'finished'), min_points=0, timeout=20)
+        for key, value in (('size', f'<uint64 {8 * MiB}>'), ('round_s', '<0.2>'), ('max_rounds', '<uint64 12>')):
+            self.gui.activate_action('set-parameter', f"('{key}', {value})")
+        jobs_before = set(self.daemon_jobs())
+        self.gui.send_keys('alt+e')
+        self.gui.type_text(loop.node)
+        self.gui.activate('run-benchmark', 'steady-state')
+        [job] = self.gui.wait_for(lambda: set(self.daemon_jobs()) - jobs_before, 30, what='the steady-state job')
+        self.gui.wait_for(lambda: self.daemon_property(job, 'Job', 'State') == 'finished', 120,
+                          what=f'{job} to finish')
+        summary = self.daemon_property(job, 'Job', 'Summary')
+        rounds = summary['rounds']['data']
+        _kind, _state, points = self.gui.wait_status('steady-state', states=('finished',), min_points=rounds,
+                                                     timeout=60)
+        shot = self.screenshot_path('steady-state-rounds.png')
+        self.gui.wait_for(lambda: self.gui.screenshot(shot) or series_pixels(shot) >= MIN_SERIES_PIXELS, 20,
+                          what='the rounds drawn')
+        print(f'{shot}: the steady-state rounds ({rounds} rounds, {points} points): '
+              f'{ {k: v["data"] for k, v in summary.items() if k.startswith(("steady", "fresh"))} }', flush=True)
+
     def test_07_the_other_folder_pages_draw_their_series(self):
         # structure, small-files and mixed-load have no tailored page: drawn
         # from the series the job declares (bars in seconds; lines over

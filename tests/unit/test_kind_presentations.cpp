@@ -105,3 +105,19 @@ TEST_CASE("a sustained write's line says how much it took before the cliff, and 
     level.erase("cliff_at_bytes");
     CHECK_THAT(device_summary_text("sustained-write", level), Catch::Contains("  ·  no cliff in the 100 GiB written"));
 }
+
+TEST_CASE("a steady-state run's line gives the steady figure beside the fresh one", "[client-model]")
+{
+    const client::SavedValueMap steady { { "fresh_iops", 96000.0 },    { "steady_iops", 21400.0 },
+                                         { "steady_state", true },     { "steady_first_round", std::int64_t { 9 } },
+                                         { "rounds", std::int64_t { 13 } }, { "latency_p99_us", 2400.0 } };
+    CHECK_THAT(device_summary_text("steady-state", steady),
+               Catch::StartsWith("steady 21.4k IOPS from round 9 (fresh 96.0k IOPS)"));
+    client::SavedValueMap unsettled = steady;
+    unsettled["steady_state"] = false;
+    unsettled["rounds"] = std::int64_t { 25 };
+    CHECK_THAT(device_summary_text("steady-state", unsettled),
+               Catch::StartsWith("not steady in 25 rounds: last 21.4k IOPS (fresh 96.0k IOPS)"));
+    client::SavedValueMap short_run { { "fresh_iops", 96000.0 }, { "rounds", std::int64_t { 3 } } };
+    CHECK_THAT(device_summary_text("steady-state", short_run), Catch::StartsWith("3 rounds, fresh 96.0k IOPS"));
+}
