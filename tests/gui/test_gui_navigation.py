@@ -81,6 +81,29 @@ class NavigationGuiTest(gui_stack.GuiTestCase):
         x, y = centre(node)
         self.gui._xdotool('mousemove', str(left + x), str(top + y), 'click', '1')
 
+    def scrolled_into_view(self, name):
+        """The page row NAME, the list first scrolled with the mouse wheel
+        (over the list) until the row lies whole inside the list's scroll
+        pane, as a user scrolls to a row below the window's edge (the list
+        is taller than the window once it has enough pages)."""
+        for _ in range(60):
+            frame = self.frame()
+            page_list, rows = self.page_rows(frame)
+            [row] = [r for r in rows if r['name'] == name]
+            panes = [p for p in find(frame, 'scroll pane')
+                     if any(n is page_list for n in walk(p))]
+            _x, top, _w, height = (panes[-1] if panes else frame)['extents']
+            _rx, row_top, _rw, row_height = row['extents']
+            if row_top >= top and row_top + row_height <= top + height:
+                return row
+            geometry = self.gui._xdotool('getwindowgeometry', self.window())
+            left, window_top = map(int, re.search(r'Position: (\d+),(\d+)', geometry).groups())
+            x, _y = centre(row)
+            # Wheel down (button 5) for a row below, up (4) for one above.
+            button = '5' if row_top + row_height > top + height else '4'
+            self.gui._xdotool('mousemove', str(left + x), str(window_top + top + height // 2), 'click', button)
+        raise AssertionError(f'the page row {name!r} never came into view')
+
     def press(self, *keys):
         self.gui._xdotool('windowfocus', '--sync', self.window())
         self.gui._xdotool('key', '--delay', '80', *keys)
@@ -131,7 +154,7 @@ class NavigationGuiTest(gui_stack.GuiTestCase):
         _list, rows = self.page_rows()
         reached = []
         for row in sorted(rows, key=lambda n: n['extents'][1]):
-            self.click(row)
+            self.click(self.scrolled_into_view(row['name']))
             self.gui.wait_for(lambda: self.shown_kind() not in reached, 10,
                               what=f'a new page after clicking {row["name"]!r} (status {self.gui.status()})')
             reached.append(self.shown_kind())
@@ -146,7 +169,7 @@ class NavigationGuiTest(gui_stack.GuiTestCase):
         # Down in the list walks the pages in the list's order...
         _list, rows = self.page_rows()
         first = min(rows, key=lambda n: n['extents'][1])
-        self.click(first)
+        self.click(self.scrolled_into_view(first['name']))
         self.wait_kind('overview')
         walked = ['overview']
         for _ in range(len(rows) - 1):

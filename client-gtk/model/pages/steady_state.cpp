@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Steady state: IOPS per round with SNIA's measurement window drawn as a
 // band around its mean, the rounds' p99 latency, and the preconditioning's
-// MB/s over time (drawn while it runs).
+// MB/s over time (drawn while it runs). The views are named by their unit,
+// short, as every page's are: the page's toolbar must fit a narrow window.
 #include "page_model.hpp"
 
 #include "command_lines.hpp"
@@ -22,10 +23,10 @@ std::vector<PageView> views()
 {
     using enum ChartStyle;
     using enum AxisScale;
-    return { page_view(N_("IOPS per round"), chart_spec(Line, Linear, Unit::Plain, Unit::Iops), "iops", false,
+    return { page_view(N_("IOPS"), chart_spec(Line, Linear, Unit::Plain, Unit::Iops), "iops", false,
                        "iops-min", "iops-max"),
              page_view(N_("p99"), chart_spec(Line, Linear, Unit::Plain, Unit::Microseconds), "latency_p99"),
-             page_view(N_("Preconditioning"), chart_spec(Line, Linear, Unit::Seconds, Unit::MegabytesPerSecond),
+             page_view(N_("MB/s"), chart_spec(Line, Linear, Unit::Seconds, Unit::MegabytesPerSecond),
                        "precondition") };
 }
 

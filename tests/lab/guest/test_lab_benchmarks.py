@@ -106,3 +106,39 @@ class BenchmarksTest(unittest.TestCase):
                     + open(f'/sys/block/{os.path.basename(node)}/queue/write_cache').read().strip())
         self.assertEqual(len(line), 1, res.stdout)
         self.assertIn(f'⚠ Write cache: on at {os.path.basename(node)} (write back)', line[0])
+
+    def test_write_column_and_steady_state_on_the_nvme_drive(self):
+        # Issue 43 on a real NVMe driver: the Profiles' write column and
+        # SNIA's steady state, both erasing, confirmed with the drive's
+        # serial. QEMU's NVMe takes Dataset Management (discard): the purge
+        # reaches the drive.
+        node = lab.node('nvme')
+        word = lab.device_of(node)[1]['EraseConfirmation']
+        result = self.run_kind('profile', node, 'write=true', 'mode=destroy', f'confirm={word}')
+        summary = result['summary']
+        self.assertEqual(summary['written_tests'], 'SEQ1M Q1T1,RND4K Q4T1')
+        self.assertEqual(summary['sync_rule'], 'end')
+        for key in ('seq1m_q1t1.write_throughput_mb_s', 'rnd4k_q4t1.write_iops', 'mix.total_mb_s'):
+            self.assertGreater(summary[key], 0, key)
+        self.assertGreaterEqual(summary['device_write_bytes'], summary['issued_write_bytes'] * 0.95)
+        lab.finding('nvme', 'profile write column', f'SEQ1M Q1T1 read {summary["seq1m_q1t1.throughput_mb_s"]:.0f} / '
+                    f'write {summary["seq1m_q1t1.write_throughput_mb_s"]:.0f} MB/s, RND4K Q4T1 write '
+                    f'{summary["rnd4k_q4t1.write_iops"]:.0f} IOPS, mix {summary["mix.total_mb_s"]:.1f} MB/s',
+                    'QEMU NVMe, TCG')
+        discard_max = int(open(f'/sys/block/{os.path.basename(node)}/queue/discard_max_bytes').read())
+        result = self.run_kind('steady-state', node, 'mode=destroy', f'confirm={word}', 'size=16777216',
+                               'round_s=0.5', 'max_rounds=8')
+        summary = result['summary']
+        self.assertEqual(summary['discard_max_bytes'], discard_max)
+        self.assertEqual(summary['purged'], discard_max > 0)
+        self.assertEqual(summary['purge_method'], 'discard' if discard_max > 0 else 'none')
+        self.assertEqual(summary['precondition_bytes'], 2 * 16777216)
+        self.assertGreaterEqual(summary['rounds'], 5 if summary['steady_state'] else 1)
+        self.assertGreater(summary['fresh_iops'], 0)
+        rounds = [p for s in result['series'] if s['name'] == 'iops' for p in s['points']]
+        self.assertEqual(len(rounds), summary['rounds'])
+        lab.finding('nvme', 'steady-state', f'purged {summary["purged"]} (discard_max_bytes '
+                    f'{summary["discard_max_bytes"]}), fresh {summary["fresh_iops"]:.0f} IOPS, '
+                    + (f'steady {summary["steady_iops"]:.0f} IOPS from round {summary["steady_first_round"]}'
+                       if summary['steady_state'] else f'not steady in {summary["rounds"]} rounds'),
+                    f'queue/discard_max_bytes {discard_max}')
