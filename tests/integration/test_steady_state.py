@@ -157,7 +157,9 @@ class SteadyStateTest(harness.LoopDeviceTestCase):
                  'precondition_bytes:'),
                 (self.confirmed(self.loop, precondition_bytes=('t', 1000)), 'precondition_bytes:'),
                 (self.confirmed(self.loop, size=('t', self.loop.size + MiB)), 'size:'),
-                (self.confirmed(self.loop, read_percent=('t', 101)), 'read_percent:')):
+                (self.confirmed(self.loop, read_percent=('t', 101)), 'read_percent:'),
+                # 1024 requests of 16 MiB in flight: 16 GiB of buffers.
+                (self.confirmed(self.loop, block_size=('t', 16 * MiB), queue_depth=('t', 1024)), 'queue_depth:')):
             with self.subTest(options=options):
                 _, error = self.run_job(self.loop.object_path, options)
                 self.assertDBusError(error, 'InvalidArgument', prefix)

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "mounts.hpp"
 
+#include <fcntl.h>
 #include <sched.h>
 #include <spawn.h>
 #include <sys/mount.h>
@@ -86,6 +87,19 @@ MountedFilesystem::MountedFilesystem(Kind kind, std::uint64_t size, std::uint64_
         run_program(mkfs);
         if (::mount(loop_->path().c_str(), mount_point_.c_str(), "ext4", 0, "") != 0)
             throw std::system_error(errno, std::generic_category(), "mount ext4");
+        mounted_ = true;
+        // The mount's own metadata (the superblock's mount time and state,
+        // the journal's first commit) would otherwise reach the device up to
+        // a commit interval later, while a test compares the device's bytes
+        // (CI once saw a mounted device "change" under a refused open).
+        const int fd = ::open(mount_point_.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+        if (fd < 0 || ::syncfs(fd) != 0) {
+            const int error = errno;
+            if (fd >= 0)
+                ::close(fd);
+            throw std::system_error(error, std::generic_category(), "syncfs of the new ext4");
+        }
+        ::close(fd);
     }
     mounted_ = true;
 }

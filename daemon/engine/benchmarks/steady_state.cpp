@@ -84,7 +84,7 @@ Settings checked_settings(BenchmarkContext& ctx)
     if (s.precondition == 0)
         s.precondition = 2 * s.range;
     s.queue_depth = static_cast<unsigned>(ctx.params.unsigned_value("queue_depth"));
-    check_in_flight("queue_depth", 1, s.queue_depth, precondition_block);
+    check_in_flight("queue_depth", 1, s.queue_depth, std::max(precondition_block, s.block));
     s.read_percent = static_cast<unsigned>(ctx.params.unsigned_value("read_percent"));
     s.round_ns = seconds_to_ns(ctx.params.real("round_s"));
     s.max_rounds = ctx.params.unsigned_value("max_rounds");
