@@ -26,14 +26,18 @@ public:
     {
         progress_monotonic &= value >= last_progress;
         last_progress = value;
-        ++progress_calls;
+        progress_calls.fetch_add(1);
+        if (value > 0)
+            progressed.store(true);
     }
 
     std::vector<engine::SeriesInfo> series;
     std::vector<std::vector<engine::SeriesPoint>> points;
     std::atomic<std::size_t> point_count { 0 };
     double last_progress = 0;
-    std::size_t progress_calls = 0;
+    // Atomic: a test's thread reads them while the run goes on.
+    std::atomic<std::size_t> progress_calls { 0 };
+    std::atomic<bool> progressed { false };
     bool progress_monotonic = true;
     bool series_order_ok = true;
 };

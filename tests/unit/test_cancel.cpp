@@ -41,7 +41,12 @@ TEST_CASE("a benchmark cancelled from another thread stops within 100 ms with wh
     CancelToken cancel;
     auto running = std::async(std::launch::async,
                               [&] { return run_benchmark(*find_benchmark(kind), target, validate_request(*find_benchmark(kind), params), &sink, cancel); });
-    std::this_thread::sleep_for(std::chrono::milliseconds(400));
+    // Cancel once the run is under way (it has said some progress, and drawn a
+    // point where its points come as it reads), not after a time: a
+    // sanitized build on a busy machine starts slower.
+    const auto under_way = [&] { return sink.progressed.load() && (kind == "profile" || sink.point_count.load() > 0); };
+    while (!under_way() && running.wait_for(std::chrono::milliseconds(10)) == std::future_status::timeout) {
+    }
     REQUIRE(running.wait_for(std::chrono::seconds(0)) == std::future_status::timeout); // still running
     const auto asked = std::chrono::steady_clock::now();
     cancel.cancel();
