@@ -85,6 +85,7 @@ void Application::update_status()
                               g_variant_new_string(shown ? shown->message_text().c_str() : ""));
     g_simple_action_set_state(fault_map_action_, g_variant_new_string(shown ? shown->fault_map().c_str() : ""));
     g_simple_action_set_state(checks_action_, g_variant_new_string(shown ? shown->checks_card_text().c_str() : ""));
+    g_simple_action_set_state(steady_action_, g_variant_new_string(shown ? shown->steady_state_line().c_str() : ""));
     g_simple_action_set_state(health_action_, g_variant_new_string(window_->health_text().c_str()));
     if (shortcuts_)
         shortcuts_->update();
@@ -380,6 +381,9 @@ void Application::add_actions()
     // "checks": the shown page's checks card, one "✓ ..."/"⚠ ..." line per
     // check ("" when hidden).
     checks_action_ = add_state_action("checks", "");
+    // "profile-steady": the line under the device Profiles grid, the disk's
+    // last steady-state test beside its fresh figure ("" when none).
+    steady_action_ = add_state_action("profile-steady", "");
     // "health": the Info page's "Health (SMART)" row and warning card,
     // "summary|warning".
     health_action_ = add_state_action("health", "|");

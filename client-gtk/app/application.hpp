@@ -56,6 +56,7 @@ private:
     GSimpleAction* messages_action_ = nullptr;
     GSimpleAction* fault_map_action_ = nullptr; // the Surface page's error-scan card
     GSimpleAction* checks_action_ = nullptr;    // the shown page's checks card
+    GSimpleAction* steady_action_ = nullptr;    // the device Profiles' steady-state line
     GSimpleAction* health_action_ = nullptr;    // the Info page's SMART row and warning
     Ref<GtkFileChooserNative> chooser_;
     std::function<void(const std::string&)> chosen_;

@@ -69,6 +69,15 @@ void BenchmarkPageView::build()
         gtk_scrolled_window_set_child(GTK_SCROLLED_WINDOW(table_scroll), table);
         insert(table_scroll);
     }
+    if (page_.model && page_.model->steady_state_beside) {
+        steady_label_ = gtk_label_new("");
+        gtk_label_set_wrap(GTK_LABEL(steady_label_), TRUE);
+        gtk_label_set_xalign(GTK_LABEL(steady_label_), 0);
+        gtk_widget_add_css_class(steady_label_, "dim-label");
+        gtk_widget_set_visible(steady_label_, FALSE);
+        insert(steady_label_);
+        g_signal_connect(root_.get(), "map", G_CALLBACK(on_page_mapped), this);
+    }
     if (page_.model && page_.model->extra == PageExtra::FaultMap) {
         fault_map_ = std::make_unique<FaultMap>();
         insert(fault_map_->widget());

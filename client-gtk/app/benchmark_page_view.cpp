@@ -5,6 +5,7 @@
 #include "kinds/presentation_registry.hpp"
 
 #include "../model/benchmark_description.hpp"
+#include "../model/steady_beside_fresh.hpp"
 #include "results/folder.hpp"
 #include "results/job_result.hpp"
 #include "text/latency_text.hpp"
@@ -91,6 +92,32 @@ void BenchmarkPageView::device_changed()
     }
     rebuild_chart();
     update_controls();
+    update_steady_state_line();
+}
+
+void BenchmarkPageView::update_steady_state_line()
+{
+    if (!steady_label_)
+        return;
+    const DeviceEntry* device = host_.selected_device();
+    RecentResults& recent = host_.recent_results();
+    recent.reload_if_changed();
+    const std::string line = device ? steady_state_beside_fresh(recent.results(), device_info_of(*device)) : std::string();
+    gtk_label_set_text(GTK_LABEL(steady_label_), line.c_str());
+    gtk_widget_set_visible(steady_label_, !line.empty());
+}
+
+void BenchmarkPageView::on_page_mapped(GtkWidget*, gpointer self)
+{
+    auto* page = static_cast<BenchmarkPageView*>(self);
+    page->update_steady_state_line();
+    page->host_.page_changed(); // the app's profile-steady state follows
+}
+
+std::string BenchmarkPageView::steady_state_line() const
+{
+    return steady_label_ && gtk_widget_get_visible(steady_label_) ? gtk_label_get_text(GTK_LABEL(steady_label_))
+                                                                   : std::string();
 }
 
 void BenchmarkPageView::benchmarks_changed()

@@ -77,6 +77,9 @@ public:
     [[nodiscard]] std::vector<std::string> grid_cells() const;
     // The checks card's lines as shown ("✓ ..." / "⚠ ..."), "" when hidden.
     [[nodiscard]] std::string checks_card_text() const;
+    // The line under the device Profiles grid: the disk's last steady-state
+    // test beside its fresh figure (steady_beside_fresh.hpp); "" when hidden.
+    [[nodiscard]] std::string steady_state_line() const;
     // The Surface page's error-scan card (FaultMap::describe()); "" elsewhere.
     [[nodiscard]] std::string fault_map() const { return fault_map_ ? fault_map_->describe() : std::string(); }
 
@@ -98,6 +101,11 @@ private:
     void update_description();
     void update_messages(const std::vector<std::string>& warnings, const std::vector<std::string>& notes);
     void update_progress(const JobEntry* job, bool running);
+    // The steady-state line for the selected disk, from the kept results
+    // (again each time the page is shown: a steady-state run may have
+    // ended on its own page since).
+    void update_steady_state_line();
+    static void on_page_mapped(GtkWidget*, gpointer self);
     [[nodiscard]] bool shows_job_of_selection(const JobEntry& job);
     [[nodiscard]] bool can_start();
     [[nodiscard]] bool destroy_only() const;
@@ -131,6 +139,7 @@ private:
     GtkWidget* checks_card_ = nullptr;  // the result's checks (result_checks.hpp); hidden when none
     std::unique_ptr<FaultMap> fault_map_; // the Surface page's error scan; null elsewhere
     GtkWidget* checks_label_ = nullptr;
+    GtkWidget* steady_label_ = nullptr; // under the Profiles grid (PageModel::steady_state_beside); null elsewhere
     GtkWidget* fio_heading_ = nullptr; // hidden when no command does the same
     GtkWidget* message_revealer_ = nullptr;
     GtkWidget* message_label_ = nullptr;

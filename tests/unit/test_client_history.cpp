@@ -3,6 +3,8 @@
 // not its node) or a folder, newest first; the headline figures per kind;
 // the trend of one figure; deleting a result and undoing it.
 #include "model/history_trend.hpp"
+#include "model/steady_beside_fresh.hpp"
+#include "results/job_result.hpp"
 
 #include <catch2/catch.hpp>
 #include <glib.h>
@@ -285,4 +287,37 @@ TEST_CASE("history: deleting a kept result removes its file; undo puts it back",
     CHECK(store.results()[0].path == newer);
     // Not over a file that came back meanwhile.
     CHECK_FALSE(store.restore(newer, contents).empty());
+}
+
+TEST_CASE("the device Profiles say the disk's newest steady-state test beside its fresh figure", "[client-model]")
+{
+    SavedResult older = result("steady-state", disk("S1", "/dev/sdb"), monday_us,
+                               { { "fresh_iops", 90'000.0 }, { "steady_iops", 20'000.0 }, { "steady_state", true },
+                                 { "steady_first_round", std::int64_t { 9 } }, { "rounds", std::int64_t { 13 } } });
+    SavedResult newer = result("steady-state", disk("S1", "/dev/sdc"), monday_us + 2 * day_us,
+                               { { "fresh_iops", 709.0 }, { "steady_iops", 231.0 }, { "steady_state", true },
+                                 { "steady_first_round", std::int64_t { 2 } }, { "rounds", std::int64_t { 6 } },
+                                 { "read_percent", std::int64_t { 0 } } });
+    newer.parameters = { { "block_size", std::int64_t { 4096 } }, { "queue_depth", std::int64_t { 16 } } };
+    // Cancelled before its first round: no figures to say.
+    SavedResult empty = result("steady-state", disk("S1", "/dev/sdc"), monday_us + 3 * day_us, {});
+    SavedResult mixed = result("steady-state", disk("S2", "/dev/sdb"), monday_us + 4 * day_us,
+                               { { "fresh_iops", 5000.0 }, { "steady_iops", 4000.0 }, { "steady_state", false },
+                                 { "rounds", std::int64_t { 25 } }, { "read_percent", std::int64_t { 70 } } });
+    const auto results = kept({ older, newer, empty, mixed,
+                                result("profile", disk("S1", "/dev/sdc"), monday_us + 5 * day_us, {}) });
+
+    const std::string line = steady_state_beside_fresh(results, disk("S1", "/dev/sdd"));
+    INFO(line);
+    CHECK(line.starts_with("Steady state, 4 KiB random writes at QD16 ("));
+    CHECK(line.find(result_date_text(monday_us + 2 * day_us)) != std::string::npos);
+    CHECK(line.ends_with("): steady 231 IOPS from round 2 (fresh 709 IOPS)"));
+
+    const std::string other = steady_state_beside_fresh(results, disk("S2", "/dev/sda"));
+    INFO(other);
+    CHECK(other.starts_with("Steady state, 4 KiB random 70/30 reads and writes at QD32 ("));
+    CHECK(other.ends_with("): not steady in 25 rounds: last 4000 IOPS (fresh 5000 IOPS)"));
+
+    CHECK(steady_state_beside_fresh(results, disk("S3", "/dev/sdb")).empty());
+    CHECK(steady_state_beside_fresh(results, {}).empty());
 }

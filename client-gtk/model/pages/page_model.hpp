@@ -63,6 +63,10 @@ struct PageModel {
     // overview's and the queue-depth sweep's writes keep the data and need
     // only the administrator's consent.)
     bool consent_when_writing = false;
+    // Under its figures, the disk's last steady-state test beside its fresh
+    // figure (steady_beside_fresh.hpp): the device Profiles, whose random
+    // writes are a fresh drive's.
+    bool steady_state_beside = false;
 };
 
 } // namespace diskbench::client

@@ -112,6 +112,7 @@ extern constinit const PageModel profile_page {
     .categories = categories,
     .extra = PageExtra::ProfileGrid,
     .consent_when_writing = true,
+    .steady_state_beside = true,
 };
 
 } // namespace diskbench::client
