@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The io_uring worker's ways of driving the ring (registered ring fd, fixed
-// file, fixed buffers, polling before sleeping) against the plain way: the
+// file, fixed buffers, polling before sleeping, waiting for batches of
+// completions) against the plain way: the
 // same requests, the same bytes on disk, and a result that says which ran.
 // DISKBENCH_IO_URING_OFF refuses features the way an old kernel or a
 // memlock limit would; it exists for these tests and the perf benchmark.
@@ -128,7 +129,8 @@ TEST_CASE("every io_uring mode reads the same requests", "[uring]")
 {
     ScratchDir dir;
     const Target target = open_target_for_read(make_data_file(dir, "data", 8 * MiB));
-    for (const unsigned depth : { 1U, 8U }) {
+    // 32: deep enough that the worker waits for batches of completions.
+    for (const unsigned depth : { 1U, 8U, 32U }) {
         INFO("depth " << depth);
         const ReadRun full = random_reads(target, depth);
         // This kernel (>= 6.1, root) takes everything; a refusal would
@@ -136,7 +138,8 @@ TEST_CASE("every io_uring mode reads the same requests", "[uring]")
         CHECK(has(full.stats.io_uring_features, "fixed_buffers"));
         CHECK(has(full.stats.io_uring_features, "fixed_file"));
         CHECK(has(full.stats.io_uring_features, "spin_wait"));
-        for (const char* off : { "all", "fixed_buffers", "fixed_file", "spin_wait", "defer_taskrun,registered_ring" }) {
+        CHECK(has(full.stats.io_uring_features, "batch_wait"));
+        for (const char* off : { "all", "fixed_buffers", "fixed_file", "spin_wait", "batch_wait", "defer_taskrun,registered_ring" }) {
             INFO("off: " << off);
             FeaturesOff guard(off);
             const ReadRun plain = random_reads(target, depth);

@@ -21,13 +21,15 @@ std::string RingFeatures::describe() const
     add(fixed_file, "fixed_file");
     add(fixed_buffers, "fixed_buffers");
     add(spin_wait, "spin_wait");
+    add(batch_wait, "batch_wait");
     return names.empty() ? "plain" : names;
 }
 
 RingFeatures RingFeatures::common_with(const RingFeatures& other) const noexcept
 {
     return { defer_taskrun && other.defer_taskrun, registered_ring && other.registered_ring,
-             fixed_file && other.fixed_file, fixed_buffers && other.fixed_buffers, spin_wait && other.spin_wait };
+             fixed_file && other.fixed_file, fixed_buffers && other.fixed_buffers, spin_wait && other.spin_wait,
+             batch_wait && other.batch_wait };
 }
 
 RingWishes RingWishes::from_environment()
@@ -50,8 +52,10 @@ RingWishes RingWishes::from_environment()
             wishes.fixed_buffers = false;
         else if (name == "spin_wait")
             wishes.spin_wait = false;
+        else if (name == "batch_wait")
+            wishes.batch_wait = false;
         else if (name == "all")
-            wishes = { false, false, false, false, false };
+            wishes = { false, false, false, false, false, false };
         rest = comma == std::string_view::npos ? std::string_view() : rest.substr(comma + 1);
     }
     return wishes;

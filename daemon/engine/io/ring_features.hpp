@@ -27,6 +27,9 @@ struct RingFeatures {
     // Not a ring feature but how the worker waits: it polls for a
     // completion briefly before sleeping (uring_worker.cpp says why).
     bool spin_wait = false;
+    // Also how the worker waits: with a deep queue on a fast device, for
+    // a quarter of those in flight at once (completion_batch.hpp).
+    bool batch_wait = false;
 
     // Comma-separated names of the features in use, "plain" when none.
     [[nodiscard]] std::string describe() const;
@@ -46,6 +49,7 @@ struct RingWishes {
     bool fixed_file = true;
     bool fixed_buffers = true;
     bool spin_wait = true;
+    bool batch_wait = true;
 
     static RingWishes from_environment();
 };

@@ -44,6 +44,7 @@ UringRing::UringRing(unsigned entries, const RingWishes& wishes)
     if (wishes.registered_ring)
         features_.registered_ring = ::io_uring_register_ring_fd(&ring_) == 1;
     features_.spin_wait = wishes.spin_wait;
+    features_.batch_wait = wishes.batch_wait;
 }
 
 UringRing::~UringRing()
