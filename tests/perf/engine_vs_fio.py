@@ -125,12 +125,19 @@ class Counted:
             ["perf", "stat", "-x,", "-e", "context-switches", "true"],
             capture_output=True).returncode == 0
 
+    @staticmethod
+    def checked(argv, env):
+        """Runs argv; a failure raises with the program's own words."""
+        done = subprocess.run(argv, capture_output=True, text=True, env=env)
+        if done.returncode != 0 or not done.stdout.strip():
+            raise RuntimeError(f"{' '.join(argv)} failed ({done.returncode}): {done.stderr.strip()[-2000:]}")
+        return done.stdout
+
     def run(self, argv, env=None):
         if self.perf:
             with tempfile.NamedTemporaryFile("r", prefix="diskbench-perf-stat-") as stat:
-                out = subprocess.run(["perf", "stat", "-x,", "-o", stat.name,
-                                      "-e", "context-switches,cpu-migrations"] + argv,
-                                     check=True, capture_output=True, text=True, env=env).stdout
+                out = self.checked(["perf", "stat", "-x,", "-o", stat.name,
+                                    "-e", "context-switches,cpu-migrations"] + argv, env)
                 counts = {}
                 for line in stat.read().splitlines():
                     fields = line.split(",")
@@ -138,7 +145,7 @@ class Counted:
                         counts[fields[2]] = int(fields[0])
             return out, counts.get("context-switches"), counts.get("cpu-migrations")
         before = resource.getrusage(resource.RUSAGE_CHILDREN)
-        out = subprocess.run(argv, check=True, capture_output=True, text=True, env=env).stdout
+        out = self.checked(argv, env)
         after = resource.getrusage(resource.RUSAGE_CHILDREN)
         switches = (after.ru_nvcsw + after.ru_nivcsw) - (before.ru_nvcsw + before.ru_nivcsw)
         return out, switches, None

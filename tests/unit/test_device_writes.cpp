@@ -33,6 +33,7 @@
 #include <fstream>
 #include <future>
 #include <iterator>
+#include <optional>
 #include <random>
 #include <thread>
 
@@ -577,6 +578,35 @@ TEST_CASE("a device another program has locked is busy for writes", "[device-wri
     }
     CHECK_NOTHROW(open_target_for_write(loop.path()));
     CHECK(checksum(loop.path()) == before);
+}
+
+TEST_CASE("a device claimed or locked for a moment, as udev does after a write, is waited for", "[device-writes][loop]")
+{
+    ScratchDir dir;
+    const auto backing = make_data_file(dir, "backing", device_size, 7);
+    LoopDevice loop(backing, 512);
+    // udev on a writer's close: an exclusive claim (its partition table
+    // re-read), then a probe under the shared lock. Each is let go of a
+    // moment after the write target is asked for; the patience is a second.
+    constexpr auto held_for = std::chrono::milliseconds(150);
+    for (const bool claim : { true, false }) {
+        INFO((claim ? "O_EXCL claim" : "shared BSD lock"));
+        UniqueFd holder(::open(loop.path().c_str(), O_RDONLY | O_CLOEXEC | (claim ? O_EXCL : 0)));
+        REQUIRE(holder.valid());
+        if (!claim)
+            REQUIRE(::flock(holder.get(), LOCK_SH) == 0);
+        const auto asked = std::chrono::steady_clock::now();
+        std::thread udev([&] {
+            std::this_thread::sleep_for(held_for);
+            holder.reset();
+        });
+        std::optional<Target> target;
+        CHECK_NOTHROW(target.emplace(open_target_for_write(loop.path())));
+        udev.join();
+        // It was refused at first and got the device once let go of.
+        CHECK(std::chrono::steady_clock::now() - asked >= held_for);
+        CHECK((target && target->fd.valid()));
+    }
 }
 
 TEST_CASE("write runs stop when cancelled; a cancelled preserve run still gives every byte back",
