@@ -26,6 +26,7 @@ enum ExitCode : int {
     exit_file = 14,           // a result file cannot be read or written
     exit_bad_blocks = 15,     // the job finished and found bad blocks (a surface scan of a failing drive)
     exit_capacity_lost = 16,  // the job finished and found the device smaller than it claims (verify-capacity)
+    exit_burn_in_failed = 17, // the job finished and the drive failed its burn-in (lost, misplaced, unreadable or slow blocks)
 };
 
 // The exit status for a D-Bus error name (the daemon's, or the bus's own

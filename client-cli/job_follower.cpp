@@ -9,6 +9,7 @@
 #include "contract/job_states.hpp"
 #include "error_output.hpp"
 #include "results/openmetrics.hpp"
+#include "kinds/burn_in_verdict.hpp"
 #include "kinds/capacity_check.hpp"
 #include "kinds/surface_faults.hpp"
 #include "text/terminal_text.hpp"
@@ -230,6 +231,8 @@ private:
         const client::CapacityVerdict capacity = client::capacity_verdict(result);
         if (capacity.lost())
             return exit_capacity_lost;
+        if (client::burn_in_failed(result))
+            return exit_burn_in_failed;
         return client::surface_faults(result).has_bad() || capacity.damaged() ? exit_bad_blocks : exit_ok;
     }
 

@@ -41,7 +41,7 @@ std::span<const BenchmarkInfo> all_benchmarks()
         repeatable(benchmarks::file_rw()),
         repeatable(benchmarks::write_sweep()), repeatable(benchmarks::device_write()),
         repeatable(benchmarks::device_write_sweep()), benchmarks::sustained_write(),
-        benchmarks::steady_state(),            benchmarks::verify_capacity(),
+        benchmarks::steady_state(),            benchmarks::verify_capacity(), benchmarks::burn_in(),
         benchmarks::mixed_load(),              scored(repeatable(benchmarks::file_profile())),
         repeatable(benchmarks::file_qd_sweep()),
         repeatable(benchmarks::structure()), repeatable(benchmarks::small_files()),

@@ -75,7 +75,7 @@ int usage()
                  "       diskbench-engine KIND PATH [KEY=VALUE ...]\n"
                  "PATH is a file or block device, or a directory for file-rw, write-sweep, mixed-load,\n"
                  "structure, small-files, file-profile and file-qd-sweep.\n"
-                 "device-write, device-write-sweep, sustained-write, steady-state and verify-capacity WRITE to PATH:\n"
+                 "device-write, device-write-sweep, sustained-write, steady-state, verify-capacity and burn-in WRITE to PATH:\n"
                  "mode=preserve (device-write only) puts back what was there; mode=destroy confirm=PATH\n"
                  "overwrites it. overview write=true and qd-sweep writes=true write too, putting back what\n"
                  "was there.\n";

@@ -34,6 +34,7 @@ inline constexpr std::string_view device_write_sweep = "device-write-sweep";
 inline constexpr std::string_view sustained_write = "sustained-write";
 inline constexpr std::string_view steady_state = "steady-state";
 inline constexpr std::string_view verify_capacity = "verify-capacity";
+inline constexpr std::string_view burn_in = "burn-in";
 // Filesystem benchmarks in a folder (target "directory").
 inline constexpr std::string_view file_rw = "file-rw";
 inline constexpr std::string_view write_sweep = "write-sweep";
@@ -49,17 +50,18 @@ inline constexpr std::string_view run_set = "run-set";
 
 inline constexpr std::array all { overview,     seek,         random,         sequential,         surface,         block,
                                   profile,      qd_sweep,       burst,          device_write,       device_write_sweep,
-                                  sustained_write, steady_state,   verify_capacity, file_rw,     write_sweep,        structure,       small_files,
+                                  sustained_write, steady_state,   verify_capacity, burn_in, file_rw,     write_sweep,        structure,       small_files,
                                   mixed_load,   file_profile,   file_qd_sweep };
 
 inline constexpr std::array raw_writes { device_write, device_write_sweep, sustained_write, steady_state,
-                                         verify_capacity };
+                                         verify_capacity, burn_in };
 inline constexpr std::array folder_kinds { file_rw,    write_sweep,  structure,
                                            small_files, mixed_load, file_profile, file_qd_sweep };
 // The raw writes that put new data over their whole range and so cannot
 // keep it: mode must be "destroy" (their published default is still
 // "preserve", so the daemon refuses a run nobody confirmed).
-inline constexpr std::array erase_only { device_write_sweep, sustained_write, steady_state, verify_capacity };
+inline constexpr std::array erase_only { device_write_sweep, sustained_write, steady_state, verify_capacity,
+                                         burn_in };
 
 constexpr bool writes_device(std::string_view kind) noexcept
 {

@@ -105,6 +105,17 @@ constexpr std::array catalogue {
     MessageFormat { "capacity-unreadable", N_("reads beyond the real size fail") },
     MessageFormat { "capacity-scattered", N_("probe blocks lost: {lost} of {probes}, scattered over the device: not a smaller capacity but a device that loses data; trust nothing to it and run a surface scan") },
     MessageFormat { "capacity-intact", N_("all {probes} probe blocks read back intact: the device holds the whole claimed {claimed}") },
+    // TRANSLATORS: the burn-in (every block written and read back); {bytes} is a size such as "1.2 MiB", {first_lba} a block number.
+    MessageFormat { "burn-in-unreadable", N_("unreadable ranges: {ranges}, {bytes}, the first at block {first_lba}: this drive cannot be trusted with data") },
+    // TRANSLATORS: {first} is a byte offset on the drive.
+    MessageFormat { "burn-in-mismatch", N_("blocks read back other than written: {blocks} ({bytes}), the first wrong byte at {first}: this drive loses or misplaces writes") },
+    // TRANSLATORS: {at} and {holds} are byte offsets on the drive.
+    MessageFormat { "burn-in-misplaced", N_("the sector at {at} holds what was written to {holds}: writes land in the wrong place") },
+    // TRANSLATORS: {first} is a byte offset on the drive.
+    MessageFormat { "burn-in-write-errors", N_("writes failed: {count}, the first at {first}") },
+    MessageFormat { "burn-in-slow", N_("slow blocks: {count} read slower than {threshold_ms} ms, and again when read once more") },
+    // TRANSLATORS: {bytes} is a size such as "931 GiB".
+    MessageFormat { "burn-in-passed", N_("every block written and read back as written: {bytes}, cycles: {cycles}") },
     MessageFormat { "surface-slow-spots", N_("slow spots: {count} (reads of {threshold_ms} ms or more), {repeatable} slow again when re-read, {one_off} one-off") },
     // TRANSLATORS: {tests} lists test labels such as "RND4K Q32T1, RND4K Q1T1".
     MessageFormat { "profile-random-writes-left-out-preserve", N_("{tests} not written: keeping the data, a random write test would spend its time reading back what it writes; erase mode (destroy) writes every test") },

@@ -29,6 +29,7 @@ extern const KindPresentation device_write_sweep_presentation;
 extern const KindPresentation sustained_write_presentation;
 extern const KindPresentation steady_state_presentation;
 extern const KindPresentation verify_capacity_presentation;
+extern const KindPresentation burn_in_presentation;
 extern const KindPresentation run_set_presentation;
 
 namespace {
@@ -43,7 +44,7 @@ constinit const std::array presentations {
     &write_sweep_presentation,  &structure_presentation,     &small_files_presentation,
     &file_profile_presentation, &mixed_load_presentation,    &file_qd_sweep_presentation,
     &device_write_presentation, &device_write_sweep_presentation, &sustained_write_presentation,
-    &steady_state_presentation, &verify_capacity_presentation, &run_set_presentation,
+    &steady_state_presentation, &verify_capacity_presentation, &burn_in_presentation, &run_set_presentation,
 };
 
 } // namespace

@@ -41,23 +41,28 @@ std::string ms_text(double ms)
 
 SurfaceFaults surface_faults(const SavedResult& result)
 {
-    SurfaceFaults faults;
     // Only a scan's summary means these keys (the surface's module).
     if (result.kind != contract::kinds::surface)
-        return faults;
+        return {};
     const auto count = [&](std::string_view key) {
         const double value = number_of(result.summary, key, 0);
         return value > 0 ? static_cast<std::uint64_t>(value) : std::uint64_t { 0 };
     };
+    SurfaceFaults faults;
     faults.bad_ranges = count(surface_keys::bad_ranges);
     faults.bad_bytes = count(surface_keys::bad_bytes);
     faults.slow_blocks = count(surface_keys::slow_blocks);
     faults.slow_repeatable = count(surface_keys::slow_repeatable);
     faults.threshold_ms = number_of(result.summary, surface_keys::slow_threshold_ms, 0);
     faults.stopped_reason = text_of(result.summary, surface_keys::stopped_reason);
+    read_fault_series(result, faults);
+    return faults;
+}
+
+void read_fault_series(const SavedResult& result, SurfaceFaults& faults)
+{
     if (const double block = number_of(result.device_info, "logical_block_size", 0); block > 0)
         faults.logical_block = static_cast<std::uint32_t>(block);
-
     std::map<double, int> errors;
     if (const SavedSeries* series = series_named(result, "bad_errno"))
         for (const SeriesPoint& point : series->points)
@@ -79,7 +84,6 @@ SurfaceFaults surface_faults(const SavedResult& result)
             }
             faults.slow.push_back(spot);
         }
-    return faults;
 }
 
 std::string surface_fault_line(const SurfaceFaults& faults)

@@ -43,6 +43,11 @@ struct SurfaceFaults {
 // The faults of RESULT; empty for another kind or a result from before 0.9.
 SurfaceFaults surface_faults(const SavedResult& result);
 
+// The ranges and spots of a result that draws its faults as a scan does
+// (the burn-in too): its "bad", "bad_errno", "slow" and "slow_again"
+// series, into FAULTS, whose counts the caller sets from its own summary.
+void read_fault_series(const SavedResult& result, SurfaceFaults& faults);
+
 // One line: "3 bad ranges, 24 MiB unreadable, the first at 1.2 TiB; 17 slow
 // spots, 2 of them slow every time", or that none were found. Translated.
 std::string surface_fault_line(const SurfaceFaults& faults);

@@ -2,6 +2,7 @@
 #include "results/result_checks.hpp"
 
 #include "contract/kinds/common_keys.hpp"
+#include "contract/kinds/burn_in.hpp"
 #include "contract/kinds/surface.hpp"
 #include "contract/kinds/verify_capacity.hpp"
 #include "text/printf_text.hpp"
@@ -16,6 +17,7 @@
 namespace diskbench::client {
 
 namespace common_keys = contract::kinds::keys::common;
+namespace burn_in_keys = contract::kinds::keys::burn_in;
 namespace surface_keys = contract::kinds::keys::surface;
 namespace verify_capacity_keys = contract::kinds::keys::verify_capacity;
 
@@ -46,6 +48,11 @@ bool surface_warning(const std::string& w)
 bool capacity_warning(const std::string& w)
 {
     return w.starts_with("data beyond ") || w.starts_with("probe blocks lost: ");
+}
+bool burn_in_warning(const std::string& w)
+{
+    return w.starts_with("unreadable ranges: ") || w.starts_with("blocks read back other than written: ")
+        || w.starts_with("writes failed: ") || w.starts_with("slow blocks: ");
 }
 bool stack_warning(const std::string& w)
 {
@@ -95,6 +102,14 @@ ResultChecks result_checks(const SavedValueMap& summary, const std::vector<std::
             checks.lines.push_back({ false, printf_text(_("Capacity: only %s of the claimed %s holds data"),
                                                         size_text(real).c_str(), size_text(claimed).c_str()) });
     }
+    // And a burn-in: a drive that lost, misplaced or could not read what
+    // was written leads with that.
+    if (const std::string verdict = text_of(summary, burn_in_keys::verdict); verdict == "pass")
+        checks.lines.push_back({ true, printf_text(_("Burn-in: every block of %s written and read back as written"),
+                                                   size_text(integer_of(summary, burn_in_keys::bytes)).c_str()) });
+    else if (verdict == "fail" && !add_failures(checks, warnings, burn_in_warning))
+        checks.lines.push_back({ false, printf_text(_("Burn-in: the drive failed (%s)"),
+                                                    text_of(summary, burn_in_keys::verdict_reasons).c_str()) });
     const std::string device = text_of(summary, common_keys::checked_device);
     if (has_key(summary, common_keys::issued_read_bytes) && !add_failures(checks, warnings, block_layer_warning)) {
         const std::int64_t read = integer_of(summary, common_keys::issued_read_bytes);

@@ -58,6 +58,10 @@ constexpr std::array labels {
     Label { "slow_ms", N_("Slow read (ms)") },
     /* TRANSLATORS: surface scan setting: read each slow spot again */
     Label { "reread_slow", N_("Read slow spots again") },
+    /* TRANSLATORS: burn-in setting: how many times every block is written and read back */
+    Label { "cycles", N_("Write-and-verify cycles") },
+    /* TRANSLATORS: burn-in setting: every second cycle writes the inverse data */
+    Label { "second_pattern", N_("Inverse data every second cycle") },
     Label { "amount_per_size", N_("Data per block size"), true },
     /* TRANSLATORS: benchmark setting: a ready-made set of tests */
     Label { "preset", N_("Test set") },

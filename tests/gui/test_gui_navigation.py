@@ -49,6 +49,12 @@ def centre(node):
     return x + width // 2, y + height // 2
 
 
+
+def shown(node):
+    """Not hidden (the folder pages' rows are, beside a device): visible and
+    of some size, wherever it was scrolled to."""
+    return 'visible' in node['states'] and all(n > 0 for n in node.get('extents', [0, 0, 1, 1])[2:])
+
 class NavigationGuiTest(gui_stack.GuiTestCase):
     """Steps in order: each needs the app state the one before left."""
 
@@ -87,7 +93,8 @@ class NavigationGuiTest(gui_stack.GuiTestCase):
         pane, as a user scrolls to a row below the window's edge (the list
         is taller than the window once it has enough pages)."""
         for _ in range(60):
-            frame = self.frame()
+            # Every row, those scrolled out of the window too.
+            frame = self.frame(self.gui.accessible_tree(everything=True))
             page_list, rows = self.page_rows(frame)
             [row] = [r for r in rows if r['name'] == name]
             panes = [p for p in find(frame, 'scroll pane')
@@ -117,8 +124,11 @@ class NavigationGuiTest(gui_stack.GuiTestCase):
                           what=f'the {kind} page shown (status {self.gui.status()})')
 
     def page_rows(self, frame=None):
-        [page_list] = find(frame or self.frame(), 'list', 'Benchmarks')
-        return page_list, [n for n in page_list['children'] if n['role'] == 'list item']
+        """The list of pages and its rows: of FRAME, or by default every row,
+        those scrolled out of the window too (the list is taller than the
+        window at 800 pixels, Xvfb's screen)."""
+        [page_list] = find(frame or self.frame(self.gui.accessible_tree(everything=True)), 'list', 'Benchmarks')
+        return page_list, [n for n in page_list['children'] if n['role'] == 'list item' and shown(n)]
 
     def device_kinds(self):
         [kinds] = self.stack.call(MANAGER_PATH, MANAGER_IFACE, 'ListBenchmarks')
@@ -133,14 +143,16 @@ class NavigationGuiTest(gui_stack.GuiTestCase):
         width = tree['extents'][2]
         # The devices, the list and the page's graph side by side.
         [devices] = find(tree, 'list', 'Devices')
-        page_list, rows = self.page_rows(tree)
+        page_list, _shown = self.page_rows(tree)
+        every_list, rows = self.page_rows()
         graphs = [n for n in find(tree, 'image') if n['name'].endswith(' graph') or ' graph: ' in n['name']]
         self.assertEqual(len(graphs), 1, [g['name'] for g in graphs])
         self.assertLess(devices['extents'][0], page_list['extents'][0])
         self.assertLess(page_list['extents'][0], graphs[0]['extents'][0])
         self.assertLessEqual(sum(graphs[0]['extents'][0::2]), width)
         # The headings, top to bottom, and the rows under them.
-        headings = sorted((n for n in page_list['children'] if n['role'] == 'label'), key=lambda n: n['extents'][1])
+        headings = sorted((n for n in every_list['children'] if n['role'] == 'label' and shown(n)),
+                          key=lambda n: n['extents'][1])
         self.assertEqual([h['name'] for h in headings], GROUP_ORDER)
         names = [r['name'] for r in sorted(rows, key=lambda n: n['extents'][1])]
         self.assertEqual(names[0], 'Overview')
@@ -148,7 +160,7 @@ class NavigationGuiTest(gui_stack.GuiTestCase):
         self.assertEqual(len(rows), len(self.device_kinds()) + 2, names)
         drive_top = headings[-1]['extents'][1]
         self.assertEqual({r['name'] for r in rows if r['extents'][1] > drive_top},
-                         {'Surface', 'Capacity', 'History', 'Info'})
+                         {'Surface', 'Capacity', 'Burn-in', 'History', 'Info'})
 
     def test_02_every_page_by_mouse(self):
         _list, rows = self.page_rows()

@@ -10,7 +10,9 @@ the list of bad ranges.
 The Capacity page on a fake stick (a second FUSE disk that wraps at 40 MiB
 of its 64): its check, kept by diskbenchctl and opened in the app, draws
 the intact share along the device and leads the checks card with the
-loss."""
+loss. The Burn-in page on the same fake: its run, kept by diskbenchctl,
+draws the write speed along the device and leads the checks card with the
+blocks that read back wrong."""
 
 import os
 import subprocess
@@ -108,6 +110,28 @@ class SurfaceScanGuiTest(gui_stack.GuiTestCase):
         self.assertTrue(checks.startswith('⚠ data beyond 40 MiB of the claimed 64 MiB is lost'), checks)
         self.assertNotIn('✓ Capacity', checks)
         self.assertIn('writes beyond 40 MiB land at the start', self.gui.describe_action('messages')[2][0])
+
+    def test_burn_in_page_shows_a_failed_drive(self):
+        app = os.path.abspath(self.gui.app_argv[0])
+        ctl = os.path.join(os.path.dirname(os.path.dirname(app)), 'client-cli', 'diskbenchctl')
+        node = self.fake.loop.node
+        result = self.gui.user_path('burn-in.json')
+        res = subprocess.run([ctl, 'run', 'burn-in', node, 'mode=destroy', f'confirm={node}', 'block_size=65536',
+                              '--no-save', '--output', result],
+                             env=dict(os.environ, DBUS_SYSTEM_BUS_ADDRESS=self.stack.address),
+                             capture_output=True, text=True, timeout=120)
+        self.assertEqual(res.returncode, 17, res.stderr)  # a failed burn-in's own exit status
+        os.chmod(result, 0o644)
+        self.gui.activate('select-device', node)
+        self.gui.activate('open-result', result)
+        kind, state, points = self.gui.wait_status('burn-in', timeout=20)
+        self.assertEqual((kind, state), ('burn-in', 'finished'))
+        self.assertGreater(points, 0)
+        shot = self.wait_series_drawn('burn-in.png')
+        print(f'{shot}: {series_pixels(shot)} series pixels', flush=True)
+        checks = self.gui.describe_action('checks')[2][0]
+        self.assertTrue(checks.startswith('⚠ blocks read back other than written: '), checks)
+        self.assertIn('the sector at 0 holds what was written to 41943040', self.gui.describe_action('messages')[2][0])
 
 
 if __name__ == '__main__':

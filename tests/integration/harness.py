@@ -37,6 +37,7 @@ devtools/stack on sys.path, so test files import from there by module name.
 import os
 import signal
 import sys
+import time
 import unittest
 
 STACK_DIR = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))),
@@ -201,6 +202,35 @@ def run_ctl(stack, home, *args, user='dbtest-in', timeout=240):
     argv = (['runuser', '-u', user, '--', 'env'] + [f'{k}={v}' for k, v in env.items()]
             + [ctl, '--no-ask-password'] + list(args))
     return run(argv, check=False, timeout=timeout, stdin=subprocess.DEVNULL)
+
+
+EXIT_DEVICE_BUSY = 8  # diskbenchctl's status for Error.DeviceBusy
+
+
+def run_write_again_while_udev_holds(argv, timeout=120, patience=10):
+    """Runs a program that writes a device (diskbench-engine as root) and
+    runs it again, for up to PATIENCE seconds, while it is refused because
+    the device is busy or locked: the last run's close after writing makes
+    udev probe the device, and on a slow machine that outlasts the second
+    the engine itself waits, as it would for a user. The CompletedProcess."""
+    deadline = time.monotonic() + patience
+    while True:
+        res = run(argv, check=False, timeout=timeout)
+        busy = 'in use' in res.stderr or "holds the device's lock" in res.stderr
+        if res.returncode == 0 or not busy or time.monotonic() > deadline:
+            return res
+        time.sleep(0.2)
+
+
+def run_ctl_write_again_while_udev_holds(stack, home, *args, patience=10):
+    """run_ctl() for a command that writes a device, again while it exits
+    with DeviceBusy for the same reason (see run_write_again_while_udev_holds)."""
+    deadline = time.monotonic() + patience
+    while True:
+        res = run_ctl(stack, home, *args)
+        if res.returncode != EXIT_DEVICE_BUSY or time.monotonic() > deadline:
+            return res
+        time.sleep(0.2)
 
 
 def find_descendant(pid, name):

@@ -40,6 +40,16 @@ inline double number(const engine::Result& result, const std::string& key)
     }, it->second);
 }
 
+// A summary text; "<not text>" when it is another type (so a check fails loudly).
+inline std::string text(const engine::Result& result, const std::string& key)
+{
+    const auto it = result.summary.find(key);
+    INFO(key);
+    REQUIRE(it != result.summary.end());
+    const auto* value = std::get_if<std::string>(&it->second);
+    return value ? *value : std::string("<not text>");
+}
+
 inline bool mentions(const std::vector<std::string>& texts, const std::string& word)
 {
     return std::any_of(texts.begin(), texts.end(), [&](const auto& t) { return t.find(word) != std::string::npos; });

@@ -33,7 +33,7 @@ ValueMap small_run(std::string_view kind)
                  { "max_threads", std::uint64_t { 2 } },
                  { "max_queue_depth", std::uint64_t { 2 } } };
     if (kind == "device-write" || kind == "device-write-sweep" || kind == "sustained-write"
-        || kind == "verify-capacity") {
+        || kind == "verify-capacity" || kind == "burn-in") {
         ValueMap params = destroy;
         if (kind == "device-write")
             params.insert({ { "duration_s", 0.05 } });

@@ -84,7 +84,7 @@ TEST_CASE("the page list groups every kind: overview first, then read, write, fi
         INFO(kind);
         if (kind == kinds::overview)
             CHECK(group == PageGroup::Overview);
-        else if (kind == kinds::surface || kind == kinds::verify_capacity)
+        else if (kind == kinds::surface || kind == kinds::verify_capacity || kind == kinds::burn_in)
             CHECK(group == PageGroup::Drive);
         else if (kinds::in_folder(kind))
             CHECK(group == PageGroup::Filesystem);

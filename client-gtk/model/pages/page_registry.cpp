@@ -29,6 +29,7 @@ extern const PageModel device_write_sweep_page;
 extern const PageModel sustained_write_page;
 extern const PageModel steady_state_page;
 extern const PageModel verify_capacity_page;
+extern const PageModel burn_in_page;
 
 namespace {
 
@@ -38,7 +39,7 @@ constinit const std::array models {
     &burst_page,
     &file_rw_page,       &write_sweep_page,   &structure_page,     &small_files_page,
     &file_profile_page,  &mixed_load_page,    &file_qd_sweep_page, &device_write_page,
-    &device_write_sweep_page, &sustained_write_page, &steady_state_page, &verify_capacity_page,
+    &device_write_sweep_page, &sustained_write_page, &steady_state_page, &verify_capacity_page, &burn_in_page,
 };
 
 } // namespace

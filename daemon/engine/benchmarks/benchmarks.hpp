@@ -30,6 +30,7 @@ BenchmarkInfo device_write_sweep();
 BenchmarkInfo sustained_write();
 BenchmarkInfo steady_state();
 BenchmarkInfo verify_capacity();
+BenchmarkInfo burn_in();
 BenchmarkInfo mixed_load();
 BenchmarkInfo structure();
 BenchmarkInfo small_files();

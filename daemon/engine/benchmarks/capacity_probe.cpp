@@ -109,6 +109,14 @@ void stamp_probe(std::span<std::byte> block, std::span<const std::byte> filler, 
     }
 }
 
+void stamp_sectors(std::span<std::byte> block, std::uint64_t offset, std::uint64_t key) noexcept
+{
+    for (std::size_t at = 0; at + stamp_unit <= block.size(); at += stamp_unit) {
+        put_u64(block.data() + at, offset + at);
+        put_u64(block.data() + at + 8, key);
+    }
+}
+
 ProbeCheck check_probe(std::span<const std::byte> read_back, std::span<const std::byte> filler, std::uint64_t offset,
                        std::uint64_t key) noexcept
 {

@@ -73,6 +73,13 @@ ProbeLayout plan_probes(std::uint64_t claimed, std::uint32_t block, std::uint32_
 void stamp_probe(std::span<std::byte> block, std::span<const std::byte> filler, std::uint64_t offset,
                  std::uint64_t key) noexcept;
 
+// The stamps alone: every sector's first 16 bytes set to its device offset
+// and the key, the rest left as it is. On a buffer that already holds the
+// filler at a block-aligned offset (offset a multiple of filler.size(), the
+// block at most that long) this gives what stamp_probe() gives, at 1/32 of
+// its stores: how the burn-in stamps each write inside the timing.
+void stamp_sectors(std::span<std::byte> block, std::uint64_t offset, std::uint64_t key) noexcept;
+
 // What a block read back at `offset` holds.
 struct ProbeCheck {
     std::uint32_t intact_sectors = 0; // sectors exactly as written

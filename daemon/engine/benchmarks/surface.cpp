@@ -77,9 +77,6 @@ private:
 constexpr std::size_t max_bad_ranges_kept = 10'000;
 // The slow-read floor: a read slower than this can be a slow spot (the
 // threshold is also 10x the run's median).
-constexpr double slow_floor_rotating_ms = 20;
-constexpr double slow_floor_solid_ms = 5;
-constexpr double slow_median_factor = 10;
 
 // Summary, series and messages of what the scan found wrong. The series
 // are declared only when they get points (a healthy disk's result has
@@ -92,18 +89,10 @@ void run(BenchmarkContext& ctx)
 {
     const std::uint32_t block = checked_block_size(ctx, "block_size");
     const std::uint64_t wanted_buckets = ctx.params.unsigned_value("buckets");
-    FaultLimits limits;
-    limits.span = ctx.target.size;
-    limits.logical_block = ctx.target.logical_block;
-    limits.max_bad_ranges = ctx.params.unsigned_value("max_bad_ranges");
-    limits.max_bad_percent = ctx.params.real("max_bad_percent");
-    limits.reread_limit = ctx.params.unsigned_value("reread_limit");
     if (ctx.plan_only)
         return;
     const bool rotating = target_rotates(ctx.target);
-    limits.slow_floor_ms = ctx.params.real("slow_ms") > 0 ? ctx.params.real("slow_ms")
-                           : rotating                     ? slow_floor_rotating_ms
-                                                          : slow_floor_solid_ms;
+    const FaultLimits limits = fault_limits(ctx, rotating);
     FaultLog faults(limits);
     std::atomic<bool> stop { false };
     std::optional<IoCompletion> failed; // the read that ended the last run
@@ -259,10 +248,7 @@ void record_faults(BenchmarkContext& ctx, const FaultLog& log, const LatencyHist
     }
 
     // Slow spots: 10x the median read, and at least the floor.
-    const double median_ms = static_cast<double>(latency.percentile(0.5)) / 1e6;
-    const double given_ms = ctx.params.real("slow_ms");
-    const double floor_ms = rotating ? slow_floor_rotating_ms : slow_floor_solid_ms;
-    const double threshold_ms = given_ms > 0 ? given_ms : std::max(slow_median_factor * median_ms, floor_ms);
+    const double threshold_ms = slow_threshold_ms(ctx, latency, rotating);
     const std::vector<SlowRead> slow = judge_slow_reads(ctx, log, threshold_ms, ctx.params.boolean("reread_slow"));
     std::uint64_t repeatable = 0, one_off = 0;
     const SlowRead* slowest = nullptr;

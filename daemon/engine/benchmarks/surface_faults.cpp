@@ -234,6 +234,36 @@ std::vector<SlowRead> judge_slow_reads(BenchmarkContext& ctx, const FaultLog& lo
     return slow;
 }
 
+namespace {
+
+constexpr double slow_floor_rotating_ms = 20;
+constexpr double slow_floor_solid_ms = 5;
+constexpr double slow_median_factor = 10;
+
+} // namespace
+
+FaultLimits fault_limits(const BenchmarkContext& ctx, bool rotating)
+{
+    FaultLimits limits;
+    limits.span = ctx.target.size;
+    limits.logical_block = ctx.target.logical_block;
+    limits.max_bad_ranges = ctx.params.unsigned_value("max_bad_ranges");
+    limits.max_bad_percent = ctx.params.real("max_bad_percent");
+    limits.reread_limit = ctx.params.unsigned_value("reread_limit");
+    const double given_ms = ctx.params.real("slow_ms");
+    limits.slow_floor_ms = given_ms > 0 ? given_ms : rotating ? slow_floor_rotating_ms : slow_floor_solid_ms;
+    return limits;
+}
+
+double slow_threshold_ms(const BenchmarkContext& ctx, const LatencyHistogram& latency, bool rotating)
+{
+    const double given_ms = ctx.params.real("slow_ms");
+    if (given_ms > 0)
+        return given_ms;
+    const double median_ms = static_cast<double>(latency.percentile(0.5)) / 1e6;
+    return std::max(slow_median_factor * median_ms, rotating ? slow_floor_rotating_ms : slow_floor_solid_ms);
+}
+
 bool target_rotates(const Target& target)
 {
     struct stat facts {};

@@ -14,6 +14,7 @@
 
 #include "../benchmark_kind.hpp"
 #include "../io/io_request.hpp"
+#include "../results/latency_histogram.hpp"
 
 #include <atomic>
 #include <cstdint>
@@ -113,5 +114,16 @@ inline constexpr std::size_t max_slow_rereads = 1000;
 // The drive rotates (queue/rotational of the disk under the target; false
 // for regular files and when unknown).
 bool target_rotates(const Target& target);
+
+// What the scans of a whole target (surface, burn-in) take from their
+// parameters max_bad_ranges, max_bad_percent, reread_limit and slow_ms: the
+// limits over the target, with the slow-read floor (slow_ms when given,
+// else 20 ms on a rotating disk and 5 ms otherwise: a read that slow is a
+// candidate).
+FaultLimits fault_limits(const BenchmarkContext& ctx, bool rotating);
+
+// The slow threshold of a finished scan: slow_ms when given, else ten
+// times the scan's median read and at least the floor of fault_limits().
+double slow_threshold_ms(const BenchmarkContext& ctx, const LatencyHistogram& latency, bool rotating);
 
 } // namespace diskbench::engine::benchmarks

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 
 namespace diskbench::engine {
@@ -19,6 +20,9 @@ struct IoCompletion {
     // 0, or the errno of a read that failed in a run that tolerates read
     // errors (IoRunSpec::tolerate_read_errors): nothing was read.
     int error = 0;
+    // The bytes read (or written), valid only during the observer's call:
+    // a verifying reader compares them there. Null for a failed request.
+    const std::byte* data = nullptr;
     [[nodiscard]] std::uint64_t latency_ns() const noexcept { return completed_ns - submitted_ns; }
 };
 

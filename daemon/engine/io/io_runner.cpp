@@ -63,6 +63,11 @@ void prepare_write_buffers(const RunShared& shared, unsigned worker, std::byte* 
 {
     if (shared.spec.direction == IoDirection::Read || shared.spec.buffers)
         return;
+    if (shared.spec.pattern) {
+        for (unsigned i = 0; i < count; ++i)
+            shared.spec.pattern->fill(slots[i], shared.spec.max_request_bytes);
+        return;
+    }
     for (unsigned i = 0; i < count; ++i) {
         SplitMix64 mixer(shared.spec.data_seed ^ (static_cast<std::uint64_t>(worker) << 32) ^ i);
         fill_pseudo_random(slots[i], shared.spec.max_request_bytes, mixer.next());

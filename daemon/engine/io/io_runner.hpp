@@ -39,6 +39,18 @@ public:
     [[nodiscard]] virtual std::byte* buffer_for(const IoRequest& request) const = 0;
 };
 
+// What a run's writes carry when the seeded bytes will not do: data that
+// is checked when read back (burn-in). fill() prepares each of a worker's
+// buffers once, before the clock starts; stamp() is called on a buffer
+// just before it goes out as `request`, inside the timing, so it must stay
+// cheap (a few stores a sector, as stamp_offsets()).
+class WritePattern {
+public:
+    virtual ~WritePattern() = default;
+    virtual void fill(std::byte* buffer, std::uint32_t size) const = 0;
+    virtual void stamp(std::byte* buffer, const IoRequest& request) const = 0;
+};
+
 struct IoRunSpec {
     unsigned workers = 1;     // threads, each with its own queue
     unsigned queue_depth = 1; // I/Os in flight per worker
@@ -52,6 +64,9 @@ struct IoRunSpec {
     // When set, reads land in and writes are sent from these buffers,
     // unchanged (no seeded data, no offset stamps), instead of the worker's.
     const RequestBuffers* buffers = nullptr;
+    // When set (and buffers is not), writes carry this pattern instead of
+    // the seeded bytes and offset stamps.
+    const WritePattern* pattern = nullptr;
     // Called once per worker, before the clock starts.
     std::function<std::unique_ptr<RequestSource>(unsigned worker)> make_source;
     // Stop submitting after this long (0: run until every source is exhausted).

@@ -58,8 +58,12 @@ void psync_thread(RunShared& shared, unsigned index, WorkerState& state, std::by
             }
             const bool write = writes(shared.spec, request);
             std::byte* const buffer = shared.spec.buffers ? shared.spec.buffers->buffer_for(request) : own_buffer;
-            if (write && !shared.spec.buffers)
-                stamp_offsets(buffer, request.length, request.offset);
+            if (write && !shared.spec.buffers) {
+                if (shared.spec.pattern)
+                    shared.spec.pattern->stamp(buffer, request);
+                else
+                    stamp_offsets(buffer, request.length, request.offset);
+            }
             const std::uint64_t submitted_ns = monotonic_ns();
             ssize_t res;
             do
@@ -87,7 +91,8 @@ void psync_thread(RunShared& shared, unsigned index, WorkerState& state, std::by
                 fail(shared, state, std::make_exception_ptr(request_error(shared, request, result)));
                 break;
             }
-            const IoCompletion completion { request, submitted_ns, completed_ns };
+            IoCompletion completion { request, submitted_ns, completed_ns };
+            completion.data = buffer;
             state.outcome.latency.record(completion.latency_ns());
             ++state.outcome.operations;
             state.outcome.bytes += request.length;

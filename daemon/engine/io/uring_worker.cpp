@@ -200,8 +200,12 @@ void run_uring_worker(RunShared& shared, unsigned index, RequestSource& source, 
                     io_uring_sqe* sqe = ::io_uring_get_sqe(ring->get());
                     std::byte* data = own_data ? buffers->slot(slot) : shared.spec.buffers->buffer_for(request);
                     const bool write = writes(shared.spec, request);
-                    if (write && own_data)
-                        stamp_offsets(data, request.length, request.offset);
+                    if (write && own_data) {
+                        if (shared.spec.pattern)
+                            shared.spec.pattern->stamp(data, request);
+                        else
+                            stamp_offsets(data, request.length, request.offset);
+                    }
                     ring->prep(sqe, write, fd, data, request.length, request.offset,
                                own_data ? static_cast<int>(slot) : -1);
                     slots[slot].data = data;
@@ -267,7 +271,8 @@ void run_uring_worker(RunShared& shared, unsigned index, RequestSource& source, 
                     }
                     continue;
                 }
-                const IoCompletion completion { done.request, done.submitted_ns, done_ns };
+                IoCompletion completion { done.request, done.submitted_ns, done_ns };
+                completion.data = done.data;
                 outcome.latency.record(completion.latency_ns());
                 ++outcome.operations;
                 outcome.bytes += done.request.length;

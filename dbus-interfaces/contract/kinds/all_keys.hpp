@@ -6,6 +6,7 @@
 
 #include "contract/benchmark_kinds.hpp"
 #include "contract/kinds/block.hpp"
+#include "contract/kinds/burn_in.hpp"
 #include "contract/kinds/burst.hpp"
 #include "contract/kinds/common_keys.hpp"
 #include "contract/kinds/device_write.hpp"
@@ -58,6 +59,7 @@ inline constexpr Descriptor descriptors[] {
     { kinds::sustained_write, sustained_write::declares },
     { kinds::steady_state, steady_state::declares },
     { kinds::verify_capacity, verify_capacity::declares },
+    { kinds::burn_in, burn_in::declares },
     { kinds::file_rw, file_rw::declares },
     { kinds::write_sweep, write_sweep::declares },
     { kinds::structure, structure::declares },
