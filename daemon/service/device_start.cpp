@@ -129,14 +129,18 @@ void Manager::start_authorized(const std::shared_ptr<StartRequest>& request)
         // lock): the kernel refuses a device someone mounted or claimed
         // since (DeviceBusy), and nobody can while the job holds it.
         try {
-            setup.target = writes ? engine::open_target_for_write(asked.node) : engine::open_target_for_read(asked.node);
-        } catch (const engine::DeviceLockedError&) {
-            // udevd probes a device after every writer's close, holding its
-            // lock shared for some milliseconds (more on a loaded machine):
-            // a write right after another finds it locked. Try again in
-            // 20 ms, up to a second, from the loop (never waiting on the bus
-            // thread), each time through every check above; a partitioner's
-            // lock lasts longer, and the device is busy.
+            // No patience in the engine: it would wait on the bus thread.
+            setup.target = writes ? engine::open_target_for_write(asked.node, std::chrono::milliseconds { 0 })
+                                  : engine::open_target_for_read(asked.node);
+        } catch (const engine::DeviceBusyError&) {
+            // udevd claims a device after every writer's close (EBUSY while
+            // it re-reads the partition table, about 19 ms here), then
+            // probes it holding its lock shared for some milliseconds (more
+            // on a loaded machine): a write right after another finds it
+            // busy or locked. Try again in 20 ms, up to a second, from the
+            // loop (never waiting on the bus thread), each time through
+            // every check above; a mounted device, a holder or a
+            // partitioner's lock lasts longer, and the device is busy.
             if (request->lock_retries++ < max_lock_retries) {
                 loop_.add_timer(lock_retry_delay, [this, request] { start_authorized(request); });
                 return;

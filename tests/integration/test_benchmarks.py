@@ -29,7 +29,7 @@ class BenchmarksTest(harness.LoopDeviceTestCase):
             'device': {'overview', 'seek', 'random', 'sequential', 'surface', 'block', 'profile', 'qd-sweep',
                        'burst'},
             'device-write': {'device-write', 'device-write-sweep', 'sustained-write', 'steady-state',
-                             'verify-capacity'},
+                             'verify-capacity', 'burn-in'},
             'directory': {'file-rw', 'write-sweep', 'mixed-load', 'structure', 'small-files', 'file-profile',
                           'file-qd-sweep'},
         })

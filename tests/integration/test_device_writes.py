@@ -18,7 +18,8 @@ from harness import JOB_IFACE, MANAGER_IFACE, MANAGER_PATH, run, wait_until
 MiB = 1024 * 1024
 # Small and quick: the loop device is 64 MiB.
 QUICK = {'size': ('t', 8 * MiB), 'region_size': ('t', 8 * MiB), 'duration_s': ('d', 0.2)}
-WRITE_KINDS = {'device-write', 'device-write-sweep', 'sustained-write', 'steady-state', 'verify-capacity'}
+WRITE_KINDS = {'device-write', 'device-write-sweep', 'sustained-write', 'steady-state', 'verify-capacity',
+               'burn-in'}
 
 
 

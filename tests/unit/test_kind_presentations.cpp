@@ -121,3 +121,16 @@ TEST_CASE("a steady-state run's line gives the steady figure beside the fresh on
     client::SavedValueMap short_run { { "fresh_iops", 96000.0 }, { "rounds", std::int64_t { 3 } } };
     CHECK_THAT(device_summary_text("steady-state", short_run), Catch::StartsWith("3 rounds, fresh 96.0k IOPS"));
 }
+
+TEST_CASE("a burn-in's line gives both speeds and what came back wrong", "[client-model]")
+{
+    const client::SavedValueMap failed { { "write_mb_s", 512.0 }, { "read_mb_s", 540.0 },
+                                         { "mismatched_blocks", std::int64_t { 3 } },
+                                         { "unreadable_ranges", std::int64_t { 1 } }, { "verdict", std::string("fail") } };
+    CHECK_THAT(device_summary_text("burn-in", failed),
+               Catch::StartsWith("write 512 MB/s, read 540 MB/s  ·  3 blocks read back wrong  ·  1 unreadable range"));
+    const client::SavedValueMap passed { { "write_mb_s", 512.0 }, { "read_mb_s", 540.0 },
+                                         { "mismatched_blocks", std::int64_t { 0 } }, { "verdict", std::string("pass") } };
+    CHECK_THAT(device_summary_text("burn-in", passed), Catch::StartsWith("write 512 MB/s, read 540 MB/s"));
+    CHECK_THAT(device_summary_text("burn-in", passed), !Catch::Contains("wrong"));
+}

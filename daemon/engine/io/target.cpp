@@ -142,12 +142,11 @@ Target target_for_scratch_file(UniqueFd fd, std::string name, std::uint64_t size
 
 namespace {
 
-// How long a write waits for a device that is busy or locked for a moment
-// (see open_target), and how often it looks again.
-constexpr std::chrono::milliseconds kBusyPatience { 1000 };
+// How often a write looks again at a device that is busy or locked for a
+// moment (see open_target).
 constexpr std::chrono::milliseconds kBusyRetry { 10 };
 
-Target open_target(const std::string& path, bool write)
+Target open_target(const std::string& path, bool write, std::chrono::milliseconds patience)
 {
     // Look before opening: opening some character devices has side effects
     // (a tape rewinds, a FIFO blocks). The fstat() after open() is what
@@ -172,9 +171,9 @@ Target open_target(const std::string& path, bool write)
     // exclusive claim, EBUSY) and then probes under a shared BSD lock.
     // Measured after a write run through the daemon: EBUSY for 19 ms, then
     // the lock taken and dropped every few ms for a while. So both are tried
-    // again for up to kBusyPatience before they count; a mounted or held
+    // again for up to `patience` before they count; a mounted or held
     // device stays busy and is refused as before.
-    const auto give_up = std::chrono::steady_clock::now() + kBusyPatience;
+    const auto give_up = std::chrono::steady_clock::now() + patience;
     const auto still_patient = [&] {
         if (std::chrono::steady_clock::now() >= give_up)
             return false;
@@ -220,12 +219,12 @@ Target open_target(const std::string& path, bool write)
 
 Target open_target_for_read(const std::string& path)
 {
-    return open_target(path, false);
+    return open_target(path, false, std::chrono::milliseconds { 0 });
 }
 
-Target open_target_for_write(const std::string& path)
+Target open_target_for_write(const std::string& path, std::chrono::milliseconds patience)
 {
-    return open_target(path, true);
+    return open_target(path, true, patience);
 }
 
 } // namespace diskbench::engine

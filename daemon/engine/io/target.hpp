@@ -3,6 +3,7 @@
 
 #include "../base/unique_fd.hpp"
 
+#include <chrono>
 #include <cstdint>
 #include <string>
 
@@ -39,7 +40,14 @@ Target open_target_for_read(const std::string& path);
 // open_target_for_read refuses, the same way. A regular file is opened
 // read-write without O_EXCL (meaningless there); it is for tests and
 // diskbench-engine.
-Target open_target_for_write(const std::string& path);
+//
+// A device someone wrote a moment ago is claimed or locked by udev for a
+// moment (see open_target in target.cpp): the open tries again for up to
+// `patience` before it refuses. 0 refuses at once: the daemon, which must
+// not wait on its bus thread, tries again from its loop instead.
+inline constexpr std::chrono::milliseconds default_busy_patience { 1000 };
+Target open_target_for_write(const std::string& path,
+                             std::chrono::milliseconds patience = default_busy_patience);
 
 // Adopts an fd that someone else opened (the daemon gets one from udisks'
 // OpenForBenchmark). The fd must already have O_DIRECT set; it is probed the
