@@ -3,6 +3,7 @@
 // D-Bus activation (via systemd), it enumerates block devices through
 // udisks2, runs benchmarks for callers polkit allows, and exits when idle.
 #include "service/blocking_probes.hpp"
+#include "service/daemon_config.hpp"
 #include "service/engine_run.hpp"
 #include "service/log.hpp"
 #include "service/main_loop.hpp"
@@ -21,6 +22,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <iostream>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -34,7 +36,8 @@ struct Options {
     std::chrono::seconds idle_timeout { 60 }; // 0: never exit when idle
     std::chrono::seconds job_retention { 300 };
     std::vector<std::string> protected_mount_points;
-    std::size_t max_jobs_per_user = service::LimitCaps {}.running_jobs;
+    std::optional<std::size_t> max_jobs_per_user; // the file's, else LimitCaps' default
+    std::string config_path = service::default_config_path;
     bool verbose = false;
 };
 
@@ -48,7 +51,9 @@ void usage(std::ostream& out)
            "                           never run raw write tests on the disks under the filesystem mounted\n"
            "                           at PATH either (besides /, /usr, /var, /boot, the ESP and swap;\n"
            "                           may be repeated)\n"
-           "  --max-jobs-per-user N    benchmarks one user may run at once (default 4)\n"
+           "  --max-jobs-per-user N    benchmarks one user may run at once (default: the configuration\n"
+           "                           file's MaxJobsPerUser, else 4)\n"
+           "  --config FILE            the configuration file (default /etc/diskbench/diskbenchd.conf)\n"
            "  --verbose                log every request and authorization\n"
            "  --version                print the version and exit\n"
            "  --help                   print this help and exit\n";
@@ -92,6 +97,8 @@ bool parse_options(int argc, char** argv, Options& options, int& exit_code)
                 return false;
             }
             options.max_jobs_per_user = value;
+        } else if (arg == "--config" && i + 1 < argc) {
+            options.config_path = argv[++i];
         } else if ((arg == "--idle-timeout" || arg == "--job-retention") && i + 1 < argc) {
             if (!parse_seconds(argv[++i], arg == "--idle-timeout" ? options.idle_timeout : options.job_retention)) {
                 std::cerr << "diskbenchd: " << arg << " takes a number of seconds\n";
@@ -136,7 +143,12 @@ int main(int argc, char** argv)
         service::PolkitAuthority polkit(*connection);
         service::ManagerOptions manager_options;
         manager_options.job_retention = options.job_retention;
-        manager_options.limits.running_jobs = options.max_jobs_per_user;
+        const service::DaemonConfig config = service::read_daemon_config(options.config_path);
+        for (const std::string& problem : config.problems)
+            service::log_warning("configuration: {}; keeping the default", problem);
+        manager_options.limits.running_jobs
+            = options.max_jobs_per_user.value_or(config.max_jobs_per_user.value_or(manager_options.limits.running_jobs));
+        service::log_info("at most {} benchmarks per user at once", manager_options.limits.running_jobs);
         manager_options.system_places.mount_points.insert(manager_options.system_places.mount_points.end(),
                                                           options.protected_mount_points.begin(),
                                                           options.protected_mount_points.end());

@@ -6,8 +6,10 @@ take more than a user's share, get past polkit without the dialog naming
 the device, or forge lines of its log. All as unprivileged test users on
 the private bus with the real daemon, polkitd and udisksd."""
 
+import atexit
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -396,6 +398,46 @@ class FolderPrivacyTest(harness.IntegrationTestCase):
             self.assertFalse([line for line in log.splitlines() if line.startswith('Dec 24')], log)
         finally:
             subprocess.run(['rm', '-rf', folder], check=False)
+
+
+# The configuration an administrator writes (diskbenchd.8, CONFIGURATION),
+# in place before any daemon of ConfiguredLimitsTest's stack starts: the
+# daemon reads it once, as it starts. Not named diskbench-it-*: a stack
+# starting removes what such a name holds, as an earlier run's leftover.
+CONFIG_DIR = tempfile.mkdtemp(prefix='diskbenchd-conf-test-', dir='/var/tmp')
+atexit.register(shutil.rmtree, CONFIG_DIR, True)
+LAB_CONFIG = os.path.join(CONFIG_DIR, 'diskbenchd.conf')
+with open(LAB_CONFIG, 'w') as config:
+    config.write('[Limits]\n# a lab that runs many drives at once\nMaxJobsPerUser=3\n')
+
+
+class ConfiguredLimitsTest(harness.IntegrationTestCase):
+    """The jobs cap set in the configuration file (issue 42: a lab runs more
+    drives at once than a desktop), 3 here: the fourth start is refused."""
+
+    stack_options = {'daemon_args': ['--config', LAB_CONFIG]}
+
+    @classmethod
+    def prepare(cls):
+        cls.loops = [cls.stack.attach_loop() for _ in range(4)]
+
+    def start(self, loop, user):
+        return self.stack.start_benchmark(loop, 'seek', {**SEEK_LONG, 'detach': ('b', True)}, user=user)
+
+    def test_the_files_cap_holds(self):
+        jobs = [self.start(loop, 'dbtest-in') for loop in self.loops[:3]]
+        try:
+            err = self.stack.call_error(MANAGER_PATH, MANAGER_IFACE, 'StartBenchmark', 'osa{sv}',
+                                        self.loops[3].object_path, 'seek', SEEK_LONG, user='dbtest-in')
+            self.assertDBusError(err, 'LimitsExceeded')
+            self.assertIn('already runs 3 benchmarks', err.message)
+        finally:
+            for job in jobs:
+                self.stack.call(job, JOB_IFACE, 'Cancel', 'a{sv}', {})
+            for job in jobs:
+                self.wait_job_state(job, harness.FINAL_STATES, timeout=10)
+        with open(self.stack.logs['diskbenchd']) as log:
+            self.assertIn('at most 3 benchmarks per user at once', log.read())
 
 
 class UserLimitsTest(harness.IntegrationTestCase):
