@@ -319,7 +319,7 @@ private:
         const IoRunStats stats = ctx_.io.run(ctx_.target, run);
         envelope.finish();
         findings_.read_bytes += stats.bytes;
-        findings_.read_ns += stats.finished_ns - stats.started_ns;
+        findings_.read_ns += stats.finished_ns > stats.started_ns ? stats.finished_ns - stats.started_ns : 0;
         findings_.read_latency.merge(stats.latency);
         merge_extremes(findings_.read_min, findings_.read_max, findings_.any_read, envelope);
         // Each failed read narrowed to its bad blocks, as the surface scan

@@ -5,7 +5,8 @@
 // written and read back, what came back wrong and where, the speeds of each
 // way, and the verdict with its reasons ("unreadable", "mismatched",
 // "write-errors", "slow", comma-separated; "pass" has none). The read
-// latency is in the common keys (common_keys.hpp, no prefix).
+// latency is in the common keys (common_keys.hpp, no prefix). Counts are
+// over all cycles: a block read back wrong in two cycles counts twice.
 
 #include "contract/kinds/common_keys.hpp"
 
