@@ -239,22 +239,10 @@ private:
         run.cancel = &ctx_.cancel;
         const std::uint64_t size = ctx_.target.size;
         run.make_source = [size, this, &stop](unsigned) {
-            return std::make_unique<StoppableSequence>(size, block_, stop);
+            return std::make_unique<StoppableSource>(0, size, block_, stop);
         };
         return run;
     }
-
-    // The requests of a cycle until told to stop.
-    class StoppableSequence final : public RequestSource {
-    public:
-        StoppableSequence(std::uint64_t size, std::uint32_t block, const std::atomic<bool>& stop)
-            : inner_(0, size, block, false), stop_(stop) {}
-        bool next(IoRequest& request) override { return !stop_.load(std::memory_order_relaxed) && inner_.next(request); }
-
-    private:
-        SequentialSource inner_;
-        const std::atomic<bool>& stop_;
-    };
 
     bool write_all(unsigned number, const BurnInPattern& pattern, double done_before, double share)
     {
@@ -390,12 +378,7 @@ void record(BenchmarkContext& ctx, BurnInRun& run, unsigned cycles_done, bool ro
     value_at(summary, burn_in_keys::unreadable_bytes) = faults.bad_bytes();
     if (!bad.empty()) {
         reasons.emplace_back("unreadable");
-        const std::size_t ranges = ctx.recorder.add_series({ "bad", "B", "B", SeriesStyle::Scatter });
-        const std::size_t errors = ctx.recorder.add_series({ "bad_errno", "B", "", SeriesStyle::Scatter });
-        for (const BadRange& range : bad) {
-            ctx.recorder.add_point(ranges, { static_cast<double>(range.offset), static_cast<double>(range.length) });
-            ctx.recorder.add_point(errors, { static_cast<double>(range.offset), static_cast<double>(range.error) });
-        }
+        add_bad_series(ctx, bad);
         value_at(summary, burn_in_keys::first_unreadable_lba) = bad.front().offset / sector;
         ctx.recorder.warn({ "burn-in-unreadable", { { "ranges", faults.bad_range_count() },
                                                     { "bytes", format_bytes(faults.bad_bytes()) },
@@ -439,14 +422,8 @@ void record(BenchmarkContext& ctx, BurnInRun& run, unsigned cycles_done, bool ro
     const bool reread = ctx.params.boolean("reread_slow");
     const std::vector<SlowRead> slow = judge_slow_reads(ctx, faults, threshold_ms, reread);
     std::uint64_t repeatable = 0;
-    const bool any_again = std::any_of(slow.begin(), slow.end(), [](const SlowRead& r) { return r.again_ms >= 0; });
-    const std::size_t slow_series = slow.empty() ? 0 : ctx.recorder.add_series({ "slow", "B", "ms", SeriesStyle::Scatter });
-    const std::size_t again_series
-        = any_again ? ctx.recorder.add_series({ "slow_again", "B", "ms", SeriesStyle::Scatter }) : 0;
+    add_slow_series(ctx, slow);
     for (const SlowRead& read : slow) {
-        ctx.recorder.add_point(slow_series, { static_cast<double>(read.offset), read.ms });
-        if (read.again_ms >= 0)
-            ctx.recorder.add_point(again_series, { static_cast<double>(read.offset), read.again_ms });
         // Not read again (reread_slow off, or past max_slow_rereads): it
         // counts, as nothing says it was a one-off.
         repeatable += read.again_ms < 0 || read.again_ms >= threshold_ms;

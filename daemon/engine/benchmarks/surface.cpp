@@ -61,18 +61,6 @@ struct Bucket {
     double fastest = 0;
 };
 
-// The scan's requests until the fault log says stop.
-class StoppableSource final : public RequestSource {
-public:
-    StoppableSource(std::uint64_t begin, std::uint64_t size, std::uint32_t block, const std::atomic<bool>& stop)
-        : inner_(begin, size, block, false), stop_(stop) {}
-    bool next(IoRequest& request) override { return !stop_.load(std::memory_order_relaxed) && inner_.next(request); }
-
-private:
-    SequentialSource inner_;
-    const std::atomic<bool>& stop_;
-};
-
 // Bad ranges kept in the result (merged); beyond, only counted.
 constexpr std::size_t max_bad_ranges_kept = 10'000;
 // The slow-read floor: a read slower than this can be a slow spot (the
@@ -223,14 +211,7 @@ void record_faults(BenchmarkContext& ctx, const FaultLog& log, const LatencyHist
 
     // Bad blocks, exact to the logical block (where the re-reads sufficed).
     const std::vector<BadRange> bad = log.bad_ranges();
-    if (!bad.empty()) {
-        const std::size_t ranges = ctx.recorder.add_series({ "bad", "B", "B", SeriesStyle::Scatter });
-        const std::size_t errors = ctx.recorder.add_series({ "bad_errno", "B", "", SeriesStyle::Scatter });
-        for (const BadRange& range : bad) {
-            ctx.recorder.add_point(ranges, { static_cast<double>(range.offset), static_cast<double>(range.length) });
-            ctx.recorder.add_point(errors, { static_cast<double>(range.offset), static_cast<double>(range.error) });
-        }
-    }
+    add_bad_series(ctx, bad);
     value_at(summary, surface_keys::bad_ranges) = log.bad_range_count();
     value_at(summary, surface_keys::bad_bytes) = log.bad_bytes();
     value_at(summary, surface_keys::failed_reads) = log.failed_reads();
@@ -252,16 +233,10 @@ void record_faults(BenchmarkContext& ctx, const FaultLog& log, const LatencyHist
     const std::vector<SlowRead> slow = judge_slow_reads(ctx, log, threshold_ms, ctx.params.boolean("reread_slow"));
     std::uint64_t repeatable = 0, one_off = 0;
     const SlowRead* slowest = nullptr;
-    const bool any_again = std::any_of(slow.begin(), slow.end(), [](const SlowRead& r) { return r.again_ms >= 0; });
-    const std::size_t slow_series = slow.empty() ? 0 : ctx.recorder.add_series({ "slow", "B", "ms", SeriesStyle::Scatter });
-    const std::size_t again_series
-        = any_again ? ctx.recorder.add_series({ "slow_again", "B", "ms", SeriesStyle::Scatter }) : 0;
+    add_slow_series(ctx, slow);
     for (const SlowRead& read : slow) {
-        ctx.recorder.add_point(slow_series, { static_cast<double>(read.offset), read.ms });
-        if (read.again_ms >= 0) {
-            ctx.recorder.add_point(again_series, { static_cast<double>(read.offset), read.again_ms });
+        if (read.again_ms >= 0)
             ++(read.again_ms >= threshold_ms ? repeatable : one_off);
-        }
         if (!slowest || read.ms > slowest->ms)
             slowest = &read;
     }

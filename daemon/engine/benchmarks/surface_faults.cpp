@@ -242,6 +242,33 @@ constexpr double slow_median_factor = 10;
 
 } // namespace
 
+void add_bad_series(BenchmarkContext& ctx, const std::vector<BadRange>& bad)
+{
+    if (bad.empty())
+        return;
+    const std::size_t ranges = ctx.recorder.add_series({ "bad", "B", "B", SeriesStyle::Scatter });
+    const std::size_t errors = ctx.recorder.add_series({ "bad_errno", "B", "", SeriesStyle::Scatter });
+    for (const BadRange& range : bad) {
+        ctx.recorder.add_point(ranges, { static_cast<double>(range.offset), static_cast<double>(range.length) });
+        ctx.recorder.add_point(errors, { static_cast<double>(range.offset), static_cast<double>(range.error) });
+    }
+}
+
+void add_slow_series(BenchmarkContext& ctx, const std::vector<SlowRead>& slow)
+{
+    if (slow.empty())
+        return;
+    const bool any_again = std::any_of(slow.begin(), slow.end(), [](const SlowRead& r) { return r.again_ms >= 0; });
+    const std::size_t slow_series = ctx.recorder.add_series({ "slow", "B", "ms", SeriesStyle::Scatter });
+    const std::size_t again_series
+        = any_again ? ctx.recorder.add_series({ "slow_again", "B", "ms", SeriesStyle::Scatter }) : 0;
+    for (const SlowRead& read : slow) {
+        ctx.recorder.add_point(slow_series, { static_cast<double>(read.offset), read.ms });
+        if (read.again_ms >= 0)
+            ctx.recorder.add_point(again_series, { static_cast<double>(read.offset), read.again_ms });
+    }
+}
+
 FaultLimits fault_limits(const BenchmarkContext& ctx, bool rotating)
 {
     FaultLimits limits;

@@ -14,6 +14,7 @@
 
 #include "../benchmark_kind.hpp"
 #include "../io/io_request.hpp"
+#include "../io/request_sources.hpp"
 #include "../results/latency_histogram.hpp"
 
 #include <atomic>
@@ -110,6 +111,26 @@ std::vector<BadRange> merge_ranges(std::vector<BadRange> ranges, std::size_t kee
 // one-off.
 std::vector<SlowRead> judge_slow_reads(BenchmarkContext& ctx, const FaultLog& log, double threshold_ms, bool reread);
 inline constexpr std::size_t max_slow_rereads = 1000;
+
+// The requests of a scan in order from `begin` to `size`, until `stop`
+// is set (a failed read, or too many of them).
+class StoppableSource final : public RequestSource {
+public:
+    StoppableSource(std::uint64_t begin, std::uint64_t size, std::uint32_t block, const std::atomic<bool>& stop)
+        : inner_(begin, size, block, false), stop_(stop) {}
+    bool next(IoRequest& request) override { return !stop_.load(std::memory_order_relaxed) && inner_.next(request); }
+
+private:
+    SequentialSource inner_;
+    const std::atomic<bool>& stop_;
+};
+
+// What a scan found as series, declared only when they get points (a
+// healthy disk's result has none): "bad" (x: offset, y: length in bytes)
+// with "bad_errno" (x: the same offset, y: the errno), and "slow" (x:
+// offset, y: ms) with "slow_again" (the re-reads).
+void add_bad_series(BenchmarkContext& ctx, const std::vector<BadRange>& bad);
+void add_slow_series(BenchmarkContext& ctx, const std::vector<SlowRead>& slow);
 
 // The drive rotates (queue/rotational of the disk under the target; false
 // for regular files and when unknown).
